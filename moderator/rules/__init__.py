@@ -1,0 +1,3 @@
+"""The pure rules core of Titan."""
+
+from __future__ import annotations

@@ -1,0 +1,128 @@
+"""
+Commands: what a player asks for, in the imperative.
+
+Only the order parser, robots, deadline defaults and moderator tools make
+them.  A command carries no derived state: ``decide`` checks it against the
+state and either raises ``RuleError`` or returns events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moderator.rules.state import Proposal
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command:
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseColour(Command):
+    colour: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Withdraw(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Split(Command):
+    parent: str
+    child: str | None  # None: the lowest free marker
+    characters: tuple[str, ...]  # what goes under the new marker
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Roll(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mulligan(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveLegion(Command):
+    marker: str
+    land: int
+    entry: str | None = None  # "left", "right" or "bottom"; drawn at random if needed and absent
+    teleport: bool = False
+    showing: str | None = None  # the lord revealed for a teleport
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UndoMove(Command):
+    marker: str | None = None  # None: the last move
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Done(Command):
+    """End the movement phase (2.3) or the turn (2.7), whichever is current."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Engage(Command):
+    land: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Flee(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Propose(Command):
+    proposals: tuple[Proposal, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Accept(Command):
+    number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoMore(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Concede(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fight(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Summon(Command):
+    lord: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reinforce(Command):
+    creature: str
+    showing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeAngel(Command):
+    lord: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decline(Command):
+    """Pass up a reinforcement, a summons or an earned angel."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Muster(Command):
+    marker: str
+    creature: str
+    showing: tuple[str, ...] = ()

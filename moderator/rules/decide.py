@@ -1,0 +1,237 @@
+"""
+``decide(state, command, dice)``: check a command and return its events.
+
+The command's own events come first, then whatever follows automatically
+until a player must act again (the next step of the Complete Sequence of
+Play: scoring, eliminations, the next turn, the end of the game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from moderator.rules import commands as cmd
+from moderator.rules import engagement as eng_rules
+from moderator.rules import events as ev
+from moderator.rules import setup, turn
+from moderator.rules.dice import Dice
+from moderator.rules.errors import RuleError
+from moderator.rules.evolve import evolve
+from moderator.rules.state import GameState, Step
+
+_Handler = Callable[[GameState, Any, Dice], list[ev.Event]]
+
+
+def decide(state: GameState, command: cmd.Command, dice: Dice) -> tuple[ev.Event, ...]:
+    """
+    Check ``command`` against ``state``.
+
+    Raises:
+        RuleError: the command is not legal now; the state is untouched.
+    """
+    if state.step is Step.OVER:
+        raise RuleError("E-GAME-OVER", "the game is over; 'history' gives its record")
+    if not state.has_player(command.player):
+        raise RuleError("E-NOT-PLAYING", f"{command.player} is not playing in this game")
+    if state.player(command.player).eliminated:
+        raise RuleError("E-ELIMINATED", f"{command.player} is out of this game")
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        msg = f"no rule handles {type(command).__name__}"
+        raise TypeError(msg)
+    events = handler(state, command, dice)
+    for e in events:
+        state = evolve(state, e)
+    return tuple(events) + tuple(advance(state))
+
+
+def apply(state: GameState, command: cmd.Command, dice: Dice) -> tuple[GameState, tuple[ev.Event, ...]]:
+    """``decide`` and fold in one go: the new state and the events that made it."""
+    events = decide(state, command, dice)
+    for e in events:
+        state = evolve(state, e)
+    return state, events
+
+
+def advance(state: GameState) -> list[ev.Event]:
+    """The automatic events that follow ``state`` until somebody must act."""
+    out: list[ev.Event] = []
+    while (step := _next_automatic(state)) is not None:
+        for e in step:
+            state = evolve(state, e)
+        out.extend(step)
+    return out
+
+
+def _next_automatic(state: GameState) -> list[ev.Event] | None:
+    if state.step is Step.OVER:
+        return None
+    eng = state.engagement
+    if eng is not None and eng.resolved:
+        return _after_engagement(state)
+    started = all(p.tower for p in state.players)
+    if started and len(state.live_players) <= 1 and state.players:
+        return [_game_over(state)]
+    if state.step is Step.COLOUR:
+        if not started or setup.colour_chooser(state) is not None:
+            return None
+        return [*setup.initial_legions(state), ev.TurnStarted(player=setup.first_mover(state), turn=1)]
+    if state.active is not None and state.player(state.active).eliminated and eng is None:
+        return [next_turn(state)]
+    return None
+
+
+def _after_engagement(state: GameState) -> list[ev.Event] | None:
+    """2.5.6.5-2.5.6.10 for an engagement that has just been resolved."""
+    eng = state.engagement
+    assert eng is not None
+    if state.step in (Step.SUMMON, Step.REINFORCE, Step.ACQUIRE):
+        return None
+    if not eng.option_done and (what := eng_rules.offer(state, eng)) is not None:
+        who = eng.attacker_player if what == "summon" else eng.defender_player
+        return [ev.DecisionAwaited(player=who, what=what)]
+    if not eng.scored and eng.winner is not None and eng.points > 0:
+        winner = state.legions[eng.winner].owner
+        before = state.player(winner).score
+        multiples = tuple(range(before // 100 + 1, (before + eng.points) // 100 + 1))
+        return [ev.PointsScored(player=winner, points=eng.points, multiples=multiples)]
+    if state.acquisitions:
+        owner = eng.attacker_player if state.acquiring == eng.attacker else eng.defender_player
+        if eng_rules.angel_choices(state):
+            return [ev.DecisionAwaited(player=owner, what="angel")]
+        reason = "the legion is seven high" if state.acquiring in state.legions else "no legion to take it"
+        if state.acquiring in state.legions and state.legions[state.acquiring].height < 7:
+            reason = "none left in the caretaker's stacks"
+        return [ev.Declined(player=owner, what="angel", reason=reason)]
+    eliminated = eng_rules.eliminations(state, eng)
+    if eliminated:
+        return eliminated
+    return [ev.EngagementEnded(land=eng.land)]
+
+
+def _game_over(state: GameState) -> ev.GameOver:
+    live = state.live_players
+    winner = live[0].name if len(live) == 1 else None
+    legions = tuple((lg.marker, lg.contents) for lg in state.legions_of(winner)) if winner else ()
+    return ev.GameOver(winner=winner, legions=legions)
+
+
+def next_turn(state: GameState) -> ev.TurnStarted:
+    """2: turns pass in descending tower order; the round number grows on wrapping."""
+    names = [p.name for p in state.players]
+    here = names.index(state.active) if state.active in names else -1
+    for offset in range(1, len(names) + 1):
+        index = (here + offset) % len(names)
+        if not state.players[index].eliminated:
+            wrapped = index <= here
+            return ev.TurnStarted(player=names[index], turn=state.turn + (1 if wrapped else 0))
+    msg = "no player is left to take a turn"
+    raise RuntimeError(msg)
+
+
+# -- handlers -------------------------------------------------------------------------
+
+
+def _colour(state: GameState, c: cmd.ChooseColour, dice: Dice) -> list[ev.Event]:
+    _check_chooser(state, c.player)
+    return setup.choose_colour(state, c)
+
+
+def _check_chooser(state: GameState, player: str) -> None:
+    if state.step is not Step.COLOUR:
+        raise RuleError("E-NOT-NOW", "colours have all been chosen")
+    chooser = setup.colour_chooser(state)
+    if chooser != player:
+        raise RuleError("E-NOT-YOUR-TURN", f"{chooser} chooses a colour first (ascending tower order, Wolff 5.0)")
+
+
+def _withdraw(state: GameState, c: cmd.Withdraw, dice: Dice) -> list[ev.Event]:
+    """20.4/Wolff 20.4 and 5.0: at colour choice, or in one's own split, move or muster step."""
+    if state.step is Step.COLOUR:
+        _check_chooser(state, c.player)
+    elif state.step in (Step.SPLIT, Step.MOVE, Step.MUSTER) and state.active == c.player:
+        pass
+    else:
+        raise RuleError(
+            "E-WITHDRAW", "you may withdraw only when choosing your colour or in your own turn's "
+            "split, movement or muster step, never during engagements (Wolff 20.4)",
+        )
+    legions = tuple((lg.marker, lg.contents) for lg in state.legions_of(c.player))
+    return [ev.PlayerWithdrew(player=c.player, legions=legions)]
+
+
+def _split(state: GameState, c: cmd.Split, dice: Dice) -> list[ev.Event]:
+    turn.check_step(state, c.player, Step.SPLIT)
+    return turn.split(state, c)
+
+
+def _roll(state: GameState, c: cmd.Roll, dice: Dice) -> list[ev.Event]:
+    turn.check_step(state, c.player, Step.SPLIT)
+    turn.check_may_roll(state, c.player)
+    return [ev.MovementRolled(player=c.player, roll=dice.roll(1)[0])]
+
+
+def _mulligan(state: GameState, c: cmd.Mulligan, dice: Dice) -> list[ev.Event]:
+    """7.6/Wolff 7.6: once, on the first turn, before any legion moves."""
+    turn.check_step(state, c.player, Step.MOVE)
+    if not turn.is_first_turn(state, c.player) or state.mulligan_used:
+        raise RuleError("E-MULLIGAN", "the mulligan is only for your very first movement roll, once (7.6)")
+    if state.moves:
+        raise RuleError("E-MULLIGAN", "undo your moves before you use the mulligan")
+    return [ev.MovementRolled(player=c.player, roll=dice.roll(1)[0], mulligan=True)]
+
+
+def _move(state: GameState, c: cmd.MoveLegion, dice: Dice) -> list[ev.Event]:
+    turn.check_step(state, c.player, Step.MOVE)
+    return turn.move(state, c, dice)
+
+
+def _undo(state: GameState, c: cmd.UndoMove, dice: Dice) -> list[ev.Event]:
+    turn.check_step(state, c.player, Step.MOVE)
+    return turn.undo(state, c)
+
+
+def _done(state: GameState, c: cmd.Done, dice: Dice) -> list[ev.Event]:
+    turn.check_step(state, c.player, Step.MOVE, Step.MUSTER)
+    if state.step is Step.MOVE:
+        return turn.end_movement(state, c)
+    ended = turn.end_turn(state, c)
+    after = state
+    for e in ended:
+        after = evolve(after, e)
+    return [*ended, next_turn(after)]
+
+
+def _engage(state: GameState, c: cmd.Engage, dice: Dice) -> list[ev.Event]:
+    turn.check_step(state, c.player, Step.ENGAGE)
+    return eng_rules.engage(state, c)
+
+
+def _muster(state: GameState, c: cmd.Muster, dice: Dice) -> list[ev.Event]:
+    turn.check_step(state, c.player, Step.MUSTER)
+    return turn.muster(state, c)
+
+
+_HANDLERS: dict[type[cmd.Command], _Handler] = {
+    cmd.ChooseColour: _colour,
+    cmd.Withdraw: _withdraw,
+    cmd.Split: _split,
+    cmd.Roll: _roll,
+    cmd.Mulligan: _mulligan,
+    cmd.MoveLegion: _move,
+    cmd.UndoMove: _undo,
+    cmd.Done: _done,
+    cmd.Engage: _engage,
+    cmd.Flee: lambda s, c, d: eng_rules.flee(s, c.player),
+    cmd.Propose: lambda s, c, d: eng_rules.propose(s, c),
+    cmd.Accept: lambda s, c, d: eng_rules.accept(s, c),
+    cmd.NoMore: lambda s, c, d: eng_rules.no_more(s, c.player),
+    cmd.Concede: lambda s, c, d: eng_rules.concede(s, c.player),
+    cmd.Fight: lambda s, c, d: eng_rules.fight(s, c.player),
+    cmd.Summon: lambda s, c, d: eng_rules.summon(s, c),
+    cmd.Reinforce: lambda s, c, d: eng_rules.reinforce(s, c),
+    cmd.TakeAngel: lambda s, c, d: eng_rules.take_angel(s, c),
+    cmd.Decline: lambda s, c, d: eng_rules.decline(s, c.player),
+    cmd.Muster: _muster,
+}

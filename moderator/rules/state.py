@@ -1,0 +1,202 @@
+"""
+The game state: frozen values, rebuilt by folding events (see ``evolve``).
+
+Mappings inside the state are plain dicts that are never mutated after the
+state is built; ``evolve`` copies the one it changes.  That keeps replay fast
+while the state stays a value.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from moderator.rules.variant import load_variant
+
+#: Who may see an event or know a legion's contents: ``None`` means everybody.
+Audience = frozenset[str] | None
+
+#: A proposal in a negotiation: (attacker's losses, defender's losses), each sorted.
+Proposal = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+class Step(enum.Enum):
+    """What the game is waiting for (the Complete Sequence of Play, one step each)."""
+
+    COLOUR = "colour"  # 1.4: choose a colour or withdraw
+    SPLIT = "split"  # 2.1: split, withdraw, or roll (2.2)
+    MOVE = "move"  # 2.2.1/2.3: mulligan, move, undo, done, withdraw
+    ENGAGE = "engage"  # 2.5: the mover picks the next engagement
+    NEGOTIATE = "negotiate"  # 2.5.3-2.5.5: flee, propose, accept, concede, no more proposals, fight
+    REINFORCE = "reinforce"  # 2.5.6.5: a winning defender may muster a reinforcement
+    SUMMON = "summon"  # 2.5.6.5: a winning attacker may summon an angel
+    ACQUIRE = "acquire"  # 2.5.6.8: take an angel or archangel earned by points
+    MUSTER = "muster"  # 2.6/2.7: muster, done, withdraw
+    OVER = "over"  # 3: the game has ended
+
+    @property
+    def phase(self) -> str:
+        """The coarse phase name used in position files and views."""
+        return _PHASES[self]
+
+
+_PHASES = {
+    Step.COLOUR: "setup",
+    Step.SPLIT: "split",
+    Step.MOVE: "move",
+    Step.ENGAGE: "engage",
+    Step.NEGOTIATE: "engage",
+    Step.REINFORCE: "engage",
+    Step.SUMMON: "engage",
+    Step.ACQUIRE: "engage",
+    Step.MUSTER: "muster",
+    Step.OVER: "over",
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Player:
+    name: str
+    tower: int
+    colour: str | None = None
+    score: int = 0
+    eliminated: bool = False
+    markers: tuple[str, ...] = ()  # every marker this player may use (own and captured, 4.6)
+    turns_played: int = 0
+
+    @property
+    def titan_power(self) -> int:
+        """19.1: 6 plus one per full 100 points."""
+        return 6 + self.score // 100
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Legion:
+    marker: str
+    owner: str
+    land: int
+    contents: tuple[str, ...]  # sorted type names
+    moved: bool = False
+    mustered: bool = False
+    split_from: str | None = None  # parent marker when split this turn (4.7)
+    known_to: Audience = frozenset()  # who besides the owner knows the contents
+
+    @property
+    def height(self) -> int:
+        return len(self.contents)
+
+    def known_by(self, player: str | None) -> bool:
+        """Whether ``player`` (None: the public) knows this legion's contents."""
+        if self.known_to is None:
+            return True
+        return player is not None and (player == self.owner or player in self.known_to)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move:
+    """One masterboard move this turn, kept so it can be undone (Wolff 7.0)."""
+
+    marker: str
+    from_land: int
+    to_land: int
+    entry: str | None
+    teleport: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Engagement:
+    """The engagement being resolved (2.5), and what its resolution earned."""
+
+    land: int
+    attacker: str
+    defender: str
+    attacker_player: str
+    defender_player: str
+    awaiting: str  # the player who acts next in the negotiation
+    opened: bool = False  # the defender has acted, so he can no longer flee (9.2)
+    proposals: tuple[tuple[str, Proposal], ...] = ()  # (proposer, proposal), numbered from 1
+    no_more: str | None = None  # who declared no more proposals (Wolff 9.3)
+    resolved: bool = False
+    how: str | None = None  # "flight", "concession", "agreement"
+    winner: str | None = None  # the surviving legion's marker, if exactly one side survives
+    points: int = 0  # due to the winner at 2.5.6.8
+    slain: tuple[str, ...] = ()  # characters slain, regenerated or buried at 2.5.6.10
+    titans_slain: tuple[str, ...] = ()  # players whose Titan died here (19.3)
+    option_done: bool = False  # the 2.5.6.5 reinforcement or summons was decided
+    scored: bool = False  # the 2.5.6.8 points were awarded
+
+    def other(self, player: str) -> str:
+        return self.defender_player if player == self.attacker_player else self.attacker_player
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameState:
+    players: tuple[Player, ...] = ()  # in turn order once towers are assigned (5.1)
+    legions: Mapping[str, Legion] = field(default_factory=dict)
+    caretaker: Mapping[str, int] = field(default_factory=dict)
+    dead: Mapping[str, int] = field(default_factory=dict)
+    step: Step = Step.COLOUR
+    turn: int = 1
+    active: str | None = None
+    roll: int | None = None
+    mulligan_used: bool = False
+    moves: tuple[Move, ...] = ()
+    engagement: Engagement | None = None
+    summoned_this_phase: bool = False
+    acquisitions: tuple[int, ...] = ()  # pending multiples of 100 (17.2) for the winner
+    acquiring: str | None = None  # the legion that may take them
+    winner: str | None = None
+    version: int = 0  # number of events folded so far: the step reference
+
+    # -- lookups ---------------------------------------------------------
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        msg = f"there is no player called {name!r} in this game"
+        raise KeyError(msg)
+
+    def has_player(self, name: str) -> bool:
+        return any(p.name == name for p in self.players)
+
+    @property
+    def live_players(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if not p.eliminated)
+
+    def legions_of(self, player: str) -> list[Legion]:
+        return sorted(
+            (lg for lg in self.legions.values() if lg.owner == player), key=lambda lg: lg.marker
+        )
+
+    def legions_at(self, land: int) -> list[Legion]:
+        return sorted(
+            (lg for lg in self.legions.values() if lg.land == land), key=lambda lg: lg.marker
+        )
+
+    def free_markers(self, player: str) -> list[str]:
+        used = {lg.marker for lg in self.legions.values()}
+        return [m for m in self.player(player).markers if m not in used]
+
+    def engagement_lands(self) -> list[int]:
+        """Lands where the mover's legion shares a land with another player's (2.5)."""
+        owners: dict[int, set[str]] = {}
+        for lg in self.legions.values():
+            owners.setdefault(lg.land, set()).add(lg.owner)
+        return sorted(land for land, who in owners.items() if len(who) > 1)
+
+    def titan_legion(self, player: str) -> Legion | None:
+        for lg in self.legions.values():
+            if lg.owner == player and "Titan" in lg.contents:
+                return lg
+        return None
+
+    def value_of(self, creature: str, owner: str) -> int:
+        """Points for slaying one character (16.0); a Titan's grows with its owner's score."""
+        if creature == "Titan":
+            return self.player(owner).titan_power * load_variant().creature("Titan").skill
+        return load_variant().creature(creature).value
+
+    def legion_value(self, contents: tuple[str, ...], owner: str) -> int:
+        return sum(self.value_of(c, owner) for c in contents)

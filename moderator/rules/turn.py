@@ -1,0 +1,257 @@
+"""
+The masterboard turn: splits, the movement roll, movement, recombination,
+mustering and the end of the turn (Complete Sequence 2.1-2.4, 2.6, 2.7).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from moderator.rules import events as ev
+from moderator.rules.commands import Done, MoveLegion, Muster, Split, UndoMove
+from moderator.rules.dice import Dice
+from moderator.rules.errors import RuleError
+from moderator.rules.movement import LORDS, can_move_normally, has_teleported, legion_moves
+from moderator.rules.muster import MAX_HEIGHT, can_muster, choose_showing, muster_options
+from moderator.rules.state import GameState, Legion, Step
+from moderator.rules.variant import load_variant
+
+FIRST_TURN_HEIGHT = 8
+MIN_SPLIT = 2  # 4.3
+
+
+def own_legion(state: GameState, player: str, marker: str) -> Legion:
+    legion = state.legions.get(marker)
+    if legion is None:
+        raise RuleError("E-NO-LEGION", f"there is no legion {marker} on the board")
+    if legion.owner != player:
+        raise RuleError("E-NOT-YOURS", f"{marker} belongs to {legion.owner}, not to you")
+    return legion
+
+
+def is_first_turn(state: GameState, player: str) -> bool:
+    return state.player(player).turns_played == 0
+
+
+# -- 2.1 splits ------------------------------------------------------------------
+
+
+def split(state: GameState, cmd: Split) -> list[ev.Event]:
+    parent = own_legion(state, cmd.player, cmd.parent)
+    free = state.free_markers(cmd.player)
+    child = cmd.child or (free[0] if free else None)
+    if child is None or child not in free:
+        hint = f"free markers: {', '.join(free)}" if free else "you have no free marker (4.2)"
+        raise RuleError("E-SPLIT-MARKER", f"{cmd.child or 'a new marker'} is not free to use; {hint}")
+    if Counter(cmd.characters) - Counter(parent.contents):
+        raise RuleError(
+            "E-SPLIT-CONTENTS",
+            f"{cmd.parent} does not hold {' '.join(cmd.characters)}; it holds "
+            f"{' '.join(parent.contents)}",
+        )
+    staying = len(parent.contents) - len(cmd.characters)
+    if is_first_turn(state, cmd.player):
+        _check_first_split(parent, cmd.characters)
+    elif len(cmd.characters) < MIN_SPLIT or staying < MIN_SPLIT:
+        raise RuleError(
+            "E-SPLIT-SIZE", f"both legions must keep at least two characters (4.3); {cmd.parent} "
+            f"has {parent.height}, so split off 2 to {parent.height - 2}",
+        )
+    return [
+        ev.LegionSplit(
+            parent=parent.marker, child=child, parent_height=staying, child_height=len(cmd.characters)
+        ),
+        ev.SplitContents(
+            parent=parent.marker, child=child, moved=tuple(sorted(cmd.characters)),
+            visible_to=frozenset({cmd.player}),
+        ),
+    ]
+
+
+def _check_first_split(parent: Legion, characters: tuple[str, ...]) -> None:
+    """Complete Sequence 2.1: the first turn's split is 4-4 with one lord in each legion."""
+    if parent.height != FIRST_TURN_HEIGHT:
+        raise RuleError("E-SPLIT-FIRST", "on your first turn you split only once, four and four")
+    lords = sum(1 for c in characters if c in LORDS)
+    if len(characters) != FIRST_TURN_HEIGHT // 2 or lords != 1:
+        raise RuleError(
+            "E-SPLIT-FIRST",
+            "on your first turn split four characters off, exactly one of them a lord "
+            "(your Titan or your Angel), e.g. 'split "
+            f"{parent.marker}: angel centaur gargoyle ogre'",
+        )
+
+
+def check_may_roll(state: GameState, player: str) -> None:
+    if any(lg.height > MAX_HEIGHT for lg in state.legions_of(player)):
+        raise RuleError(
+            "E-SPLIT-FIRST",
+            "split your eight characters 4-4 before you roll (one lord in each legion)",
+        )
+
+
+# -- 2.3 movement ----------------------------------------------------------------
+
+
+def move(state: GameState, cmd: MoveLegion, dice: Dice) -> list[ev.Event]:
+    legion = own_legion(state, cmd.player, cmd.marker)
+    if legion.moved:
+        raise RuleError(
+            "E-MOVED", f"{cmd.marker} has already moved this turn; 'undo {cmd.marker}' to change it"
+        )
+    kind = "teleport" if cmd.teleport else "move"
+    options = [o for o in legion_moves(state, legion) if (o.teleport is not None) == cmd.teleport]
+    option = next((o for o in options if o.land == cmd.land), None)
+    if option is None:
+        raise RuleError("E-MOVE", _no_such_move(state, legion, cmd.land, kind, options))
+    entry, entry_roll = _entry_side(option.entries, cmd.entry, dice, cmd.land)
+    shown = None
+    if option.teleport:
+        shown = _lord_shown(option.lords, cmd.showing, option.teleport)
+    return [
+        ev.LegionMoved(
+            marker=legion.marker, from_land=legion.land, to_land=cmd.land, entry=entry,
+            entry_roll=entry_roll, teleport=option.teleport, lord_shown=shown,
+        )
+    ]
+
+
+def _no_such_move(state: GameState, legion: Legion, land: int, kind: str, options: list) -> str:  # type: ignore[type-arg]
+    lands = ", ".join(str(o.land) for o in options) or "nowhere"
+    why = f"{legion.marker} cannot {kind} to {land} with a roll of {state.roll}"
+    start = load_variant().lands[legion.land]
+    blocks = [x.to for x in start.exits if x.sign.value == "block"]
+    if kind == "move" and blocks:
+        why += f": the block on land {legion.land} sends its first step to {blocks[0]}"
+    if kind == "teleport" and state.roll != 6:
+        why += ": teleports need a roll of 6 (8.1, 8.2)"
+    elif kind == "teleport" and has_teleported(state):
+        why += ": only one legion may teleport each turn (8.0)"
+    return f"{why}; it may {kind} to: {lands}"
+
+
+def _entry_side(
+    entries: tuple[str, ...], wanted: str | None, dice: Dice, land: int
+) -> tuple[str | None, int | None]:
+    """Wolff 7.0: an undeclared side is drawn uniformly from the legal ones."""
+    if not entries:
+        if wanted:
+            raise RuleError("E-ENTRY", f"no engagement follows at {land}, so leave out 'from {wanted}'")
+        return None, None
+    if wanted:
+        if wanted not in entries:
+            raise RuleError(
+                "E-ENTRY", f"{land} cannot be entered from the {wanted}; legal: {', '.join(entries)}"
+            )
+        return wanted, None
+    if len(entries) == 1:
+        return entries[0], None
+    roll = dice.roll(1)[0]
+    return entries[(roll - 1) * len(entries) // 6], roll
+
+
+def _lord_shown(lords: tuple[str, ...], showing: str | None, teleport: str) -> str:
+    if showing is None:
+        return lords[0]
+    if showing not in lords:
+        rule = "8.2" if teleport == "titan" else "8.1"
+        raise RuleError("E-TELEPORT-LORD", f"to teleport show one of: {', '.join(lords)} ({rule})")
+    return showing
+
+
+def undo(state: GameState, cmd: UndoMove) -> list[ev.Event]:
+    """Wolff 7.0: changing a move undoes every move made after it."""
+    if not state.moves:
+        raise RuleError("E-UNDO", "no move has been made this turn, so there is nothing to undo")
+    order = [m.marker for m in state.moves]
+    marker = cmd.marker or order[-1]
+    if marker not in order:
+        raise RuleError("E-UNDO", f"{marker} has not moved this turn; moved: {', '.join(order)}")
+    undone = list(reversed(state.moves[order.index(marker):]))
+    return [ev.MoveUndone(marker=m.marker, back_to=m.from_land) for m in undone]
+
+
+def end_movement(state: GameState, cmd: Done) -> list[ev.Event]:
+    """6.2/Wolff 6.2: at least one legion moves if any can; 4.3: split-offs separate if they can."""
+    mine = state.legions_of(cmd.player)
+    unmoved = [lg for lg in mine if not lg.moved]
+    if not state.moves and any(can_move_normally(state, lg) for lg in unmoved):
+        raise RuleError("E-MUST-MOVE", "you must move at least one legion (6.2); 'moves' lists them")
+    groups: dict[int, list[Legion]] = {}
+    for lg in unmoved:
+        groups.setdefault(lg.land, []).append(lg)
+    out: list[ev.Event] = [ev.MovementEnded(player=cmd.player)]
+    for land, group in sorted(groups.items()):
+        if len(group) < 2:
+            continue
+        movable = [lg.marker for lg in group if can_move_normally(state, lg)]
+        if movable:
+            raise RuleError(
+                "E-SPLIT-MUST-MOVE",
+                f"{' and '.join(lg.marker for lg in group)} share land {land}: one of them must "
+                f"move (4.3); {', '.join(movable)} can",
+            )
+        keep = _recombined_marker(group)
+        absorbed = tuple(lg.marker for lg in group if lg.marker != keep)
+        out.insert(len(out) - 1, ev.LegionsRecombined(land=land, marker=keep, absorbed=absorbed))
+    return out
+
+
+def _recombined_marker(group: list[Legion]) -> str:
+    """Wolff 4.7: the original marker is kept; failing that, the lowest one."""
+    originals = [lg.marker for lg in group if lg.split_from is None]
+    return min(originals or [lg.marker for lg in group])
+
+
+# -- 2.6 mustering --------------------------------------------------------------------
+
+
+def muster(state: GameState, cmd: Muster) -> list[ev.Event]:
+    legion = own_legion(state, cmd.player, cmd.marker)
+    if not legion.moved:
+        raise RuleError("E-MUSTER", f"{cmd.marker} did not move this turn, so it cannot muster (18.1)")
+    if legion.mustered:
+        raise RuleError("E-MUSTER", f"{cmd.marker} has already mustered this turn (18.0)")
+    if legion.height >= MAX_HEIGHT:
+        raise RuleError("E-MUSTER", f"{cmd.marker} is seven high and cannot muster (4.1)")
+    shown = _showing(state, legion, cmd.creature, cmd.showing, None)
+    return [ev.CreatureMustered(marker=legion.marker, creature=cmd.creature, shown=shown)]
+
+
+def _showing(
+    state: GameState, legion: Legion, creature: str, showing: tuple[str, ...], terrain: str | None
+) -> tuple[str, ...]:
+    options = muster_options(state, legion, terrain)
+    if Counter(showing) - Counter(legion.contents):
+        raise RuleError("E-MUSTER", f"{legion.marker} does not hold {' '.join(showing)}")
+    shown = choose_showing(options, creature, showing)
+    if shown is None:
+        land = load_variant().lands[legion.land]
+        legal = sorted({c for c, _ in options})
+        raise RuleError(
+            "E-MUSTER",
+            f"{legion.marker} cannot muster a {creature} in {land.terrain} {land.number}"
+            + (f" showing {' '.join(showing)}" if showing else "")
+            + f"; it may muster: {', '.join(legal) or 'nothing'}",
+        )
+    return shown
+
+
+def musterable_legions(state: GameState) -> list[Legion]:
+    return [lg for lg in state.legions_of(state.active or "") if can_muster(state, lg)]
+
+
+def end_turn(state: GameState, cmd: Done) -> list[ev.Event]:
+    return [ev.TurnEnded(player=cmd.player)]
+
+
+def check_step(state: GameState, player: str, *steps: Step) -> None:
+    """The synchronous sequence: only the player to act, and only in the right step."""
+    if state.step not in steps:
+        wanted = " or ".join(s.value for s in steps)
+        raise RuleError(
+            "E-NOT-NOW", f"that order belongs to the {wanted} step; the game is in the "
+            f"{state.step.value} step",
+        )
+    if state.active != player:
+        raise RuleError("E-NOT-YOUR-TURN", f"it is {state.active}'s turn, not yours")
