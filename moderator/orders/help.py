@@ -89,9 +89,7 @@ HELP: dict[str, str] = {
         "one if you name none). Counts are allowed and commas are optional. "
         "Example: split Rd01 into Rd02: angel, 2 centaurs, ogre"
     ),
-    "roll": (
-        "roll: finish splitting and roll the movement die. Example: roll"
-    ),
+    "roll": "roll: finish splitting and roll the movement die. Example: roll",
     "mulligan": (
         "mulligan: on your first turn only, roll the movement die once more before moving "
         "anything. Example: mulligan"

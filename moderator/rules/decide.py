@@ -18,6 +18,7 @@ from moderator.rules import setup, turn
 from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import evolve
+from moderator.rules.muster import MAX_HEIGHT
 from moderator.rules.state import GameState, Step
 
 _Handler = Callable[[GameState, Any, Dice], list[ev.Event]]
@@ -46,7 +47,9 @@ def decide(state: GameState, command: cmd.Command, dice: Dice) -> tuple[ev.Event
     return tuple(events) + tuple(advance(state))
 
 
-def apply(state: GameState, command: cmd.Command, dice: Dice) -> tuple[GameState, tuple[ev.Event, ...]]:
+def apply(
+    state: GameState, command: cmd.Command, dice: Dice
+) -> tuple[GameState, tuple[ev.Event, ...]]:
     """``decide`` and fold in one go: the new state and the events that made it."""
     events = decide(state, command, dice)
     for e in events:
@@ -76,7 +79,10 @@ def _next_automatic(state: GameState) -> list[ev.Event] | None:
     if state.step is Step.COLOUR:
         if not started or setup.colour_chooser(state) is not None:
             return None
-        return [*setup.initial_legions(state), ev.TurnStarted(player=setup.first_mover(state), turn=1)]
+        return [
+            *setup.initial_legions(state),
+            ev.TurnStarted(player=setup.first_mover(state), turn=1),
+        ]
     if state.active is not None and state.player(state.active).eliminated and eng is None:
         return [next_turn(state)]
     return None
@@ -100,9 +106,12 @@ def _after_engagement(state: GameState) -> list[ev.Event] | None:
         owner = eng.attacker_player if state.acquiring == eng.attacker else eng.defender_player
         if eng_rules.angel_choices(state):
             return [ev.DecisionAwaited(player=owner, what="angel")]
-        reason = "the legion is seven high" if state.acquiring in state.legions else "no legion to take it"
-        if state.acquiring in state.legions and state.legions[state.acquiring].height < 7:
-            reason = "none left in the caretaker's stacks"
+        legion = state.legions.get(state.acquiring or "")
+        reason = "none left in the caretaker's stacks"
+        if legion is None:
+            reason = "the legion that earned it is gone"
+        elif legion.height >= MAX_HEIGHT:
+            reason = "the legion is seven high (17.1)"
         return [ev.Declined(player=owner, what="angel", reason=reason)]
     eliminated = eng_rules.eliminations(state, eng)
     if eliminated:
@@ -143,7 +152,10 @@ def _check_chooser(state: GameState, player: str) -> None:
         raise RuleError("E-NOT-NOW", "colours have all been chosen")
     chooser = setup.colour_chooser(state)
     if chooser != player:
-        raise RuleError("E-NOT-YOUR-TURN", f"{chooser} chooses a colour first (ascending tower order, Wolff 5.0)")
+        raise RuleError(
+            "E-NOT-YOUR-TURN",
+            f"{chooser} chooses a colour first (ascending tower order, Wolff 5.0)",
+        )
 
 
 def _withdraw(state: GameState, c: cmd.Withdraw, dice: Dice) -> list[ev.Event]:
@@ -154,7 +166,8 @@ def _withdraw(state: GameState, c: cmd.Withdraw, dice: Dice) -> list[ev.Event]:
         pass
     else:
         raise RuleError(
-            "E-WITHDRAW", "you may withdraw only when choosing your colour or in your own turn's "
+            "E-WITHDRAW",
+            "you may withdraw only when choosing your colour or in your own turn's "
             "split, movement or muster step, never during engagements (Wolff 20.4)",
         )
     legions = tuple((lg.marker, lg.contents) for lg in state.legions_of(c.player))
@@ -176,7 +189,9 @@ def _mulligan(state: GameState, c: cmd.Mulligan, dice: Dice) -> list[ev.Event]:
     """7.6/Wolff 7.6: once, on the first turn, before any legion moves."""
     turn.check_step(state, c.player, Step.MOVE)
     if not turn.is_first_turn(state, c.player) or state.mulligan_used:
-        raise RuleError("E-MULLIGAN", "the mulligan is only for your very first movement roll, once (7.6)")
+        raise RuleError(
+            "E-MULLIGAN", "the mulligan is only for your very first movement roll, once (7.6)"
+        )
     if state.moves:
         raise RuleError("E-MULLIGAN", "undo your moves before you use the mulligan")
     return [ev.MovementRolled(player=c.player, roll=dice.roll(1)[0], mulligan=True)]

@@ -14,7 +14,6 @@ from moderator.rules.errors import RuleError
 from moderator.rules.movement import LORDS
 from moderator.rules.muster import MAX_HEIGHT, muster_options
 from moderator.rules.state import Engagement, GameState, Legion, Proposal, Step
-from moderator.rules.variant import load_variant
 
 SUMMONABLE = ("Angel", "Archangel")
 
@@ -30,8 +29,8 @@ def engage(state: GameState, cmd: Engage) -> list[ev.Event]:
     lands = state.engagement_lands()
     if cmd.land not in lands:
         raise RuleError(
-            "E-ENGAGE", f"there is no engagement at {cmd.land}; engagements: "
-            f"{', '.join(map(str, lands))}",
+            "E-ENGAGE",
+            f"there is no engagement at {cmd.land}; engagements: {', '.join(map(str, lands))}",
         )
     here = state.legions_at(cmd.land)
     attacker = next(lg for lg in here if lg.owner == cmd.player)
@@ -50,10 +49,14 @@ def engage(state: GameState, cmd: Engage) -> list[ev.Event]:
 
 def check_turn(state: GameState, player: str) -> Engagement:
     if state.step is not Step.NEGOTIATE:
-        raise RuleError("E-NOT-NOW", f"no negotiation is going on; the game is in the {state.step.value} step")
+        raise RuleError(
+            "E-NOT-NOW", f"no negotiation is going on; the game is in the {state.step.value} step"
+        )
     eng = current(state)
     if eng.awaiting != player:
-        raise RuleError("E-NOT-YOUR-TURN", f"it is {eng.awaiting}'s turn to act in the engagement at {eng.land}")
+        raise RuleError(
+            "E-NOT-YOUR-TURN", f"it is {eng.awaiting}'s turn to act in the engagement at {eng.land}"
+        )
     return eng
 
 
@@ -77,12 +80,20 @@ def flee(state: GameState, player: str) -> list[ev.Event]:
 
 
 def _resolved(
-    eng: Engagement, how: str, a_loss: tuple[str, ...], d_loss: tuple[str, ...], winner: str | None,
+    eng: Engagement,
+    how: str,
+    a_loss: tuple[str, ...],
+    d_loss: tuple[str, ...],
+    winner: str | None,
     points: int,
 ) -> ev.EngagementResolved:
     return ev.EngagementResolved(
-        land=eng.land, how=how, attacker_losses=tuple(sorted(a_loss)),
-        defender_losses=tuple(sorted(d_loss)), winner=winner, points=points,
+        land=eng.land,
+        how=how,
+        attacker_losses=tuple(sorted(a_loss)),
+        defender_losses=tuple(sorted(d_loss)),
+        winner=winner,
+        points=points,
     )
 
 
@@ -105,7 +116,8 @@ def check_proposal(state: GameState, eng: Engagement, proposal: Proposal) -> Non
             raise RuleError("E-PROPOSAL", f"{marker} does not hold {' '.join(losses)}")
         if "Titan" in losses and len(losses) != len(contents):
             raise RuleError(
-                "E-PROPOSAL", f"a proposal that loses the Titan of {marker} loses its whole legion (Wolff 9.3)"
+                "E-PROPOSAL",
+                f"a proposal that loses the Titan of {marker} loses its whole legion (Wolff 9.3)",
             )
     eliminated = [
         len(losses) == state.legions[m].height
@@ -119,7 +131,8 @@ def propose(state: GameState, cmd: Propose) -> list[ev.Event]:
     eng = check_turn(state, cmd.player)
     if eng.no_more is not None:
         raise RuleError(
-            "E-PROPOSAL", f"{eng.no_more} has declared no more proposals: accept one, concede or fight"
+            "E-PROPOSAL",
+            f"{eng.no_more} has declared no more proposals: accept one, concede or fight",
         )
     mine = {p for who, p in eng.proposals if who == cmd.player}
     theirs = {p for who, p in eng.proposals if who != cmd.player}
@@ -129,17 +142,24 @@ def propose(state: GameState, cmd: Propose) -> list[ev.Event]:
     for p in proposals:
         check_proposal(state, eng, p)
         if p in theirs:
-            number = next(i for i, (w, q) in enumerate(eng.proposals, 1) if q == p and w != cmd.player)
+            number = next(
+                i for i, (w, q) in enumerate(eng.proposals, 1) if q == p and w != cmd.player
+            )
             raise RuleError(
-                "E-PROPOSAL-REPEAT", f"your opponent already proposed that (number {number}); "
+                "E-PROPOSAL-REPEAT",
+                f"your opponent already proposed that (number {number}); "
                 f"'accept {number}' to agree to it (Wolff 9.3)",
             )
     if all(p in mine for p in proposals):
-        raise RuleError("E-PROPOSAL-REPEAT", "a set of proposals must include a new one (Wolff 9.3)")
+        raise RuleError(
+            "E-PROPOSAL-REPEAT", "a set of proposals must include a new one (Wolff 9.3)"
+        )
     both = frozenset({eng.attacker_player, eng.defender_player})
     return [
         ev.ProposalsMade(
-            player=cmd.player, proposals=proposals, first_number=len(eng.proposals) + 1,
+            player=cmd.player,
+            proposals=proposals,
+            first_number=len(eng.proposals) + 1,
             visible_to=both,
         )
     ]
@@ -148,10 +168,14 @@ def propose(state: GameState, cmd: Propose) -> list[ev.Event]:
 def accept(state: GameState, cmd: Accept) -> list[ev.Event]:
     eng = check_turn(state, cmd.player)
     if not 1 <= cmd.number <= len(eng.proposals):
-        raise RuleError("E-ACCEPT", f"there is no proposal {cmd.number}; {_theirs_hint(eng, cmd.player)}")
+        raise RuleError(
+            "E-ACCEPT", f"there is no proposal {cmd.number}; {_theirs_hint(eng, cmd.player)}"
+        )
     proposer, (a_loss, d_loss) = eng.proposals[cmd.number - 1]
     if proposer == cmd.player:
-        raise RuleError("E-ACCEPT", f"proposal {cmd.number} is yours; {_theirs_hint(eng, cmd.player)}")
+        raise RuleError(
+            "E-ACCEPT", f"proposal {cmd.number} is yours; {_theirs_hint(eng, cmd.player)}"
+        )
     attacker, defender = state.legions[eng.attacker], state.legions[eng.defender]
     a_out = len(a_loss) == attacker.height
     d_out = len(d_loss) == defender.height
@@ -166,14 +190,17 @@ def accept(state: GameState, cmd: Accept) -> list[ev.Event]:
 
 def _theirs_hint(eng: Engagement, player: str) -> str:
     numbers = [str(i) for i, (w, _) in enumerate(eng.proposals, 1) if w != player]
-    return f"you may accept: {', '.join(numbers)}" if numbers else "your opponent has proposed nothing"
+    return (
+        f"you may accept: {', '.join(numbers)}" if numbers else "your opponent has proposed nothing"
+    )
 
 
 def no_more(state: GameState, player: str) -> list[ev.Event]:
     eng = check_turn(state, player)
     if eng.no_more is not None:
         raise RuleError(
-            "E-NO-MORE", f"{eng.no_more} has already declared no more proposals: accept one, concede or fight"
+            "E-NO-MORE",
+            f"{eng.no_more} has already declared no more proposals: accept one, concede or fight",
         )
     both = frozenset({eng.attacker_player, eng.defender_player})
     return [ev.NoMoreProposals(player=player, visible_to=both)]
@@ -183,7 +210,8 @@ def fight(state: GameState, player: str) -> list[ev.Event]:
     eng = check_turn(state, player)
     if eng.no_more is None or eng.no_more == player:
         raise RuleError(
-            "E-FIGHT", "you may choose to fight only after your opponent declares no more proposals "
+            "E-FIGHT",
+            "you may choose to fight only after your opponent declares no more proposals "
             "(Complete Sequence 2.5.5)",
         )
     raise RuleError(
@@ -228,7 +256,9 @@ def summon(state: GameState, cmd: Summon) -> list[ev.Event]:
     sources = summon_sources(state, target)
     if (cmd.lord, cmd.source) not in sources:
         legal = ", ".join(f"{lord.lower()} from {m}" for lord, m in sources)
-        raise RuleError("E-SUMMON", f"you cannot summon {cmd.lord} from {cmd.source}; you may summon: {legal}")
+        raise RuleError(
+            "E-SUMMON", f"you cannot summon {cmd.lord} from {cmd.source}; you may summon: {legal}"
+        )
     return [ev.AngelSummoned(lord=cmd.lord, source=cmd.source, target=target.marker)]
 
 
@@ -239,25 +269,42 @@ def reinforce(state: GameState, cmd: Reinforce) -> list[ev.Event]:
     ways = [shown for c, shown in options if c == cmd.creature]
     if Counter(cmd.showing) - Counter(legion.contents):
         raise RuleError("E-REINFORCE", f"{legion.marker} does not hold {' '.join(cmd.showing)}")
-    shown = next((w for w in ways if not Counter(w) - Counter(cmd.showing)), None) if cmd.showing else (
-        ways[0] if ways else None
+    shown = (
+        next((w for w in ways if not Counter(w) - Counter(cmd.showing)), None)
+        if cmd.showing
+        else (ways[0] if ways else None)
     )
     if shown is None:
         legal = ", ".join(sorted({c for c, _ in options}))
-        raise RuleError("E-REINFORCE", f"{legion.marker} cannot muster a {cmd.creature} here; it may muster: {legal}")
+        raise RuleError(
+            "E-REINFORCE",
+            f"{legion.marker} cannot muster a {cmd.creature} here; it may muster: {legal}",
+        )
     return [
         ev.CreatureMustered(
-            marker=legion.marker, creature=cmd.creature, shown=cmd.showing or shown, reinforcement=True
+            marker=legion.marker,
+            creature=cmd.creature,
+            shown=cmd.showing or shown,
+            reinforcement=True,
         )
     ]
 
 
 def _deciding(state: GameState, player: str, step: Step) -> Engagement:
     if state.step is not step:
-        raise RuleError("E-NOT-NOW", f"no {step.value} decision is waiting; the game is in the {state.step.value} step")
+        raise RuleError(
+            "E-NOT-NOW",
+            f"no {step.value} decision is waiting; the game is in the {state.step.value} step",
+        )
     eng = current(state)
-    deciding = eng.attacker_player if step is Step.SUMMON else (
-        eng.defender_player if step is Step.REINFORCE else state.legions[state.acquiring or ""].owner
+    deciding = (
+        eng.attacker_player
+        if step is Step.SUMMON
+        else (
+            eng.defender_player
+            if step is Step.REINFORCE
+            else state.legions[state.acquiring or ""].owner
+        )
     )
     if player != deciding:
         raise RuleError("E-NOT-YOUR-TURN", f"it is {deciding}'s decision")
@@ -269,9 +316,8 @@ def _deciding(state: GameState, player: str, step: Step) -> Engagement:
 
 def angel_choices(state: GameState) -> list[str]:
     """17.0-17.3/Wolff 17.0: an Angel, or an Archangel at a multiple of 500, if any are left."""
-    if not state.acquisitions or state.acquiring not in state.legions:
-        return []
-    if state.legions[state.acquiring].height >= MAX_HEIGHT:
+    legion = state.legions.get(state.acquiring or "")
+    if not state.acquisitions or legion is None or legion.height >= MAX_HEIGHT:
         return []
     multiple = state.acquisitions[0]
     kinds = ["Archangel", "Angel"] if multiple % 5 == 0 else ["Angel"]
@@ -282,12 +328,16 @@ def take_angel(state: GameState, cmd: TakeAngel) -> list[ev.Event]:
     _deciding(state, cmd.player, Step.ACQUIRE)
     choices = angel_choices(state)
     if cmd.lord not in choices:
-        raise RuleError("E-ANGEL", f"you may take: {', '.join(c.lower() for c in choices)}, or decline")
+        raise RuleError(
+            "E-ANGEL", f"you may take: {', '.join(c.lower() for c in choices)}, or decline"
+        )
     return [ev.AngelAcquired(marker=state.acquiring or "", lord=cmd.lord)]
 
 
 def decline(state: GameState, player: str) -> list[ev.Event]:
-    what = {Step.SUMMON: "summon", Step.REINFORCE: "reinforce", Step.ACQUIRE: "angel"}.get(state.step)
+    what = {Step.SUMMON: "summon", Step.REINFORCE: "reinforce", Step.ACQUIRE: "angel"}.get(
+        state.step
+    )
     if what is None:
         raise RuleError("E-DECLINE", "there is no reinforcement, summons or angel to decline now")
     _deciding(state, player, state.step)
@@ -307,17 +357,14 @@ def eliminations(state: GameState, eng: Engagement) -> list[ev.Event]:
     dead = [p for p in eng.titans_slain if not state.player(p).eliminated]
     if not dead:
         return []
-    engaged_with: dict[int, str] = {}
-    for lg in state.legions.values():
-        engaged_with.setdefault(lg.land, lg.owner)
     owners_at: dict[int, set[str]] = {}
     for lg in state.legions.values():
         owners_at.setdefault(lg.land, set()).add(lg.owner)
     totals: dict[str, int] = {}
     out: list[ev.Event] = []
     for player in dead:
-        slayer = eng.other(player)
-        slayer = None if slayer in dead else slayer
+        opponent = eng.other(player)
+        slayer = None if opponent in dead else opponent
         removed = state.legions_of(player)
         for lg in removed:
             others = owners_at[lg.land] - {player}
@@ -326,16 +373,21 @@ def eliminations(state: GameState, eng: Engagement) -> list[ev.Event]:
                 totals[to] = totals.get(to, 0) + state.legion_value(lg.contents, player)
         out.append(
             ev.PlayerEliminated(
-                player=player, slayer=slayer,
+                player=player,
+                slayer=slayer,
                 legions=tuple((lg.marker, lg.contents) for lg in removed),
-                half_points=(), markers_to=slayer,
+                half_points=(),
+                markers_to=slayer,
             )
         )
     half = tuple(sorted((p, v // 2) for p, v in totals.items() if v // 2))
     last = out[-1]
     assert isinstance(last, ev.PlayerEliminated)
     out[-1] = ev.PlayerEliminated(
-        player=last.player, slayer=last.slayer, legions=last.legions, half_points=half,
+        player=last.player,
+        slayer=last.slayer,
+        legions=last.legions,
+        half_points=half,
         markers_to=last.markers_to,
     )
     return out

@@ -58,7 +58,9 @@ def _add(counts: dict[str, int], creature: str, n: int = 1) -> None:
     counts[creature] = counts.get(creature, 0) + n
 
 
-def _set_aside(state: GameState, characters: Iterable[str]) -> tuple[dict[str, int], dict[str, int]]:
+def _set_aside(
+    state: GameState, characters: Iterable[str]
+) -> tuple[dict[str, int], dict[str, int]]:
     """Slain characters: lords and demi-lords regenerate, others are dead (2.5.6.10)."""
     caretaker = dict(state.caretaker)
     dead = dict(state.dead)
@@ -135,7 +137,9 @@ def _towers_rolled(state: GameState, e: ev.TowersRolled) -> GameState:
 
 @_on(ev.ColourChosen)
 def _colour_chosen(state: GameState, e: ev.ColourChosen) -> GameState:
-    return replace(state, players=_update_player(state, e.player, colour=e.colour, markers=e.markers))
+    return replace(
+        state, players=_update_player(state, e.player, colour=e.colour, markers=e.markers)
+    )
 
 
 @_on(ev.LegionsPlaced)
@@ -157,6 +161,11 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
         for n, c, t, s, x, m in e.players
     )
     players = tuple(sorted(players, key=lambda p: -p.tower))
+    # Who has had a first turn already decides the first-turn split rule (Wolff 4.1/5.2).
+    active_tower = next((p.tower for p in players if p.name == e.active), 0)
+    players = tuple(
+        replace(p, turns_played=e.turn - 1 + (1 if p.tower > active_tower else 0)) for p in players
+    )
     caretaker = _full_caretaker(len(players))
     legions: dict[str, Legion] = {}
     for marker, owner, land, contents, moved in e.legions:
@@ -193,7 +202,9 @@ def _turn_started(state: GameState, e: ev.TurnStarted) -> GameState:
 @_on(ev.LegionSplit)
 def _legion_split(state: GameState, e: ev.LegionSplit) -> GameState:
     parent = state.legions[e.parent]
-    child = Legion(marker=e.child, owner=parent.owner, land=parent.land, contents=(), split_from=e.parent)
+    child = Legion(
+        marker=e.child, owner=parent.owner, land=parent.land, contents=(), split_from=e.parent
+    )
     legions = dict(state.legions)
     legions[e.child] = child
     # A split hides both stacks again from everybody but the owner.
@@ -222,7 +233,11 @@ def _movement_rolled(state: GameState, e: ev.MovementRolled) -> GameState:
 def _legion_moved(state: GameState, e: ev.LegionMoved) -> GameState:
     legion = replace(state.legions[e.marker], land=e.to_land, moved=True)
     move = Move(
-        marker=e.marker, from_land=e.from_land, to_land=e.to_land, entry=e.entry, teleport=e.teleport
+        marker=e.marker,
+        from_land=e.from_land,
+        to_land=e.to_land,
+        entry=e.entry,
+        teleport=e.teleport,
     )
     return replace(state, legions=_with_legion(state, legion), moves=(*state.moves, move))
 
@@ -263,7 +278,9 @@ def _creature_mustered(state: GameState, e: ev.CreatureMustered) -> GameState:
 @_on(ev.TurnEnded)
 def _turn_ended(state: GameState, e: ev.TurnEnded) -> GameState:
     player = state.player(e.player)
-    return replace(state, players=_update_player(state, e.player, turns_played=player.turns_played + 1))
+    return replace(
+        state, players=_update_player(state, e.player, turns_played=player.turns_played + 1)
+    )
 
 
 @_on(ev.PlayerWithdrew)
@@ -432,7 +449,9 @@ def _player_eliminated(state: GameState, e: ev.PlayerEliminated) -> GameState:
         if p.name == e.player and e.markers_to is not None:
             changes["markers"] = ()
         new_players.append(replace(p, **changes) if changes else p)
-    return replace(state, legions=legions, caretaker=caretaker, dead=dead, players=tuple(new_players))
+    return replace(
+        state, legions=legions, caretaker=caretaker, dead=dead, players=tuple(new_players)
+    )
 
 
 @_on(ev.EngagementEnded)
@@ -440,7 +459,9 @@ def _engagement_ended(state: GameState, e: ev.EngagementEnded) -> GameState:
     eng = state.engagement
     assert eng is not None
     caretaker, dead = _set_aside(state, eng.slain)
-    new = replace(state, caretaker=caretaker, dead=dead, engagement=None, acquisitions=(), acquiring=None)
+    new = replace(
+        state, caretaker=caretaker, dead=dead, engagement=None, acquisitions=(), acquiring=None
+    )
     return replace(new, step=_after_engagements(new))
 
 

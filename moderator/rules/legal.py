@@ -19,7 +19,13 @@ from moderator.rules.errors import RuleError
 from moderator.rules.movement import legion_moves
 from moderator.rules.muster import muster_options
 from moderator.rules.state import GameState, Legion, Step
-from moderator.rules.turn import FIRST_TURN_HEIGHT, MIN_SPLIT, end_movement, is_first_turn, musterable_legions
+from moderator.rules.turn import (
+    FIRST_TURN_HEIGHT,
+    MIN_SPLIT,
+    end_movement,
+    is_first_turn,
+    musterable_legions,
+)
 
 
 def to_act(state: GameState) -> str | None:
@@ -51,7 +57,9 @@ def legal_commands(state: GameState) -> list[cmd.Command]:
 
 
 def _colour(state: GameState, player: str) -> list[cmd.Command]:
-    out: list[cmd.Command] = [cmd.ChooseColour(player=player, colour=c) for c in setup.free_colours(state)]
+    out: list[cmd.Command] = [
+        cmd.ChooseColour(player=player, colour=c) for c in setup.free_colours(state)
+    ]
     return [*out, cmd.Withdraw(player=player)]
 
 
@@ -60,7 +68,9 @@ def split_choices(state: GameState, legion: Legion) -> list[tuple[str, ...]]:
     first = is_first_turn(state, legion.owner)
     if first and legion.height != FIRST_TURN_HEIGHT:
         return []
-    sizes = [FIRST_TURN_HEIGHT // 2] if first else list(range(MIN_SPLIT, legion.height - MIN_SPLIT + 1))
+    sizes = (
+        [FIRST_TURN_HEIGHT // 2] if first else list(range(MIN_SPLIT, legion.height - MIN_SPLIT + 1))
+    )
     groups: set[tuple[str, ...]] = set()
     for size in sizes:
         groups.update(combinations(legion.contents, size))
@@ -75,7 +85,9 @@ def _split(state: GameState, player: str) -> list[cmd.Command]:
     if free:
         for legion in state.legions_of(player):
             for group in split_choices(state, legion):
-                out.append(cmd.Split(player=player, parent=legion.marker, child=free[0], characters=group))
+                out.append(
+                    cmd.Split(player=player, parent=legion.marker, child=free[0], characters=group)
+                )
     if not any(lg.height == FIRST_TURN_HEIGHT for lg in state.legions_of(player)):
         out.append(cmd.Roll(player=player))
     out.append(cmd.Withdraw(player=player))
@@ -93,8 +105,12 @@ def _move(state: GameState, player: str) -> list[cmd.Command]:
             shows: tuple[str | None, ...] = option.lords if teleport else (None,)
             out.extend(
                 cmd.MoveLegion(
-                    player=player, marker=legion.marker, land=option.land, entry=entry,
-                    teleport=teleport, showing=show,
+                    player=player,
+                    marker=legion.marker,
+                    land=option.land,
+                    entry=entry,
+                    teleport=teleport,
+                    showing=show,
                 )
                 for entry in entries
                 for show in shows
@@ -165,7 +181,9 @@ def _reinforce(state: GameState, player: str) -> list[cmd.Command]:
 
 
 def _acquire(state: GameState, player: str) -> list[cmd.Command]:
-    out: list[cmd.Command] = [cmd.TakeAngel(player=player, lord=k) for k in eng_rules.angel_choices(state)]
+    out: list[cmd.Command] = [
+        cmd.TakeAngel(player=player, lord=k) for k in eng_rules.angel_choices(state)
+    ]
     return [*out, cmd.Decline(player=player)]
 
 

@@ -49,9 +49,12 @@ def normal_moves(state: GameState, legion: Legion, roll: int) -> dict[int, set[s
     own legions but not end on one (other than itself, Wolff 6.2).
     """
     lands = load_variant().lands
-    own, enemy, engaged = _occupancy(state, legion.owner)
-    own_elsewhere = {lg.land for lg in state.legions.values()
-                     if lg.owner == legion.owner and lg.marker != legion.marker}
+    _own, enemy, engaged = _occupancy(state, legion.owner)
+    own_elsewhere = {
+        lg.land
+        for lg in state.legions.values()
+        if lg.owner == legion.owner and lg.marker != legion.marker
+    }
     result: dict[int, set[str]] = {}
     start = lands[legion.land]
     blocks = [x for x in start.exits if x.sign is Sign.BLOCK]
@@ -114,10 +117,12 @@ def teleport_moves(state: GameState, legion: Legion, roll: int) -> list[MoveOpti
             options.append(MoveOption(land=land, entries=(), teleport="tower", lords=lords))
     owner = state.player(legion.owner)
     if "Titan" in legion.contents and owner.score >= TITAN_TELEPORT_SCORE:
-        own, enemy, engaged = _occupancy(state, legion.owner)
+        _own, enemy, engaged = _occupancy(state, legion.owner)
         for land in sorted(enemy - engaged):
             entries = ("bottom",) if variant.lands[land].is_tower else SIDES
-            options.append(MoveOption(land=land, entries=entries, teleport="titan", lords=("Titan",)))
+            options.append(
+                MoveOption(land=land, entries=entries, teleport="titan", lords=("Titan",))
+            )
     return options
 
 

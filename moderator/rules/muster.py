@@ -43,7 +43,7 @@ def qualifications(contents: tuple[str, ...], terrain: str) -> list[tuple[str, t
         for better in names[i:]:
             if have[better]:
                 options.append((creature, (better,)))
-        if i > 0 and have[names[i - 1]] >= needed and needed > 1:
+        if i > 0 and have[names[i - 1]] >= needed > 1:
             options.append((creature, (names[i - 1],) * needed))
     return options
 

@@ -23,7 +23,7 @@ def start_game(players: list[str], dice: Dice, *, scripted_dice: bool = False) -
     names = [p.strip() for p in players]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError("E-SETUP-PLAYERS", f"Titan needs 2 to 6 players, not {len(names)}")
-    if len(set(n.lower() for n in names)) != len(names) or not all(names):
+    if len({n.lower() for n in names}) != len(names) or not all(names):
         raise RuleError("E-SETUP-PLAYERS", "every player needs a distinct, non-empty name")
     out: list[ev.Event] = [ev.GameCreated(players=tuple(names), scripted_dice=scripted_dice)]
     assigned: dict[str, int] = {}
@@ -32,9 +32,7 @@ def start_game(players: list[str], dice: Dice, *, scripted_dice: bool = False) -
         rolls = list(zip(waiting, dice.roll(len(waiting))))
         values = [r for _, r in rolls]
         taken = {t // 100 for t in assigned.values()}
-        new = tuple(
-            (n, r * 100) for n, r in rolls if values.count(r) == 1 and r not in taken
-        )
+        new = tuple((n, r * 100) for n, r in rolls if values.count(r) == 1 and r not in taken)
         assigned.update(new)
         out.append(ev.TowersRolled(rolls=tuple(rolls), assigned=new))
     return out

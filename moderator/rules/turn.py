@@ -42,7 +42,9 @@ def split(state: GameState, cmd: Split) -> list[ev.Event]:
     child = cmd.child or (free[0] if free else None)
     if child is None or child not in free:
         hint = f"free markers: {', '.join(free)}" if free else "you have no free marker (4.2)"
-        raise RuleError("E-SPLIT-MARKER", f"{cmd.child or 'a new marker'} is not free to use; {hint}")
+        raise RuleError(
+            "E-SPLIT-MARKER", f"{cmd.child or 'a new marker'} is not free to use; {hint}"
+        )
     if Counter(cmd.characters) - Counter(parent.contents):
         raise RuleError(
             "E-SPLIT-CONTENTS",
@@ -54,15 +56,21 @@ def split(state: GameState, cmd: Split) -> list[ev.Event]:
         _check_first_split(parent, cmd.characters)
     elif len(cmd.characters) < MIN_SPLIT or staying < MIN_SPLIT:
         raise RuleError(
-            "E-SPLIT-SIZE", f"both legions must keep at least two characters (4.3); {cmd.parent} "
+            "E-SPLIT-SIZE",
+            f"both legions must keep at least two characters (4.3); {cmd.parent} "
             f"has {parent.height}, so split off 2 to {parent.height - 2}",
         )
     return [
         ev.LegionSplit(
-            parent=parent.marker, child=child, parent_height=staying, child_height=len(cmd.characters)
+            parent=parent.marker,
+            child=child,
+            parent_height=staying,
+            child_height=len(cmd.characters),
         ),
         ev.SplitContents(
-            parent=parent.marker, child=child, moved=tuple(sorted(cmd.characters)),
+            parent=parent.marker,
+            child=child,
+            moved=tuple(sorted(cmd.characters)),
             visible_to=frozenset({cmd.player}),
         ),
     ]
@@ -110,8 +118,13 @@ def move(state: GameState, cmd: MoveLegion, dice: Dice) -> list[ev.Event]:
         shown = _lord_shown(option.lords, cmd.showing, option.teleport)
     return [
         ev.LegionMoved(
-            marker=legion.marker, from_land=legion.land, to_land=cmd.land, entry=entry,
-            entry_roll=entry_roll, teleport=option.teleport, lord_shown=shown,
+            marker=legion.marker,
+            from_land=legion.land,
+            to_land=cmd.land,
+            entry=entry,
+            entry_roll=entry_roll,
+            teleport=option.teleport,
+            lord_shown=shown,
         )
     ]
 
@@ -136,12 +149,15 @@ def _entry_side(
     """Wolff 7.0: an undeclared side is drawn uniformly from the legal ones."""
     if not entries:
         if wanted:
-            raise RuleError("E-ENTRY", f"no engagement follows at {land}, so leave out 'from {wanted}'")
+            raise RuleError(
+                "E-ENTRY", f"no engagement follows at {land}, so leave out 'from {wanted}'"
+            )
         return None, None
     if wanted:
         if wanted not in entries:
             raise RuleError(
-                "E-ENTRY", f"{land} cannot be entered from the {wanted}; legal: {', '.join(entries)}"
+                "E-ENTRY",
+                f"{land} cannot be entered from the {wanted}; legal: {', '.join(entries)}",
             )
         return wanted, None
     if len(entries) == 1:
@@ -167,7 +183,7 @@ def undo(state: GameState, cmd: UndoMove) -> list[ev.Event]:
     marker = cmd.marker or order[-1]
     if marker not in order:
         raise RuleError("E-UNDO", f"{marker} has not moved this turn; moved: {', '.join(order)}")
-    undone = list(reversed(state.moves[order.index(marker):]))
+    undone = list(reversed(state.moves[order.index(marker) :]))
     return [ev.MoveUndone(marker=m.marker, back_to=m.from_land) for m in undone]
 
 
@@ -176,7 +192,9 @@ def end_movement(state: GameState, cmd: Done) -> list[ev.Event]:
     mine = state.legions_of(cmd.player)
     unmoved = [lg for lg in mine if not lg.moved]
     if not state.moves and any(can_move_normally(state, lg) for lg in unmoved):
-        raise RuleError("E-MUST-MOVE", "you must move at least one legion (6.2); 'moves' lists them")
+        raise RuleError(
+            "E-MUST-MOVE", "you must move at least one legion (6.2); 'moves' lists them"
+        )
     groups: dict[int, list[Legion]] = {}
     for lg in unmoved:
         groups.setdefault(lg.land, []).append(lg)
@@ -209,7 +227,9 @@ def _recombined_marker(group: list[Legion]) -> str:
 def muster(state: GameState, cmd: Muster) -> list[ev.Event]:
     legion = own_legion(state, cmd.player, cmd.marker)
     if not legion.moved:
-        raise RuleError("E-MUSTER", f"{cmd.marker} did not move this turn, so it cannot muster (18.1)")
+        raise RuleError(
+            "E-MUSTER", f"{cmd.marker} did not move this turn, so it cannot muster (18.1)"
+        )
     if legion.mustered:
         raise RuleError("E-MUSTER", f"{cmd.marker} has already mustered this turn (18.0)")
     if legion.height >= MAX_HEIGHT:
@@ -250,8 +270,8 @@ def check_step(state: GameState, player: str, *steps: Step) -> None:
     if state.step not in steps:
         wanted = " or ".join(s.value for s in steps)
         raise RuleError(
-            "E-NOT-NOW", f"that order belongs to the {wanted} step; the game is in the "
-            f"{state.step.value} step",
+            "E-NOT-NOW",
+            f"that order belongs to the {wanted} step; the game is in the {state.step.value} step",
         )
     if state.active != player:
         raise RuleError("E-NOT-YOUR-TURN", f"it is {state.active}'s turn, not yours")

@@ -1,0 +1,110 @@
+"""Commands and queries back to the canonical order line.
+
+``parse_order(render_order(c, state), c.player, state) == c`` for every well-formed
+command (canonical marker codes and character names); the moderator uses this to echo
+orders in reports and to write the orders a robot or a deadline default gave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from moderator.orders.queries import Query
+from moderator.rules import commands as cmd
+from moderator.rules.state import GameState, Proposal
+
+
+def _names(characters: Iterable[str]) -> str:
+    return " ".join(c.lower() for c in characters)
+
+
+def _showing(showing: tuple[str, ...]) -> str:
+    return f" showing {_names(showing)}" if showing else ""
+
+
+def render_order(command: cmd.Command, state: GameState | None = None) -> str:
+    """The canonical order line for ``command``.
+
+    ``state`` is needed for ``Propose`` only (its engagement tells which legion is the
+    attacker and which the defender).  Raises ``ValueError`` for a command no order line
+    can express (a ``Propose`` without an engagement, a ``Split`` of nothing, a plain move
+    that shows a lord).
+    """
+    match command:
+        case cmd.ChooseColour(colour=colour):
+            return f"colour {colour.lower()}"
+        case cmd.Withdraw():
+            return "withdraw"
+        case cmd.Split(parent=parent, child=child, characters=characters):
+            if not characters:
+                raise ValueError("a split must move at least one character")
+            into = f" into {child}" if child is not None else ""
+            return f"split {parent}{into}: {_names(characters)}"
+        case cmd.Roll():
+            return "roll"
+        case cmd.Mulligan():
+            return "mulligan"
+        case cmd.MoveLegion(
+            marker=marker, land=land, entry=entry, teleport=teleport, showing=showing
+        ):
+            if showing is not None and not teleport:
+                raise ValueError("only a teleport shows a lord")
+            word = "teleport" if teleport else "move"
+            side = f" from {entry}" if entry is not None else ""
+            lord = f" showing {showing.lower()}" if showing is not None else ""
+            return f"{word} {marker} to {land}{side}{lord}"
+        case cmd.UndoMove(marker=marker):
+            return "undo" if marker is None else f"undo {marker}"
+        case cmd.Done():
+            return "done"
+        case cmd.Engage(land=land):
+            return f"engage {land}"
+        case cmd.Flee():
+            return "flee"
+        case cmd.Propose(proposals=proposals):
+            return _render_propose(proposals, state)
+        case cmd.Accept(number=number):
+            return f"accept {number}"
+        case cmd.NoMore():
+            return "no more proposals"
+        case cmd.Concede():
+            return "concede"
+        case cmd.Fight():
+            return "fight"
+        case cmd.Summon(lord=lord, source=source):
+            return f"summon {lord.lower()} from {source}"
+        case cmd.Reinforce(creature=creature, showing=showing):
+            return f"reinforce {creature.lower()}{_showing(showing)}"
+        case cmd.TakeAngel(lord=lord):
+            return f"take {lord.lower()}"
+        case cmd.Decline():
+            return "decline"
+        case cmd.Muster(marker=marker, creature=creature, showing=showing):
+            return f"muster {marker} {creature.lower()}{_showing(showing)}"
+    raise ValueError(f"no order line for {type(command).__name__}")
+
+
+def _render_propose(proposals: tuple[Proposal, ...], state: GameState | None) -> str:
+    eng = state.engagement if state is not None else None
+    if eng is None:
+        raise ValueError("rendering a proposal needs the state with its engagement")
+    if not proposals:
+        raise ValueError("a propose order makes at least one proposal")
+
+    def clause(marker: str, losses: tuple[str, ...]) -> str:
+        return f"{marker} loses {_names(losses) if losses else 'nothing'}"
+
+    return "propose " + " or ".join(
+        f"{clause(eng.attacker, attacker)}; {clause(eng.defender, defender)}"
+        for attacker, defender in proposals
+    )
+
+
+def render_query(query: Query) -> str:
+    """The canonical line for a query (parses back to an equal ``Query``)."""
+    if query.kind == "history":
+        if not query.args:
+            return "history"
+        text = f"history from turn {query.args[0]}"
+        return text + (f" to turn {query.args[1]}" if len(query.args) > 1 else "")
+    return " ".join((query.kind, *query.args))
