@@ -199,26 +199,29 @@ def _turn_started(state: GameState, e: ev.TurnStarted) -> GameState:
     return _start_turn(state, e.player, e.turn)
 
 
-@_on(ev.LegionSplit)
-def _legion_split(state: GameState, e: ev.LegionSplit) -> GameState:
+@_on(ev.SplitContents)
+def _split_contents(state: GameState, e: ev.SplitContents) -> GameState:
+    """The private half comes first, so every intermediate state is a legal board."""
     parent = state.legions[e.parent]
     child = Legion(
-        marker=e.child, owner=parent.owner, land=parent.land, contents=(), split_from=e.parent
+        marker=e.child,
+        owner=parent.owner,
+        land=parent.land,
+        contents=_sorted(e.moved),
+        split_from=e.parent,
     )
     legions = dict(state.legions)
+    legions[e.parent] = replace(parent, contents=_remove(parent.contents, e.moved))
     legions[e.child] = child
-    # A split hides both stacks again from everybody but the owner.
-    legions[e.parent] = replace(parent, known_to=frozenset())
     return replace(state, legions=legions)
 
 
-@_on(ev.SplitContents)
-def _split_contents(state: GameState, e: ev.SplitContents) -> GameState:
-    parent = state.legions[e.parent]
-    child = state.legions[e.child]
+@_on(ev.LegionSplit)
+def _legion_split(state: GameState, e: ev.LegionSplit) -> GameState:
+    """A split hides both stacks again from everybody but the owner."""
     legions = dict(state.legions)
-    legions[e.parent] = replace(parent, contents=_remove(parent.contents, e.moved))
-    legions[e.child] = replace(child, contents=_sorted(e.moved))
+    for marker in (e.parent, e.child):
+        legions[marker] = replace(legions[marker], known_to=frozenset())
     return replace(state, legions=legions)
 
 

@@ -61,17 +61,17 @@ def split(state: GameState, cmd: Split) -> list[ev.Event]:
             f"has {parent.height}, so split off 2 to {parent.height - 2}",
         )
     return [
-        ev.LegionSplit(
-            parent=parent.marker,
-            child=child,
-            parent_height=staying,
-            child_height=len(cmd.characters),
-        ),
         ev.SplitContents(
             parent=parent.marker,
             child=child,
             moved=tuple(sorted(cmd.characters)),
             visible_to=frozenset({cmd.player}),
+        ),
+        ev.LegionSplit(
+            parent=parent.marker,
+            child=child,
+            parent_height=staying,
+            child_height=len(cmd.characters),
         ),
     ]
 
