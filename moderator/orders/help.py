@@ -124,8 +124,9 @@ HELP: dict[str, str] = {
     "propose": (
         "propose TERMS [or TERMS ...]: during an engagement, offer a settlement. Terms are "
         "clauses separated by ';': 'MARKER loses CHARACTERS', 'MARKER loses nothing' or "
-        "'MARKER eliminated'; a legion you do not name loses nothing. Separate several "
-        "proposals with 'or'. Proposals are numbered in the order they are made. "
+        "'MARKER eliminated'; a legion you do not name loses nothing. Each proposal must "
+        "eliminate at least one legion. Separate several proposals with 'or'; they are "
+        "numbered in the order they are made. "
         "Example: propose Rd01 loses ogre; Bu03 eliminated"
     ),
     "accept": (
@@ -141,8 +142,9 @@ HELP: dict[str, str] = {
         "side earns the full points. Example: concede"
     ),
     "fight": (
-        "fight: during an engagement, go to battle. Battles are not available in this "
-        "version; a later release adds the battle orders. Example: fight"
+        "fight: during an engagement, after the other player declared no more proposals, "
+        "go to battle. Battles are not available in this version; a later release adds "
+        "the battle orders. Example: fight"
     ),
     "summon": (
         "summon LORD from MARKER: after your attacking legion wins, bring an angel or "
