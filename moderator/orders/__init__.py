@@ -10,7 +10,13 @@ from moderator.orders.errors import (
 )
 from moderator.orders.finder import STOP_WORDS, split_lines
 from moderator.orders.help import HELP, ORDER_WORDS, QUERY_WORDS, help_text
-from moderator.orders.parser import colour_name, creature_name, marker_code, parse_order
+from moderator.orders.parser import (
+    colour_name,
+    creature_name,
+    hex_label,
+    marker_code,
+    parse_order,
+)
 from moderator.orders.queries import QUERY_KINDS, Query
 from moderator.orders.render import render_order, render_query
 
@@ -28,6 +34,7 @@ __all__ = [
     "colour_name",
     "creature_name",
     "help_text",
+    "hex_label",
     "marker_code",
     "parse_order",
     "render_order",

@@ -24,6 +24,8 @@ E_CREATURE = "E-CREATURE"
 E_COLOUR = "E-COLOUR"
 #: A proposal that cannot be read against the current engagement.
 E_PROPOSAL = "E-PROPOSAL"
+#: Not a hex of a battleland (A1 to F4, Wolff 2.2).
+E_HEX = "E-HEX"
 
 CODES = (
     E_EMPTY,
@@ -35,6 +37,7 @@ CODES = (
     E_CREATURE,
     E_COLOUR,
     E_PROPOSAL,
+    E_HEX,
 )
 
 

@@ -20,6 +20,11 @@ ORDER_WORDS = (
     "no more",
     "concede",
     "fight",
+    "proceed",
+    "reset",
+    "strike",
+    "rangestrike",
+    "carry",
     "summon",
     "reinforce",
     "take",
@@ -28,7 +33,21 @@ ORDER_WORDS = (
 )
 
 #: The query words: they ask for information and change nothing.
-QUERY_WORDS = ("status", "moves", "legion", "help", "history", "report", "legal")
+QUERY_WORDS = (
+    "status",
+    "moves",
+    "legion",
+    "battle",
+    "reach",
+    "strikes",
+    "help",
+    "history",
+    "report",
+    "legal",
+)
+
+#: The shortest correct forms of a battle move (a maneuver), for the error messages.
+MANEUVER_USAGE = "'move C1 to C2', 'move centaur to C1' or 'move centaur C1 to C2'"
 
 #: Other words a player may write for an order word.
 ALIASES = {
@@ -38,6 +57,14 @@ ALIASES = {
     "no": "decline",
     "no more proposals": "no more",
     "nomore": "no more",
+    "go": "proceed",
+    "go on": "proceed",
+    "continue": "proceed",
+    "no carry": "carry",
+    "accept concession": "accept",
+    "accept the concession": "accept",
+    "maneuver": "move",
+    "manoeuvre": "move",
 }
 
 #: The shortest correct form of each word, quoted as the error messages show it.
@@ -54,10 +81,15 @@ USAGE = {
     "engage": "'engage 6'",
     "flee": "'flee'",
     "propose": "'propose Rd01 loses ogre; Bu03 eliminated' (several: separate them with 'or')",
-    "accept": "'accept 2'",
+    "accept": "'accept 2' or 'accept concession'",
     "no more": "'no more proposals'",
     "concede": "'concede'",
     "fight": "'fight'",
+    "proceed": "'proceed' (or 'go on', 'continue')",
+    "reset": "'reset'",
+    "strike": "'strike D4 at D5' (optionally 'needing 5 with 3 dice')",
+    "rangestrike": "'rangestrike B3 at E5' (optionally 'via C4 D4 needing 6')",
+    "carry": "'carry to E4', 'carry to E4 then D5' or 'no carry'",
     "summon": "'summon angel from Rd03'",
     "reinforce": "'reinforce troll' (optionally 'showing ogre ogre')",
     "take": "'take angel'",
@@ -66,6 +98,9 @@ USAGE = {
     "status": "'status'",
     "moves": "'moves Rd01'",
     "legion": "'legion Rd01'",
+    "battle": "'battle'",
+    "reach": "'reach C1'",
+    "strikes": "'strikes'",
     "help": "'help' or 'help move'",
     "history": "'history', 'history from turn 3' or 'history from turn 3 to turn 5'",
     "report": "'report'",
@@ -97,7 +132,11 @@ HELP: dict[str, str] = {
     "move": (
         "move MARKER to LAND [from left|right|bottom]: on your move step, move a legion "
         "along the signs to a land. If it will fight there, you may say from which side "
-        "it enters; otherwise a side is drawn when needed. Example: move Rd01 to 6 from left"
+        "it enters; otherwise a side is drawn when needed. In a battle, on your maneuver, "
+        "move one character: 'move HEX to HEX' for one on the battleland, 'move CHARACTER "
+        "to HEX' for one entering (or, in a tower, deploying); 'move CHARACTER HEX to HEX' "
+        "names both. Hexes are A1 to F4. "
+        "Example: move Rd01 to 6 from left; in a battle: move C1 to C2, move centaur to C1"
     ),
     "teleport": (
         "teleport MARKER to LAND [from SIDE] showing LORD: on your move step after rolling "
@@ -110,7 +149,8 @@ HELP: dict[str, str] = {
     ),
     "done": (
         "done: end your move step (then engagements and mustering follow) or, on your "
-        "muster step, end your turn. Example: done"
+        "muster step, end your turn. In a battle, end your maneuver or your strikes (or "
+        "counterstrikes). Example: done"
     ),
     "engage": (
         "engage LAND (or engage land LAND): after moving, pick which engagement is "
@@ -131,7 +171,9 @@ HELP: dict[str, str] = {
     ),
     "accept": (
         "accept NUMBER: during an engagement, agree to a proposal the other player made; "
-        "the engagement ends on those terms. Example: accept 2"
+        "the engagement ends on those terms. In a battle, after the other player tried to "
+        "concede, 'accept concession' lets the concession stand (you may instead concede "
+        "yourself). Example: accept 2; in a battle: accept concession"
     ),
     "no more": (
         "no more proposals (or no more): during an engagement, say that you will make no "
@@ -139,20 +181,52 @@ HELP: dict[str, str] = {
     ),
     "concede": (
         "concede: during an engagement, give up: your legion is eliminated and the other "
-        "side earns the full points. Example: concede"
+        "side earns the full points. In a battle you concede at once when the moderator "
+        "asks whether you concede or proceed; during your own maneuver or strikes it is "
+        "an attempt, which the other player accepts or answers by conceding instead. "
+        "Example: concede"
     ),
     "fight": (
         "fight: during an engagement, after the other player declared no more proposals, "
-        "go to battle. Battles are not available in this version; a later release adds "
-        "the battle orders. Example: fight"
+        "go to battle on the battleland of the land. Example: fight"
+    ),
+    "proceed": (
+        "proceed (or go on, continue): in a battle, when the moderator asks whether you "
+        "concede, carry on fighting instead. Example: proceed"
+    ),
+    "reset": (
+        "reset: in a battle, during your maneuver, put back every character moved so far "
+        "in this maneuver, to move them again. Example: reset"
+    ),
+    "strike": (
+        "strike HEX at HEX [needing N] [with N dice]: in a battle, during your strikes or "
+        "counterstrikes, the character on the first hex strikes the enemy in contact on "
+        "the second. Without 'needing' the strike is made at its best; a higher strike "
+        "number or fewer dice may be chosen when that allows carrying excess hits over. "
+        "Example: strike D4 at D5 needing 6 with 5 dice"
+    ),
+    "rangestrike": (
+        "rangestrike HEX at HEX [via HEX ...] [needing N]: in a battle, during your "
+        "strikes, a rangestriker not in contact with an enemy strikes at one within range "
+        "and sight; 'via' names the hexes the line of sight crosses when there is a "
+        "choice. Example: rangestrike B3 at E5 via C4 D4"
+    ),
+    "carry": (
+        "carry [N] to HEX [then HEX ...] (or no carry, carry nowhere): in a battle, after "
+        "a strike slays its target with hits to spare, carry the excess hits to these "
+        "characters in turn, or to nobody. The number is only a reminder. "
+        "Example: carry 2 to E4 then D5; to carry nothing: no carry"
     ),
     "summon": (
         "summon LORD from MARKER: after your attacking legion wins, bring an angel or "
-        "archangel from another of your legions into it. Example: summon angel from Rd03"
+        "archangel from another of your legions into it. In a battle, on your first "
+        "maneuver after the first defending character that entered is slain; the lord "
+        "then enters like any character. Example: summon angel from Rd03"
     ),
     "reinforce": (
         "reinforce CREATURE [showing CHARACTERS]: after your defending legion wins, muster "
-        "one creature into it, revealing the characters that allow it. "
+        "one creature into it, revealing the characters that allow it. In a battle, on "
+        "your fourth maneuver; the creature then enters like any character. "
         "Example: reinforce troll showing ogre ogre"
     ),
     "take": (
@@ -176,6 +250,18 @@ HELP: dict[str, str] = {
     "legion": (
         "legion MARKER: ask what is known about a legion: where it is and, if you may "
         "know, what it holds. Example: legion Rd01"
+    ),
+    "battle": (
+        "battle: ask for the state of the battle being fought: the battle turn, whose "
+        "step it is, and every character with its hex and hits. Example: battle"
+    ),
+    "reach": (
+        "reach HEX: ask where the character of yours on that hex may move in this "
+        "maneuver. Example: reach C1"
+    ),
+    "strikes": (
+        "strikes: ask which strikes and rangestrikes your characters may make now, with "
+        "strike numbers and dice. Example: strikes"
     ),
     "help": "help [WORD]: this help, or the help for one order word. Example: help move",
     "history": (

@@ -5,7 +5,11 @@ colons are optional separators; ``;`` separates the clauses of a proposal and ``
 ``|``) separates proposals; anything from ``#`` on is a comment.  Legion markers may be
 written as codes (``Rd01``, ``rd1``) or by their names (``Cross``); characters by their
 names in the singular or plural, or by an unambiguous beginning of at least three letters
-(``cent`` for Centaur).
+(``cent`` for Centaur); battleland hexes by their labels (``C1``, ``c1``; Wolff 2.2).
+
+``move`` has two forms: a legion marker after it (``move Rd01 to 6``) makes it a move on
+the masterboard, a hex label or a character name (``move C1 to C2``, ``move centaur to
+C1``) a maneuver in a battle.
 
 The parser checks form only.  Whether an order is allowed now is for the rules
 (``decide``) to say; the one exception is ``propose``, whose clauses can only be sorted
@@ -24,6 +28,7 @@ from moderator.orders.errors import (
     E_COLOUR,
     E_CREATURE,
     E_EMPTY,
+    E_HEX,
     E_MARKER,
     E_NUMBER,
     E_PROPOSAL,
@@ -33,15 +38,27 @@ from moderator.orders.errors import (
     OrderError,
     OrderSyntaxError,
 )
-from moderator.orders.help import ORDER_WORDS, QUERY_WORDS, USAGE, canonical_topic
+from moderator.orders.help import (
+    MANEUVER_USAGE,
+    ORDER_WORDS,
+    QUERY_WORDS,
+    USAGE,
+    canonical_topic,
+)
 from moderator.orders.queries import Query
 from moderator.rules import commands as cmd
 from moderator.rules.state import Engagement, GameState, Proposal
-from moderator.rules.variant import SIDES, load_variant
+from moderator.rules.variant import LABELS, SIDES, load_variant
 
 _TOKEN = re.compile(r"[;|]|[^\s;|:,]+")
 _CODE = re.compile(r"([A-Za-z]{2})([0-9]{1,2})")
 _NUMBER = re.compile(r"[0-9]{1,6}")
+#: What looks like a battleland hex label: a letter and a number (checked against LABELS).
+_HEX = re.compile(r"[A-Za-z][0-9]{1,6}")
+_LABELS = frozenset(LABELS)
+#: A strike number runs from 1 to 6 (rule 12.3): a die shows no more.
+_LOWEST_STRIKE_NUMBER, _HIGHEST_STRIKE_NUMBER = 1, 6
+_NEEDING = ("needing", "need", "needs")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 #: A legion holds at most seven characters (rule 4.3), so no count in an order exceeds it.
 _MAX_COUNT = 7
@@ -49,6 +66,8 @@ _MAX_COUNT = 7
 _MIN_PREFIX = 3
 _PROPOSAL_SEPARATORS = ("or", "|")
 _FILLERS = ("and",)
+#: Words that may separate the hexes of a carry or a rangestrike's path.
+_HEX_SEPARATORS = ("then", "and")
 
 Result = cmd.Command | Query
 
@@ -177,6 +196,34 @@ def colour_name(token: str, line: str = "") -> str:
     )
 
 
+def _label_ranges() -> str:
+    columns: dict[str, list[str]] = {}
+    for label in LABELS:
+        columns.setdefault(label[0], []).append(label)
+    return ", ".join(f"{hexes[0]}-{hexes[-1]}" for hexes in columns.values())
+
+
+def hex_label(token: str, line: str = "") -> str:
+    """The canonical label ("C1") of a battleland hex written in any case (Wolff 2.2)."""
+    label = token.upper()
+    if label in _LABELS:
+        return label
+    if _HEX.fullmatch(token):
+        why = f"there is no hex {label} on a battleland"
+    else:
+        why = f"{token!r} is not a battleland hex"
+    raise OrderError(
+        E_HEX,
+        f"{_lead(line)}{why}; a hex is a column letter and a row number: {_label_ranges()}",
+        line,
+    )
+
+
+def _a_number(what: str) -> str:
+    """'a land number', 'a strike number'; 'a number of dice', 'a number of hits'."""
+    return f"a number of {what}" if what in ("dice", "hits") else f"a {what} number"
+
+
 # --------------------------------------------------------------------------- reader
 
 
@@ -259,15 +306,44 @@ class _Reader:
         return _creature_exact(raw) is None and marker_code(raw) is not None
 
     def number(self, what: str) -> int:
+        """A decimal number; ``what`` names it in the error ("land" -> "a land number")."""
         token = self.take()
         if not _NUMBER.fullmatch(token):
             raise OrderSyntaxError(
                 E_NUMBER,
-                f"cannot read {self.line.strip()!r}: {token!r} is not a {what} number; "
+                f"cannot read {self.line.strip()!r}: {token!r} is not {_a_number(what)}; "
                 f"write {self.usage}",
                 self.line,
             )
         return int(token)
+
+    def hex(self) -> str:
+        """A battleland hex label, canonical ("C1")."""
+        return hex_label(self.take(), self.line)
+
+    def next_is_hex(self) -> bool:
+        """Whether the next token has the shape of a hex label (valid or not)."""
+        return not self.at_end() and _HEX.fullmatch(self.tokens[self.pos]) is not None
+
+    def hexes(self, stop: tuple[str, ...] = ()) -> list[str]:
+        """Hex labels up to a stop word or the end; 'then' and 'and' may separate them."""
+        found: list[str] = []
+        while not self.at_end() and self.peek() not in stop:
+            if not (found and self.accept(*_HEX_SEPARATORS)):
+                found.append(self.hex())
+        return found
+
+    def bounded(self, what: str, low: int, high: int | None = None) -> int:
+        """A number from ``low`` to ``high`` (no limit if None); E-NUMBER otherwise."""
+        n = self.number(what)
+        if n < low or (high is not None and n > high):
+            span = f"runs from {low} to {high}" if high is not None else f"is at least {low}"
+            raise OrderSyntaxError(
+                E_NUMBER,
+                f"cannot read {self.line.strip()!r}: {_a_number(what)} {span}, not {n}",
+                self.line,
+            )
+        return n
 
     def land(self) -> int:
         self.accept("land")
@@ -368,6 +444,128 @@ def _move(r: _Reader, teleport: bool) -> Result:
     )
 
 
+def _move_or_maneuver(r: _Reader) -> Result:
+    """``move``: a legion marker first means the masterboard, a hex or character a battle."""
+    if r.at_end() or r.next_is_marker():
+        return _move(r, teleport=False)
+    raw = r.tokens[r.pos]
+    if r.next_is_hex() or r.peek() == "from":
+        return _maneuver(r)
+    if _CODE.fullmatch(raw):  # shaped like a marker code: the marker error says more
+        return _move(r, teleport=False)
+    if _creature_exact(raw) is not None or _to_a_hex(r):
+        return _maneuver(r)
+    try:
+        creature_name(raw, r.line)
+    except AmbiguousOrderError:
+        raise
+    except OrderError:
+        return _move(r, teleport=False)  # neither marker nor character: say "marker"
+    return _maneuver(r)
+
+
+def _to_a_hex(r: _Reader) -> bool:
+    """Whether the word after a later 'to' has the shape of a hex label."""
+    rest = [t.casefold() for t in r.tokens[r.pos :]]
+    return any(
+        word == "to" and i + 1 < len(rest) and _HEX.fullmatch(rest[i + 1]) is not None
+        for i, word in enumerate(rest)
+    )
+
+
+def _maneuver(r: _Reader) -> Result:
+    """``move C1 to C2``, ``move centaur to C1``, ``move centaur [from] C1 to C2``."""
+    r.usage = MANEUVER_USAGE
+    if r.peek() == "to":
+        r.fail("name the character, or the hex it moves from")
+    if r.count() is not None:
+        r.fail("a maneuver moves one character; write one line for each")
+    creature: str | None = None
+    from_hex: str | None = None
+    if r.accept("from") or r.next_is_hex():
+        from_hex = r.hex()
+    else:
+        creature = r.creature()
+        if r.peek() != "to":
+            r.accept("from")
+            from_hex = r.hex()
+    r.expect("to")
+    to_hex = r.hex()
+    r.end()
+    return cmd.Maneuver(player=r.player, to_hex=to_hex, from_hex=from_hex, creature=creature)
+
+
+def _reset(r: _Reader) -> Result:
+    r.accept("maneuver", "manoeuvre", "moves")
+    r.end()
+    return cmd.ResetManeuver(player=r.player)
+
+
+def _go(r: _Reader) -> Result:
+    r.expect("on")
+    r.end()
+    return cmd.Proceed(player=r.player)
+
+
+def _strike(r: _Reader) -> Result:
+    striker = r.hex()
+    r.expect("at")
+    target = r.hex()
+    strike_number: int | None = None
+    dice: int | None = None
+    while not r.at_end():
+        if strike_number is None and r.accept(*_NEEDING):
+            strike_number = r.bounded("strike", _LOWEST_STRIKE_NUMBER, _HIGHEST_STRIKE_NUMBER)
+        elif dice is None and r.accept("with"):
+            dice = r.bounded("dice", 1)
+            r.expect("dice", "die")
+        else:
+            r.fail()
+    return cmd.Strike(
+        player=r.player, striker=striker, target=target, strike_number=strike_number, dice=dice
+    )
+
+
+def _rangestrike(r: _Reader) -> Result:
+    striker = r.hex()
+    r.expect("at")
+    target = r.hex()
+    via: tuple[str, ...] = ()
+    strike_number: int | None = None
+    while not r.at_end():
+        if not via and r.accept("via", "through"):
+            via = tuple(r.hexes(stop=_NEEDING))
+            if not via:
+                r.fail("name the hexes the line of sight crosses")
+        elif strike_number is None and r.accept(*_NEEDING):
+            strike_number = r.bounded("strike", _LOWEST_STRIKE_NUMBER, _HIGHEST_STRIKE_NUMBER)
+        else:
+            r.fail()
+    return cmd.Rangestrike(
+        player=r.player, striker=striker, target=target, via=via, strike_number=strike_number
+    )
+
+
+def _carry(r: _Reader) -> Result:
+    if r.accept("nowhere"):
+        r.end()
+        return cmd.Carry(player=r.player)
+    targets: list[str] = []
+    while True:
+        if not r.at_end() and _NUMBER.fullmatch(r.tokens[r.pos]):
+            r.bounded("hits", 1)  # how many: a reminder for the player, not part of the order
+            r.accept("hits", "hit")
+        r.accept("to")
+        if not r.next_is_hex():
+            r.fail()
+        targets.append(r.hex())
+        if r.at_end():
+            break
+        while r.accept(*_HEX_SEPARATORS):
+            pass
+    return cmd.Carry(player=r.player, targets=tuple(targets))
+
+
 def _undo(r: _Reader) -> Result:
     r.accept("move")
     marker = None if r.at_end() else r.marker()
@@ -392,6 +590,10 @@ def _engage(r: _Reader) -> Result:
 
 
 def _no(r: _Reader) -> Result:
+    if r.accept("carry", "carries", "carrying"):
+        r.usage = USAGE["carry"]
+        r.end()
+        return cmd.Carry(player=r.player)
     if r.accept("more"):
         r.usage = USAGE["no more"]
         r.accept("proposals", "proposal", "offers", "offer")
@@ -403,6 +605,10 @@ def _no(r: _Reader) -> Result:
 
 
 def _accept(r: _Reader) -> Result:
+    r.accept("the")
+    if r.accept("concession"):
+        r.end()
+        return cmd.AcceptConcession(player=r.player)
     r.accept("proposal", "offer", "number", "no", "nr")
     number = r.number("proposal")
     r.end()
@@ -537,6 +743,15 @@ def _marker_query(kind: str) -> Callable[[_Reader], Result]:
     return parse
 
 
+def _hex_query(kind: str) -> Callable[[_Reader], Result]:
+    def parse(r: _Reader) -> Result:
+        label = r.hex()
+        r.end()
+        return Query(r.player, kind, (label,))
+
+    return parse
+
+
 def _help(r: _Reader) -> Result:
     topic = " ".join(r.tokens)
     return Query(r.player, "help", (canonical_topic(topic),) if topic.strip() else ())
@@ -574,7 +789,7 @@ _HANDLERS: dict[str, Callable[[_Reader], Result]] = {
     "split": _split,
     "roll": _simple(cmd.Roll),
     "mulligan": _simple(cmd.Mulligan),
-    "move": lambda r: _move(r, teleport=False),
+    "move": _move_or_maneuver,
     "teleport": lambda r: _move(r, teleport=True),
     "undo": _undo,
     "done": _simple(cmd.Done),
@@ -582,6 +797,13 @@ _HANDLERS: dict[str, Callable[[_Reader], Result]] = {
     "flee": _simple(cmd.Flee),
     "concede": _simple(cmd.Concede),
     "fight": _simple(cmd.Fight),
+    "proceed": _simple(cmd.Proceed),
+    "continue": _simple(cmd.Proceed),
+    "go": _go,
+    "reset": _reset,
+    "strike": _strike,
+    "rangestrike": _rangestrike,
+    "carry": _carry,
     "propose": _propose,
     "accept": _accept,
     "no": _no,
@@ -595,6 +817,9 @@ _HANDLERS: dict[str, Callable[[_Reader], Result]] = {
     "status": _query("status"),
     "moves": _marker_query("moves"),
     "legion": _marker_query("legion"),
+    "battle": _query("battle"),
+    "reach": _hex_query("reach"),
+    "strikes": _query("strikes"),
     "help": _help,
     "history": _history,
     "report": _query("report"),

@@ -5,14 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Every kind of query, in the order the help lists them.
-QUERY_KINDS = ("status", "moves", "legion", "help", "history", "report", "legal")
+QUERY_KINDS = (
+    "status",
+    "moves",
+    "legion",
+    "battle",
+    "reach",
+    "strikes",
+    "help",
+    "history",
+    "report",
+    "legal",
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Query:
     """A question a player asks in an order mail.
 
-    ``args`` by kind: ``moves`` and ``legion``: ``(marker,)``; ``help``: ``()`` or
+    ``args`` by kind: ``moves`` and ``legion``: ``(marker,)``; ``reach``: ``(hex,)`` (a
+    battleland hex label such as ``"C1"``); ``help``: ``()`` or
     ``(topic,)``; ``history``: ``()``, ``(from_turn,)`` or ``(from_turn, to_turn)`` as
     decimal strings; the others: ``()``.
     """
@@ -29,6 +41,11 @@ class Query:
     def marker(self) -> str | None:
         """The legion asked about (``moves``, ``legion``)."""
         return self.args[0] if self.kind in ("moves", "legion") and self.args else None
+
+    @property
+    def hex_label(self) -> str | None:
+        """The battleland hex asked about (``reach``)."""
+        return self.args[0] if self.kind == "reach" and self.args else None
 
     @property
     def topic(self) -> str | None:

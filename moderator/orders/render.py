@@ -18,6 +18,10 @@ def _names(characters: Iterable[str]) -> str:
     return " ".join(c.lower() for c in characters)
 
 
+def _hexes(labels: Iterable[str], separator: str) -> str:
+    return separator.join(label.upper() for label in labels)
+
+
 def _showing(showing: tuple[str, ...]) -> str:
     return f" showing {_names(showing)}" if showing else ""
 
@@ -28,7 +32,8 @@ def render_order(command: cmd.Command, state: GameState | None = None) -> str:
     ``state`` is needed for ``Propose`` only (its engagement tells which legion is the
     attacker and which the defender).  Raises ``ValueError`` for a command no order line
     can express (a ``Propose`` without an engagement, a ``Split`` of nothing, a plain move
-    that shows a lord).
+    that shows a lord, a ``Maneuver`` naming neither a hex to move from nor a character).
+    Hex labels are written in capitals, character names in small letters.
     """
     match command:
         case cmd.ChooseColour(colour=colour):
@@ -81,6 +86,28 @@ def render_order(command: cmd.Command, state: GameState | None = None) -> str:
             return "decline"
         case cmd.Muster(marker=marker, creature=creature, showing=showing):
             return f"muster {marker} {creature.lower()}{_showing(showing)}"
+        case cmd.Maneuver(to_hex=to_hex, from_hex=from_hex, creature=creature):
+            if from_hex is None and creature is None:
+                raise ValueError("a maneuver names the hex it moves from or the character")
+            who = [] if creature is None else [creature.lower()]
+            where = [] if from_hex is None else [from_hex.upper()]
+            return " ".join(["move", *who, *where, "to", to_hex.upper()])
+        case cmd.ResetManeuver():
+            return "reset"
+        case cmd.Proceed():
+            return "proceed"
+        case cmd.AcceptConcession():
+            return "accept concession"
+        case cmd.Strike(striker=striker, target=target, strike_number=number, dice=dice):
+            needing = f" needing {number}" if number is not None else ""
+            with_dice = f" with {dice} {'die' if dice == 1 else 'dice'}" if dice is not None else ""
+            return f"strike {striker.upper()} at {target.upper()}{needing}{with_dice}"
+        case cmd.Rangestrike(striker=striker, target=target, via=via, strike_number=number):
+            path = f" via {_hexes(via, ' ')}" if via else ""
+            needing = f" needing {number}" if number is not None else ""
+            return f"rangestrike {striker.upper()} at {target.upper()}{path}{needing}"
+        case cmd.Carry(targets=targets):
+            return f"carry to {_hexes(targets, ' then ')}" if targets else "carry nowhere"
     raise ValueError(f"no order line for {type(command).__name__}")
 
 

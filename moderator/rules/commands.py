@@ -126,3 +126,53 @@ class Muster(Command):
     marker: str
     creature: str
     showing: tuple[str, ...] = ()
+
+
+# -- battle orders (2.5.6) ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Maneuver(Command):
+    """Move (or enter, or deploy) one character: by its hex, or by type when off the board."""
+
+    to_hex: str
+    from_hex: str | None = None
+    creature: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResetManeuver(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Proceed(Command):
+    """Pass a window in which one may concede (2.5.6.2, 2.5.6.3, 2.5.6.4.x.5, ...)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AcceptConcession(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Strike(Command):
+    striker: str  # hex
+    target: str  # hex
+    strike_number: int | None = None  # None: the most effective
+    dice: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rangestrike(Command):
+    striker: str
+    target: str
+    via: tuple[str, ...] = ()
+    strike_number: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Carry(Command):
+    """Carry excess damage to these hexes in order (12.4); empty: carry nowhere."""
+
+    targets: tuple[str, ...] = ()

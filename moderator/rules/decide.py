@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from moderator.rules import battle, setup, turn
 from moderator.rules import commands as cmd
 from moderator.rules import engagement as eng_rules
 from moderator.rules import events as ev
-from moderator.rules import setup, turn
+from moderator.rules.battlefield import ATTACKER
 from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import evolve
@@ -71,6 +72,10 @@ def _next_automatic(state: GameState) -> list[ev.Event] | None:
     if state.step is Step.OVER:
         return None
     eng = state.engagement
+    if state.battle is not None:
+        if state.battle.step == "ended":
+            return [battle.resolve(state)]
+        return battle.next_events(state)
     if eng is not None and eng.resolved:
         return _after_engagement(state)
     started = all(p.tower for p in state.players)
@@ -208,6 +213,8 @@ def _undo(state: GameState, c: cmd.UndoMove, dice: Dice) -> list[ev.Event]:
 
 
 def _done(state: GameState, c: cmd.Done, dice: Dice) -> list[ev.Event]:
+    if _in_battle(state):
+        return _battle_done(state, c)
     turn.check_step(state, c.player, Step.MOVE, Step.MUSTER)
     if state.step is Step.MOVE:
         return turn.end_movement(state, c)
@@ -221,6 +228,52 @@ def _done(state: GameState, c: cmd.Done, dice: Dice) -> list[ev.Event]:
 def _engage(state: GameState, c: cmd.Engage, dice: Dice) -> list[ev.Event]:
     turn.check_step(state, c.player, Step.ENGAGE)
     return eng_rules.engage(state, c)
+
+
+def _in_battle(state: GameState) -> bool:
+    return state.battle is not None
+
+
+def _concede(state: GameState, c: cmd.Concede, dice: Dice) -> list[ev.Event]:
+    if _in_battle(state):
+        return battle.concede(state, c.player)
+    return eng_rules.concede(state, c.player)
+
+
+def _summon(state: GameState, c: cmd.Summon, dice: Dice) -> list[ev.Event]:
+    if not _in_battle(state):
+        return eng_rules.summon(state, c)
+    current, eng, side = battle.check_actor(state, c.player, "maneuver")
+    if not battle.may_summon(state) or side != ATTACKER:
+        raise RuleError(
+            "E-SUMMON",
+            "an angel may be summoned only in your first maneuver after the first "
+            "defending character that entered is slain, into a legion of fewer than seven (15.0)",
+        )
+    target = state.legions[eng.attacker]
+    sources = eng_rules.summon_sources(state, target)
+    if (c.lord, c.source) not in sources:
+        legal = ", ".join(f"{lord.lower()} from {m}" for lord, m in sources) or "nothing"
+        raise RuleError(
+            "E-SUMMON", f"you cannot summon {c.lord} from {c.source}; you may summon: {legal}"
+        )
+    return [
+        ev.AngelSummoned(lord=c.lord, source=c.source, target=target.marker),
+        battle.new_fighter(current, ATTACKER, c.lord),
+    ]
+
+
+def _reinforce(state: GameState, c: cmd.Reinforce, dice: Dice) -> list[ev.Event]:
+    if _in_battle(state):
+        return battle.reinforce(state, c)
+    return eng_rules.reinforce(state, c)
+
+
+def _battle_done(state: GameState, c: cmd.Done) -> list[ev.Event]:
+    assert state.battle is not None
+    if state.battle.step == "maneuver":
+        return battle.end_maneuver(state, c.player)
+    return battle.end_strikes(state, c.player)
 
 
 def _muster(state: GameState, c: cmd.Muster, dice: Dice) -> list[ev.Event]:
@@ -242,11 +295,18 @@ _HANDLERS: dict[type[cmd.Command], _Handler] = {
     cmd.Propose: lambda s, c, d: eng_rules.propose(s, c),
     cmd.Accept: lambda s, c, d: eng_rules.accept(s, c),
     cmd.NoMore: lambda s, c, d: eng_rules.no_more(s, c.player),
-    cmd.Concede: lambda s, c, d: eng_rules.concede(s, c.player),
+    cmd.Concede: _concede,
     cmd.Fight: lambda s, c, d: eng_rules.fight(s, c.player),
-    cmd.Summon: lambda s, c, d: eng_rules.summon(s, c),
-    cmd.Reinforce: lambda s, c, d: eng_rules.reinforce(s, c),
+    cmd.Summon: _summon,
+    cmd.Reinforce: _reinforce,
     cmd.TakeAngel: lambda s, c, d: eng_rules.take_angel(s, c),
     cmd.Decline: lambda s, c, d: eng_rules.decline(s, c.player),
     cmd.Muster: _muster,
+    cmd.Maneuver: lambda s, c, d: battle.maneuver(s, c),
+    cmd.ResetManeuver: lambda s, c, d: battle.reset(s, c.player),
+    cmd.Proceed: lambda s, c, d: battle.proceed(s, c.player),
+    cmd.AcceptConcession: lambda s, c, d: battle.accept_concession(s, c.player),
+    cmd.Strike: lambda s, c, d: battle.strike(s, c, d),
+    cmd.Rangestrike: lambda s, c, d: battle.rangestrike(s, c, d),
+    cmd.Carry: lambda s, c, d: battle.carry(s, c),
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from moderator.rules import battle
 from moderator.rules import events as ev
 from moderator.rules.commands import Accept, Engage, Propose, Reinforce, Summon, TakeAngel
 from moderator.rules.errors import RuleError
@@ -207,6 +208,7 @@ def no_more(state: GameState, player: str) -> list[ev.Event]:
 
 
 def fight(state: GameState, player: str) -> list[ev.Event]:
+    """2.5.5/2.5.6: after the opponent's "no more proposals", choose battle."""
     eng = check_turn(state, player)
     if eng.no_more is None or eng.no_more == player:
         raise RuleError(
@@ -214,10 +216,7 @@ def fight(state: GameState, player: str) -> list[ev.Event]:
             "you may choose to fight only after your opponent declares no more proposals "
             "(Complete Sequence 2.5.5)",
         )
-    raise RuleError(
-        "E-NO-BATTLES",
-        "battles are not available yet in this version of the moderator: accept a proposal or concede",
-    )
+    return battle.start(state, eng)
 
 
 # -- 2.5.6.5: reinforcement and summons after winning ------------------------------------
@@ -244,8 +243,9 @@ def offer(state: GameState, eng: Engagement) -> str | None:
     winner = state.legions[eng.winner]
     if winner.marker == eng.attacker and eng.how != "flight":
         return "summon" if summon_sources(state, winner) else None
-    if winner.marker == eng.defender and eng.how == "agreement":
-        # 14.2: only by agreement; an attacker conceding before entering denies it.
+    if winner.marker == eng.defender and (eng.how == "agreement" or eng.reinforce_right):
+        # 14.2: by agreement, or after a battle the attacker entered; not when he
+        # conceded before entering.
         return "reinforce" if muster_options(state, winner) else None
     return None
 

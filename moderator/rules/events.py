@@ -73,6 +73,10 @@ class PositionLoaded(Event):
     step: str
     roll: int | None
     scripted_dice: bool = False
+    battle: (
+        tuple[int, str, str, str, int, str, str, tuple[tuple[str, str, str, int], ...]] | None
+    ) = None
+    # (land, attacker, defender, entry, turn, phasing, step, ((legion, type, hex, hits), ...))
 
 
 # -- the turn (2.1-2.4, 2.6-2.7) ----------------------------------------------
@@ -306,6 +310,128 @@ class GameOver(Event):
     legions: LegionList
 
 
+# -- battles (2.5.6) ------------------------------------------------------------------
+
+FighterList = tuple[tuple[int, str, str, int, int], ...]  # (id, side, creature, power, skill)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BattleStarted(Event):
+    """2.5.6/2.5.6.1: the battle begins; both legions become public."""
+
+    TYPE: ClassVar[str] = "battle-started"
+    land: int
+    terrain: str
+    entry: str
+    fighters: FighterList
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BattleStepBegan(Event):
+    """The battle moves on to the next step of Complete Sequence 2.5.6.4."""
+
+    TYPE: ClassVar[str] = "battle-step-began"
+    turn: int
+    phasing: str
+    step: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FighterMoved(Event):
+    TYPE: ClassVar[str] = "fighter-moved"
+    fighter: int
+    from_hex: str | None
+    to_hex: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManeuverReset(Event):
+    """Wolff 11.0: the maneuver is undone before any strike is rolled."""
+
+    TYPE: ClassVar[str] = "maneuver-reset"
+    side: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FightersJoined(Event):
+    """A summoned angel (15.1) or a reinforcement (14.0) waits to enter the battleland."""
+
+    TYPE: ClassVar[str] = "fighters-joined"
+    fighters: FighterList
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FightersLeftOff(Event):
+    """10.1: characters not entered on the first maneuver are slain (no summoning trigger)."""
+
+    TYPE: ClassVar[str] = "fighters-left-off"
+    fighters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JoinUndone(Event):
+    """Wolff 10.1/14.1/15.1: a summoned angel or reinforcement that did not enter goes back."""
+
+    TYPE: ClassVar[str] = "join-undone"
+    fighter: int
+    marker: str
+    creature: str
+    source: str | None  # the legion a summoned angel returns to; None: to the caretaker
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DriftDamaged(Event):
+    """Hazard chart: non-natives in drift take a hit at the start of each strike phase."""
+
+    TYPE: ClassVar[str] = "drift-damaged"
+    fighters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StrikeRolled(Event):
+    TYPE: ClassVar[str] = "strike-rolled"
+    striker: int
+    target: int
+    strike_number: int
+    rolls: tuple[int, ...]
+    hits: int
+    rangestrike: bool = False
+    via: tuple[str, ...] = ()
+    carry: tuple[int, ...] = ()  # who excess damage may carry to (12.4)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CarryAllocated(Event):
+    TYPE: ClassVar[str] = "carry-allocated"
+    allocations: tuple[tuple[int, int], ...]  # (fighter, damage)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConcessionAttempted(Event):
+    TYPE: ClassVar[str] = "concession-attempted"
+    side: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SlainRemoved(Event):
+    """12.6: the slain leave the battleland at the end of the strike phase."""
+
+    TYPE: ClassVar[str] = "slain-removed"
+    fighters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BattleEnded(Event):
+    """
+    The battle is over: ``how`` is "elimination", "titan", "time loss" or
+    "concession"; ``conceded`` names the side that conceded, if any.
+    """
+
+    TYPE: ClassVar[str] = "battle-ended"
+    how: str
+    conceded: str | None = None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -338,5 +464,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PlayerEliminated,
         EngagementEnded,
         GameOver,
+        BattleStarted,
+        BattleStepBegan,
+        FighterMoved,
+        ManeuverReset,
+        FightersJoined,
+        FightersLeftOff,
+        JoinUndone,
+        DriftDamaged,
+        StrikeRolled,
+        CarryAllocated,
+        ConcessionAttempted,
+        SlainRemoved,
+        BattleEnded,
     )
 }

@@ -20,7 +20,7 @@ _Handler = Callable[[GameState, Any], GameState]
 _HANDLERS: dict[type[ev.Event], _Handler] = {}
 
 
-def _on(cls: type[ev.Event]) -> Callable[[_Handler], _Handler]:
+def on(cls: type[ev.Event]) -> Callable[[_Handler], _Handler]:
     def register(fn: _Handler) -> _Handler:
         _HANDLERS[cls] = fn
         return fn
@@ -118,13 +118,13 @@ def _remove(contents: tuple[str, ...], losses: Iterable[str]) -> tuple[str, ...]
 # -- setup -----------------------------------------------------------------------
 
 
-@_on(ev.GameCreated)
+@on(ev.GameCreated)
 def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     players = tuple(Player(name=n, tower=0) for n in e.players)
     return GameState(players=players, caretaker=_full_caretaker(len(players)), step=Step.COLOUR)
 
 
-@_on(ev.TowersRolled)
+@on(ev.TowersRolled)
 def _towers_rolled(state: GameState, e: ev.TowersRolled) -> GameState:
     players = state.players
     for name, tower in e.assigned:
@@ -135,26 +135,29 @@ def _towers_rolled(state: GameState, e: ev.TowersRolled) -> GameState:
     return replace(state, players=players)
 
 
-@_on(ev.ColourChosen)
+@on(ev.ColourChosen)
 def _colour_chosen(state: GameState, e: ev.ColourChosen) -> GameState:
     return replace(
         state, players=_update_player(state, e.player, colour=e.colour, markers=e.markers)
     )
 
 
-@_on(ev.LegionsPlaced)
+@on(ev.LegionsPlaced)
 def _legions_placed(state: GameState, e: ev.LegionsPlaced) -> GameState:
     legions = dict(state.legions)
     caretaker = dict(state.caretaker)
     for marker, owner, land, contents in e.legions:
-        legions[marker] = Legion(marker=marker, owner=owner, land=land, contents=_sorted(contents))
+        # Every starting legion holds the same eight characters (5.2): nothing to hide yet.
+        legions[marker] = Legion(
+            marker=marker, owner=owner, land=land, contents=_sorted(contents), known_to=None
+        )
         for c in contents:
             if c != "Titan":
                 caretaker[c] -= 1
     return replace(state, legions=legions, caretaker=caretaker, step=Step.SPLIT)
 
 
-@_on(ev.PositionLoaded)
+@on(ev.PositionLoaded)
 def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
     players = tuple(
         Player(name=n, colour=c, tower=t, score=s, eliminated=x, markers=m)
@@ -179,7 +182,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
     for c, n in dead.items():
         if c != "Titan":
             caretaker[c] -= n
-    return GameState(
+    state = GameState(
         players=players,
         legions=legions,
         caretaker=caretaker,
@@ -189,17 +192,22 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
         active=e.active,
         roll=e.roll,
     )
+    if e.battle is not None:
+        from moderator.rules.battle_fold import battle_from_position
+
+        state = battle_from_position(state, e.battle)
+    return state
 
 
 # -- the turn ----------------------------------------------------------------------
 
 
-@_on(ev.TurnStarted)
+@on(ev.TurnStarted)
 def _turn_started(state: GameState, e: ev.TurnStarted) -> GameState:
     return _start_turn(state, e.player, e.turn)
 
 
-@_on(ev.SplitContents)
+@on(ev.SplitContents)
 def _split_contents(state: GameState, e: ev.SplitContents) -> GameState:
     """The private half comes first, so every intermediate state is a legal board."""
     parent = state.legions[e.parent]
@@ -216,7 +224,7 @@ def _split_contents(state: GameState, e: ev.SplitContents) -> GameState:
     return replace(state, legions=legions)
 
 
-@_on(ev.LegionSplit)
+@on(ev.LegionSplit)
 def _legion_split(state: GameState, e: ev.LegionSplit) -> GameState:
     """A split hides both stacks again from everybody but the owner."""
     legions = dict(state.legions)
@@ -225,14 +233,14 @@ def _legion_split(state: GameState, e: ev.LegionSplit) -> GameState:
     return replace(state, legions=legions)
 
 
-@_on(ev.MovementRolled)
+@on(ev.MovementRolled)
 def _movement_rolled(state: GameState, e: ev.MovementRolled) -> GameState:
     return replace(
         state, roll=e.roll, step=Step.MOVE, mulligan_used=state.mulligan_used or e.mulligan
     )
 
 
-@_on(ev.LegionMoved)
+@on(ev.LegionMoved)
 def _legion_moved(state: GameState, e: ev.LegionMoved) -> GameState:
     legion = replace(state.legions[e.marker], land=e.to_land, moved=True)
     move = Move(
@@ -245,19 +253,19 @@ def _legion_moved(state: GameState, e: ev.LegionMoved) -> GameState:
     return replace(state, legions=_with_legion(state, legion), moves=(*state.moves, move))
 
 
-@_on(ev.MoveUndone)
+@on(ev.MoveUndone)
 def _move_undone(state: GameState, e: ev.MoveUndone) -> GameState:
     legion = replace(state.legions[e.marker], land=e.back_to, moved=False)
     moves = tuple(m for m in state.moves if m.marker != e.marker)
     return replace(state, legions=_with_legion(state, legion), moves=moves)
 
 
-@_on(ev.MovementEnded)
+@on(ev.MovementEnded)
 def _movement_ended(state: GameState, e: ev.MovementEnded) -> GameState:
     return replace(state, step=_after_engagements(state))
 
 
-@_on(ev.LegionsRecombined)
+@on(ev.LegionsRecombined)
 def _legions_recombined(state: GameState, e: ev.LegionsRecombined) -> GameState:
     legions = dict(state.legions)
     keep = legions[e.marker]
@@ -268,17 +276,17 @@ def _legions_recombined(state: GameState, e: ev.LegionsRecombined) -> GameState:
     return replace(state, legions=legions, step=_after_engagements(replace(state, legions=legions)))
 
 
-@_on(ev.CreatureMustered)
+@on(ev.CreatureMustered)
 def _creature_mustered(state: GameState, e: ev.CreatureMustered) -> GameState:
     legion = state.legions[e.marker]
     legion = replace(legion, contents=_sorted((*legion.contents, e.creature)), mustered=True)
     caretaker = dict(state.caretaker)
     caretaker[e.creature] -= 1
     new = replace(state, legions=_with_legion(state, legion), caretaker=caretaker)
-    return _decided(new) if e.reinforcement else new
+    return _decided(new) if e.reinforcement and state.battle is None else new
 
 
-@_on(ev.TurnEnded)
+@on(ev.TurnEnded)
 def _turn_ended(state: GameState, e: ev.TurnEnded) -> GameState:
     player = state.player(e.player)
     return replace(
@@ -286,7 +294,7 @@ def _turn_ended(state: GameState, e: ev.TurnEnded) -> GameState:
     )
 
 
-@_on(ev.PlayerWithdrew)
+@on(ev.PlayerWithdrew)
 def _player_withdrew(state: GameState, e: ev.PlayerWithdrew) -> GameState:
     legions = {m: lg for m, lg in state.legions.items() if lg.owner != e.player}
     caretaker, dead = _set_aside(state, (c for _, contents in e.legions for c in contents))
@@ -297,7 +305,7 @@ def _player_withdrew(state: GameState, e: ev.PlayerWithdrew) -> GameState:
 # -- engagements ---------------------------------------------------------------------
 
 
-@_on(ev.EngagementStarted)
+@on(ev.EngagementStarted)
 def _engagement_started(state: GameState, e: ev.EngagementStarted) -> GameState:
     attacker = state.legions[e.attacker]
     defender = state.legions[e.defender]
@@ -312,7 +320,7 @@ def _engagement_started(state: GameState, e: ev.EngagementStarted) -> GameState:
     return replace(state, engagement=engagement, step=Step.NEGOTIATE)
 
 
-@_on(ev.LegionRevealed)
+@on(ev.LegionRevealed)
 def _legion_revealed(state: GameState, e: ev.LegionRevealed) -> GameState:
     legion = state.legions.get(e.marker)
     if legion is None:
@@ -324,7 +332,7 @@ def _legion_revealed(state: GameState, e: ev.LegionRevealed) -> GameState:
     return replace(state, legions=_with_legion(state, replace(legion, known_to=known)))
 
 
-@_on(ev.ProposalsMade)
+@on(ev.ProposalsMade)
 def _proposals_made(state: GameState, e: ev.ProposalsMade) -> GameState:
     eng = state.engagement
     assert eng is not None
@@ -333,7 +341,7 @@ def _proposals_made(state: GameState, e: ev.ProposalsMade) -> GameState:
     return replace(state, engagement=engagement)
 
 
-@_on(ev.NoMoreProposals)
+@on(ev.NoMoreProposals)
 def _no_more(state: GameState, e: ev.NoMoreProposals) -> GameState:
     eng = state.engagement
     assert eng is not None
@@ -341,7 +349,7 @@ def _no_more(state: GameState, e: ev.NoMoreProposals) -> GameState:
     return replace(state, engagement=engagement)
 
 
-@_on(ev.EngagementResolved)
+@on(ev.EngagementResolved)
 def _engagement_resolved(state: GameState, e: ev.EngagementResolved) -> GameState:
     eng = state.engagement
     assert eng is not None
@@ -365,7 +373,7 @@ def _engagement_resolved(state: GameState, e: ev.EngagementResolved) -> GameStat
         slain=(*e.attacker_losses, *e.defender_losses),
         titans_slain=tuple(titans),
     )
-    return replace(state, legions=legions, engagement=engagement)
+    return replace(state, legions=legions, engagement=engagement, battle=None)
 
 
 def _decided(state: GameState, **changes: Any) -> GameState:
@@ -379,12 +387,12 @@ def _decided(state: GameState, **changes: Any) -> GameState:
 _DECISION_STEPS = {"summon": Step.SUMMON, "reinforce": Step.REINFORCE, "angel": Step.ACQUIRE}
 
 
-@_on(ev.DecisionAwaited)
+@on(ev.DecisionAwaited)
 def _decision_awaited(state: GameState, e: ev.DecisionAwaited) -> GameState:
     return replace(state, step=_DECISION_STEPS[e.what])
 
 
-@_on(ev.AngelSummoned)
+@on(ev.AngelSummoned)
 def _angel_summoned(state: GameState, e: ev.AngelSummoned) -> GameState:
     legions = dict(state.legions)
     source = legions[e.source]
@@ -395,17 +403,20 @@ def _angel_summoned(state: GameState, e: ev.AngelSummoned) -> GameState:
         del legions[e.source]  # Wolff 18.1: an emptied legion is disbanded
     target = legions[e.target]
     legions[e.target] = replace(target, contents=_sorted((*target.contents, e.lord)))
+    if state.battle is not None:  # 15.0: summoned into the battle; it must still enter
+        battle = replace(state.battle, summoned_from=e.source, summoned_land=source.land)
+        return replace(state, legions=legions, summoned_this_phase=True, battle=battle)
     return _decided(state, legions=legions, summoned_this_phase=True)
 
 
-@_on(ev.Declined)
+@on(ev.Declined)
 def _declined(state: GameState, e: ev.Declined) -> GameState:
     if e.what == "angel":
         return _decided(state, acquisitions=state.acquisitions[1:])
     return _decided(state)
 
 
-@_on(ev.PointsScored)
+@on(ev.PointsScored)
 def _points_scored(state: GameState, e: ev.PointsScored) -> GameState:
     player = state.player(e.player)
     players = _update_player(state, e.player, score=player.score + e.points)
@@ -420,7 +431,7 @@ def _points_scored(state: GameState, e: ev.PointsScored) -> GameState:
     )
 
 
-@_on(ev.AngelAcquired)
+@on(ev.AngelAcquired)
 def _angel_acquired(state: GameState, e: ev.AngelAcquired) -> GameState:
     legion = state.legions[e.marker]
     legion = replace(legion, contents=_sorted((*legion.contents, e.lord)))
@@ -434,7 +445,7 @@ def _angel_acquired(state: GameState, e: ev.AngelAcquired) -> GameState:
     )
 
 
-@_on(ev.PlayerEliminated)
+@on(ev.PlayerEliminated)
 def _player_eliminated(state: GameState, e: ev.PlayerEliminated) -> GameState:
     removed = {m for m, _ in e.legions}
     legions = {m: lg for m, lg in state.legions.items() if m not in removed}
@@ -457,7 +468,7 @@ def _player_eliminated(state: GameState, e: ev.PlayerEliminated) -> GameState:
     )
 
 
-@_on(ev.EngagementEnded)
+@on(ev.EngagementEnded)
 def _engagement_ended(state: GameState, e: ev.EngagementEnded) -> GameState:
     eng = state.engagement
     assert eng is not None
@@ -468,9 +479,13 @@ def _engagement_ended(state: GameState, e: ev.EngagementEnded) -> GameState:
     return replace(new, step=_after_engagements(new))
 
 
-@_on(ev.GameOver)
+@on(ev.GameOver)
 def _game_over(state: GameState, e: ev.GameOver) -> GameState:
     legions = dict(state.legions)
     for marker, _ in e.legions:
         legions[marker] = replace(legions[marker], known_to=None)
     return replace(state, legions=legions, step=Step.OVER, winner=e.winner, engagement=None)
+
+
+# Battle events register themselves into the same table.
+from moderator.rules import battle_fold as _battle_fold  # noqa: F401

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
+from moderator.rules import battle, setup
 from moderator.rules import commands as cmd
 from moderator.rules import engagement as eng_rules
-from moderator.rules import setup
+from moderator.rules.battle_legal import battle_commands
 from moderator.rules.errors import RuleError
 from moderator.rules.movement import legion_moves
 from moderator.rules.muster import muster_options
@@ -42,6 +43,8 @@ def to_act(state: GameState) -> str | None:
         return eng.attacker_player
     if step is Step.REINFORCE and eng is not None:
         return eng.defender_player
+    if step is Step.BATTLE and state.battle is not None and eng is not None:
+        return battle.player_of(eng, battle.acting_side(state.battle))
     if step is Step.ACQUIRE and state.acquiring in state.legions:
         return state.legions[state.acquiring or ""].owner
     return state.active
@@ -144,6 +147,8 @@ def _negotiate(state: GameState, player: str) -> list[cmd.Command]:
     theirs = [i for i, (who, _) in enumerate(eng.proposals, 1) if who != player]
     out.extend(cmd.Accept(player=player, number=n) for n in theirs)
     out.append(cmd.Concede(player=player))
+    if eng.no_more is not None and eng.no_more != player:
+        out.append(cmd.Fight(player=player))  # 2.5.5
     if eng.no_more is None:
         made = {p for _, p in eng.proposals}
         for proposal in plain_proposals(state):
@@ -209,6 +214,7 @@ def _distinct(options: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tup
 
 
 _BUILDERS = {
+    Step.BATTLE: battle_commands,
     Step.COLOUR: _colour,
     Step.SPLIT: _split,
     Step.MOVE: _move,

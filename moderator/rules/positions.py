@@ -24,6 +24,16 @@ def _bad(message: str) -> RuleError:
     return RuleError("E-POSITION", f"position file: {message}")
 
 
+def _character(name: Any) -> str:
+    """The canonical name of a character; an unknown one is a position error, not a crash."""
+    # Fix (tests/rules/test_positions.py): variant.creature raises KeyError for an unknown
+    # name, which escaped position_event instead of the documented E-POSITION.
+    try:
+        return load_variant().creature(str(name)).name
+    except KeyError as error:
+        raise _bad(str(error.args[0])) from None
+
+
 def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> ev.PositionLoaded:
     """
     Check a position and return the event that restores it.
@@ -44,7 +54,7 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
         land = int(item["land"])
         if land not in variant.lands:
             raise _bad(f"{marker} stands on {land}, which is not a land")
-        contents = tuple(sorted(variant.creature(str(c)).name for c in item["contents"]))
+        contents = tuple(sorted(_character(c) for c in item["contents"]))
         if not 1 <= len(contents) <= 7:
             raise _bad(f"{marker} must hold 1 to 7 characters, not {len(contents)}")
         if owner_of[marker] not in live:
@@ -61,18 +71,29 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
     crowded = [land for land, _ in Counter(lg[2] for lg in legions).items() if _ > 1]
     if phase != "engage" and crowded:
         raise _bad(f"more than one legion on land(s) {crowded} outside the engagement phase")
+    if phase == "engage" and not shared:
+        raise _bad("the engage phase needs at least one engagement; use phase 'muster' instead")
     if phase == "engage" and sorted(int(x) for x in data.get("engagements", shared)) != shared:
         raise _bad(f"the engagements listed do not match the board: {shared}")
     active = str(data.get("active", ""))
     if active not in live:
         raise _bad(f"'active' must name a player still in the game, not {active!r}")
+    # Fix (tests/rules/test_positions.py): an engagement is the mover's legion and one
+    # other legion (2.5, 7.1).  A land shared by two other players (or by three legions)
+    # was accepted, and 'engage' on it then crashed with StopIteration.
+    for land in crowded:
+        owners = [lg[1] for lg in legions if lg[2] == land]
+        if len(owners) != 2 or active not in owners or len(set(owners)) != 2:
+            raise _bad(f"land {land} must hold one legion of {active} and one of another player")
     roll = data.get("roll")
     if phase == "move" and roll not in range(1, 7):
         raise _bad("a position in the move phase needs 'roll' (1-6)")
-    dead = tuple(
-        sorted((variant.creature(k).name, int(n)) for k, n in data.get("dead", {}).items())
-    )
+    dead = tuple(sorted((_character(k), int(n)) for k, n in data.get("dead", {}).items()))
+    battle = _battle(data["battle"], legions, shared) if data.get("battle") else None
+    if battle is not None and phase != "engage":
+        raise _bad("a battle in progress needs phase 'engage'")
     return ev.PositionLoaded(
+        battle=battle,
         players=players,
         legions=tuple(legions),
         dead=dead,
@@ -120,7 +141,7 @@ def _players(
 def _check_counts(legions: list[Any], data: Mapping[str, Any], live: set[str]) -> None:
     variant = load_variant()
     in_play = Counter(c for lg in legions for c in lg[3])
-    dead = Counter({variant.creature(k).name: int(n) for k, n in data.get("dead", {}).items()})
+    dead = Counter({_character(k): int(n) for k, n in data.get("dead", {}).items()})
     for name, kind in variant.creatures.items():
         limit = len(live) if name == "Titan" else kind.count
         if in_play[name] + (0 if name == "Titan" else dead[name]) > limit:
@@ -159,3 +180,49 @@ def export_position(state: GameState) -> dict[str, Any]:
     if state.step.phase == "engage":
         data["engagements"] = state.engagement_lands()
     return data
+
+
+_BATTLE_STEPS = ("maneuver", "strike")
+_Characters = tuple[tuple[str, str, str, int], ...]
+
+
+def _battle(
+    raw: Mapping[str, Any], legions: list[Any], shared: list[int]
+) -> tuple[int, str, str, str, int, str, str, _Characters]:
+    """Check a battle in progress: its legions, its characters' hexes and damage."""
+    variant = load_variant()
+    land = int(raw["land"])
+    if land not in shared:
+        raise _bad(f"the battle's land {land} holds no engagement")
+    by_marker = {lg[0]: lg for lg in legions}
+    attacker, defender = str(raw["attacker"]), str(raw["defender"])
+    for marker in (attacker, defender):
+        if marker not in by_marker or by_marker[marker][2] != land:
+            raise _bad(f"{marker} is not on the battle's land {land}")
+    entry = str(raw.get("entry", "bottom"))
+    if entry not in ("left", "right", "bottom"):
+        raise _bad("the battle's entry must be left, right or bottom")
+    turn = int(raw.get("turn", 1))
+    phasing = str(raw.get("phasing", "defender"))
+    step = str(raw.get("step", "maneuver"))
+    if not 1 <= turn <= 7 or phasing not in ("attacker", "defender") or step not in _BATTLE_STEPS:
+        raise _bad("battle turn must be 1-7, phasing attacker or defender, step maneuver or strike")
+    battleland = variant.battlelands[variant.lands[land].terrain]
+    characters = []
+    seen: set[str] = set()
+    for item in raw.get("characters", []):
+        marker, creature = str(item["legion"]), _character(str(item["type"]))
+        hex_label, hits = str(item["hex"]).upper(), int(item.get("hits", 0))
+        if marker not in (attacker, defender):
+            raise _bad(f"battle character of {marker}, which is not in the battle")
+        if hex_label not in battleland.hexes or hex_label in seen:
+            raise _bad(f"battle hex {hex_label} is not a free hex of the {battleland.terrain}")
+        seen.add(hex_label)
+        if hits < 0 or (creature != "Titan" and hits >= variant.creature(creature).power):
+            raise _bad(f"a living {creature} cannot have {hits} hits")
+        characters.append((marker, creature, hex_label, hits))
+    for marker in (attacker, defender):
+        listed = Counter(c for m, c, _, _ in characters if m == marker)
+        if listed != Counter(by_marker[marker][3]):
+            raise _bad(f"the battle characters of {marker} must match its contents")
+    return land, attacker, defender, entry, turn, phasing, step, tuple(characters)

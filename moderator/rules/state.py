@@ -12,6 +12,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from moderator.rules.battlefield import Fighter
 from moderator.rules.variant import load_variant
 
 #: Who may see an event or know a legion's contents: ``None`` means everybody.
@@ -29,6 +30,7 @@ class Step(enum.Enum):
     MOVE = "move"  # 2.2.1/2.3: mulligan, move, undo, done, withdraw
     ENGAGE = "engage"  # 2.5: the mover picks the next engagement
     NEGOTIATE = "negotiate"  # 2.5.3-2.5.5: flee, propose, accept, concede, no more proposals, fight
+    BATTLE = "battle"  # 2.5.6.1-2.5.6.4: the battle on the battleland
     REINFORCE = "reinforce"  # 2.5.6.5: a winning defender may muster a reinforcement
     SUMMON = "summon"  # 2.5.6.5: a winning attacker may summon an angel
     ACQUIRE = "acquire"  # 2.5.6.8: take an angel or archangel earned by points
@@ -47,6 +49,7 @@ _PHASES = {
     Step.MOVE: "move",
     Step.ENGAGE: "engage",
     Step.NEGOTIATE: "engage",
+    Step.BATTLE: "engage",
     Step.REINFORCE: "engage",
     Step.SUMMON: "engage",
     Step.ACQUIRE: "engage",
@@ -123,11 +126,68 @@ class Engagement:
     points: int = 0  # due to the winner at 2.5.6.8
     slain: tuple[str, ...] = ()  # characters slain, regenerated or buried at 2.5.6.10
     titans_slain: tuple[str, ...] = ()  # players whose Titan died here (19.3)
+    reinforce_right: bool = (
+        False  # a defender who won a battle may still reinforce (14.0, Wolff 14.2)
+    )
     option_done: bool = False  # the 2.5.6.5 reinforcement or summons was decided
     scored: bool = False  # the 2.5.6.8 points were awarded
 
     def other(self, player: str) -> str:
         return self.defender_player if player == self.attacker_player else self.attacker_player
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Battle:
+    """
+    A battle being fought on a battleland (Complete Sequence 2.5.6).
+
+    ``step`` names the decision awaited: "attacker-concede", "defender-concede"
+    (2.5.6.2/2.5.6.3), "maneuver", "concede-reply" (after an attempt to
+    concede), "drift-concede", "strike", "carry", "counter-concede",
+    "counterstrike" and "end-concede" (2.5.6.4.x.8.1).
+    """
+
+    land: int
+    terrain: str
+    entry: str  # the attacker's entry side (Wolff 2.2/10.1)
+    fighters: tuple[Fighter, ...]
+    turn: int = 1  # battle turn, 1..7 (10.5)
+    phasing: str = "defender"  # the defender takes the first turn (10.3)
+    step: str = "attacker-concede"
+    resume: str = ""  # the step an attempt to concede interrupted
+    attempt: str | None = None  # the side that attempted to concede (Wolff 9.4)
+    moved: tuple[
+        tuple[int, str | None], ...
+    ] = ()  # (fighter, hex before) this maneuver (Wolff 11.0)
+    struck: tuple[int, ...] = ()  # fighters that struck or rangestruck this strike phase
+    carry: tuple[int, int, int, tuple[int, ...]] | None = None
+    # pending carry-over: (striker, strike number, excess hits, allowed targets)
+    entered: tuple[str, ...] = ()  # sides that have had their first maneuver (10.1)
+    first_blood: bool = False  # a defender character that entered has been slain
+    summon_turn: int | None = None  # the attacker maneuver in which he may summon (15.0)
+    summoned: int | None = None  # fighter id of an angel summoned this battle
+    summoned_from: str | None = None  # the legion it came from (15.1: it goes back if not entered)
+    summoned_land: int = 0  # where that legion stood
+    reinforced: int | None = None  # fighter id of the reinforcement (14.0)
+    reinforcement_earned: bool = False  # Wolff 14.2
+    ending: str | None = (
+        None  # how the battle ended: "elimination", "titan", "time loss", "concession"
+    )
+    conceded: str | None = None  # the side that conceded
+
+    def fighter(self, fighter_id: int) -> Fighter:
+        for f in self.fighters:
+            if f.id == fighter_id:
+                return f
+        msg = f"no fighter {fighter_id} in this battle"
+        raise KeyError(msg)
+
+    def side_of(self, player_side: str) -> list[Fighter]:
+        return [f for f in self.fighters if f.side == player_side]
+
+    @property
+    def nonphasing(self) -> str:
+        return "attacker" if self.phasing == "defender" else "defender"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -143,6 +203,7 @@ class GameState:
     mulligan_used: bool = False
     moves: tuple[Move, ...] = ()
     engagement: Engagement | None = None
+    battle: Battle | None = None
     summoned_this_phase: bool = False
     acquisitions: tuple[int, ...] = ()  # pending multiples of 100 (17.2) for the winner
     acquiring: str | None = None  # the legion that may take them

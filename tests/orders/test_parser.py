@@ -514,6 +514,7 @@ def test_every_error_code_is_listed() -> None:
         "E-CREATURE",
         "E-COLOUR",
         "E-PROPOSAL",
+        "E-HEX",
     }
 
 
@@ -554,6 +555,27 @@ _WORDS = st.sampled_from(
         "#",
         "²",
         "٣",
+        # battles
+        "C1",
+        "c2",
+        "D4",
+        "A4",
+        "G9",
+        "centaur",
+        "at",
+        "via",
+        "needing",
+        "with",
+        "dice",
+        "die",
+        "then",
+        "nowhere",
+        "carry",
+        "concession",
+        "on",
+        "go",
+        "0",
+        "7",
     ]
 )
 

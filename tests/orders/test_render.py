@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from moderator.orders import Query, parse_order, render_order, render_query
 from moderator.rules import commands as cmd
 from moderator.rules.state import Engagement, GameState, Legion, Player
+from moderator.rules.variant import LABELS
 
 STATE = GameState(
     players=(Player(name="Ann", tower=100), Player(name="Bob", tower=200)),
@@ -99,6 +100,42 @@ COMMANDS: list[tuple[cmd.Command, str]] = [
         "muster Rd01 troll showing ogre ogre",
     ),
     (cmd.Muster(player="Ann", marker="Rd01", creature="Cyclops"), "muster Rd01 cyclops"),
+    # -- battles
+    (cmd.Maneuver(player="Bob", to_hex="C1", creature="Centaur"), "move centaur to C1"),
+    (cmd.Maneuver(player="Bob", to_hex="C2", from_hex="C1"), "move C1 to C2"),
+    (
+        cmd.Maneuver(player="Bob", to_hex="F4", from_hex="A1", creature="Titan"),
+        "move titan A1 to F4",
+    ),
+    (cmd.ResetManeuver(player="Bob"), "reset"),
+    (cmd.Proceed(player="Ann"), "proceed"),
+    (cmd.AcceptConcession(player="Ann"), "accept concession"),
+    (cmd.Strike(player="Ann", striker="D4", target="D3"), "strike D4 at D3"),
+    (
+        cmd.Strike(player="Ann", striker="D4", target="D5", strike_number=6),
+        "strike D4 at D5 needing 6",
+    ),
+    (
+        cmd.Strike(player="Ann", striker="D4", target="D5", strike_number=6, dice=5),
+        "strike D4 at D5 needing 6 with 5 dice",
+    ),
+    (cmd.Strike(player="Ann", striker="A1", target="B1", dice=1), "strike A1 at B1 with 1 die"),
+    (cmd.Rangestrike(player="Ann", striker="B3", target="E5"), "rangestrike B3 at E5"),
+    (
+        cmd.Rangestrike(player="Ann", striker="B3", target="E5", via=("C4",)),
+        "rangestrike B3 at E5 via C4",
+    ),
+    (
+        cmd.Rangestrike(player="Ann", striker="B3", target="E5", via=("C4", "D4"), strike_number=6),
+        "rangestrike B3 at E5 via C4 D4 needing 6",
+    ),
+    (
+        cmd.Rangestrike(player="Ann", striker="B3", target="D5", strike_number=4),
+        "rangestrike B3 at D5 needing 4",
+    ),
+    (cmd.Carry(player="Ann"), "carry nowhere"),
+    (cmd.Carry(player="Ann", targets=("E4",)), "carry to E4"),
+    (cmd.Carry(player="Ann", targets=("E4", "D5")), "carry to E4 then D5"),
 ]
 
 
@@ -139,15 +176,35 @@ def test_render_refuses_what_no_line_expresses() -> None:
         render_order(cmd.MoveLegion(player="Ann", marker="Rd01", land=6, showing="Angel"))
     with pytest.raises(ValueError):
         render_order(cmd.Propose(player="Ann", proposals=()), STATE)
+    with pytest.raises(ValueError, match="maneuver"):
+        render_order(cmd.Maneuver(player="Ann", to_hex="C1"))
+
+
+def test_render_writes_hexes_in_capitals() -> None:
+    assert render_order(cmd.Maneuver(player="Ann", to_hex="c2", from_hex="c1")) == "move C1 to C2"
+    assert render_order(cmd.Carry(player="Ann", targets=("e4", "d5"))) == "carry to E4 then D5"
+
+
+def test_the_two_moves_render_apart() -> None:
+    """A legion's move names its marker; a character's maneuver a hex or a character."""
+    legion = render_order(cmd.MoveLegion(player="Ann", marker="Rd01", land=6))
+    character = render_order(cmd.Maneuver(player="Ann", to_hex="C1", from_hex="B1"))
+    assert isinstance(parse_order(legion, "Ann"), cmd.MoveLegion)
+    assert isinstance(parse_order(character, "Ann"), cmd.Maneuver)
 
 
 QUERIES = [
     Query("Ann", "status"),
     Query("Ann", "moves", ("Rd01",)),
     Query("Ann", "legion", ("Bu03",)),
+    Query("Ann", "battle"),
+    Query("Ann", "reach", ("C1",)),
+    Query("Ann", "strikes"),
     Query("Ann", "help"),
     Query("Ann", "help", ("move",)),
     Query("Ann", "help", ("no more",)),
+    Query("Ann", "help", ("proceed",)),
+    Query("Ann", "help", ("rangestrike",)),
     Query("Ann", "history"),
     Query("Ann", "history", ("3",)),
     Query("Ann", "history", ("3", "5")),
@@ -211,3 +268,53 @@ def test_propose_round_trip(pairs: list[tuple[list[str], list[int]]]) -> None:
     proposals = tuple((tuple(sorted(a)), tuple(sorted(EVERYTHING[i] for i in d))) for a, d in pairs)
     command = cmd.Propose(player="Ann", proposals=proposals)
     assert parse_order(render_order(command, STATE), "Ann", STATE) == command
+
+
+# -- battles ---------------------------------------------------------------------------
+
+_HEXES = st.sampled_from(LABELS)
+_STRIKE_NUMBERS = st.one_of(st.none(), st.integers(1, 6))
+
+
+@given(
+    _HEXES,
+    st.one_of(st.none(), _HEXES),
+    st.one_of(st.none(), _CREATURES),
+)
+def test_maneuver_round_trip(to_hex: str, from_hex: str | None, creature: str | None) -> None:
+    if from_hex is None and creature is None:
+        creature = "Ogre"
+    command = cmd.Maneuver(player="Ann", to_hex=to_hex, from_hex=from_hex, creature=creature)
+    assert parse_order(render_order(command), "Ann") == command
+
+
+@given(_HEXES, _HEXES, _STRIKE_NUMBERS, st.one_of(st.none(), st.integers(1, 30)))
+def test_strike_round_trip(
+    striker: str, target: str, strike_number: int | None, dice: int | None
+) -> None:
+    command = cmd.Strike(
+        player="Ann", striker=striker, target=target, strike_number=strike_number, dice=dice
+    )
+    assert parse_order(render_order(command), "Ann") == command
+
+
+@given(_HEXES, _HEXES, st.lists(_HEXES, max_size=4), _STRIKE_NUMBERS)
+def test_rangestrike_round_trip(
+    striker: str, target: str, via: list[str], strike_number: int | None
+) -> None:
+    command = cmd.Rangestrike(
+        player="Ann", striker=striker, target=target, via=tuple(via), strike_number=strike_number
+    )
+    assert parse_order(render_order(command), "Ann") == command
+
+
+@given(st.lists(_HEXES, max_size=5))
+def test_carry_round_trip(targets: list[str]) -> None:
+    command = cmd.Carry(player="Ann", targets=tuple(targets))
+    assert parse_order(render_order(command), "Ann") == command
+
+
+@given(_HEXES)
+def test_reach_query_round_trip(label: str) -> None:
+    query = Query("Ann", "reach", (label,))
+    assert parse_order(render_query(query), "Ann") == query

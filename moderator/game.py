@@ -1,0 +1,401 @@
+"""
+The local play service: games in an event store, played order by order (the CLI's
+``local`` commands), and whole robot games in memory (the CLI's ``play``).
+
+Every order goes parse -> decide -> append: a line that cannot be read or is not
+legal changes nothing, and the reply says why and what would be legal instead.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from moderator import robot
+from moderator.orders import OrderError, Query, help_text, parse_order, split_lines
+from moderator.reporting.narrate import describe, history_lines, may_see
+from moderator.reporting.views import (
+    legal_json,
+    legal_orders,
+    legion_json,
+    marker_names,
+    player_view,
+    view_text,
+)
+from moderator.rules import events as ev
+from moderator.rules import setup
+from moderator.rules.decide import advance, decide
+from moderator.rules.dice import ScriptedDice
+from moderator.rules.errors import RuleError
+from moderator.rules.evolve import evolve, replay
+from moderator.rules.legal import to_act
+from moderator.rules.positions import position_event
+from moderator.rules.state import GameState, Step
+from moderator.store.local import EventStore
+
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+#: How many order lines of "what is legal now" a rejection lists before cutting short.
+LEGAL_HINT_LINES = 30
+
+
+class GameError(Exception):
+    """A local game cannot be created or played as asked (not a rejected order)."""
+
+
+# -- dice ----------------------------------------------------------------------------------
+
+
+class CountingDice:
+    """
+    Dice whose position survives between calls: a seeded ``random.Random`` that is
+    fast-forwarded past the dice already rolled, or a fixed script.
+    """
+
+    def __init__(
+        self, *, seed: int | None = None, script: Sequence[int] | None = None, rolled: int = 0
+    ) -> None:
+        if (seed is None) == (script is None):
+            raise ValueError("give a dice seed or a dice script, not both or neither")
+        self.seed = seed
+        self.script = list(script) if script is not None else None
+        self.rolled = rolled
+        if self.script is not None:
+            self._scripted: ScriptedDice | None = ScriptedDice(self.script[rolled:])
+            self._rng: random.Random | None = None
+        else:
+            self._scripted = None
+            self._rng = random.Random(seed)
+            for _ in range(rolled):
+                self._rng.randint(1, 6)
+
+    @property
+    def scripted(self) -> bool:
+        return self.script is not None
+
+    def roll(self, count: int = 1) -> tuple[int, ...]:
+        if self._scripted is not None:
+            values = self._scripted.roll(count)
+        else:
+            assert self._rng is not None
+            values = tuple(self._rng.randint(1, 6) for _ in range(count))
+        self.rolled += count
+        return values
+
+    def options(self) -> dict[str, Any]:
+        """What the game options record about these dice."""
+        if self.script is not None:
+            return {"scripted_dice": True, "dice_script": self.script, "dice_rolled": self.rolled}
+        return {"scripted_dice": False, "dice_seed": self.seed, "dice_rolled": self.rolled}
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> CountingDice:
+        rolled = int(options.get("dice_rolled", 0))
+        if options.get("scripted_dice"):
+            return cls(script=[int(v) for v in options["dice_script"]], rolled=rolled)
+        return cls(seed=int(options["dice_seed"]), rolled=rolled)
+
+
+def read_dice_script(text: str) -> list[int]:
+    """Whitespace-separated die values 1..6."""
+    values: list[int] = []
+    for word in text.split():
+        if not word.isdigit() or not 1 <= int(word) <= 6:
+            raise GameError(f"dice script: {word!r} is not a die value from 1 to 6")
+        values.append(int(word))
+    return values
+
+
+# -- games in a store ------------------------------------------------------------------------
+
+
+def new_game(
+    store: EventStore,
+    game_id: str,
+    players: Sequence[str] | None,
+    seed: int | None = None,
+    script: Sequence[int] | None = None,
+    position: Mapping[str, Any] | None = None,
+) -> GameState:
+    """
+    Create a game: set up with tower rolls for ``players``, or restored from a
+    ``position`` (its own players).  Dice: ``seed`` (random if neither is given) or a
+    ``script`` of die values (marked in the options as scripted).
+    """
+    if seed is not None and script is not None:
+        raise GameError("give a dice seed or a dice script, not both")
+    if script is None and seed is None:
+        seed = secrets.randbelow(2**31)
+    dice = CountingDice(seed=seed, script=script)
+    try:
+        if position is not None:
+            events: list[ev.Event] = [position_event(position, scripted_dice=dice.scripted)]
+        else:
+            if not players:
+                raise GameError("name the players (or give a position to start from)")
+            events = setup.start_game(list(players), dice, scripted_dice=dice.scripted)
+        events += advance(replay(events))
+    except RuleError as exc:
+        raise GameError(str(exc)) from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GameError(f"position file: cannot read it ({exc})") from exc
+    except IndexError as exc:
+        raise GameError(f"the dice script ran out while setting up ({exc})") from exc
+    state = replay(events)
+    options = {
+        "players": [p.name for p in state.players],
+        "from_position": position is not None,
+        **dice.options(),
+    }
+    store.create_game(game_id, {**options, "dice_rolled": 0})
+    store.append(game_id, 0, events, options=options)
+    return state
+
+
+def load(store: EventStore, game_id: str) -> tuple[list[ev.Event], GameState]:
+    events = store.load(game_id)
+    return events, replay(events)
+
+
+def show(store: EventStore, game_id: str, viewer: str | None) -> dict[str, Any]:
+    """``viewer``'s JSON view of the game."""
+    return player_view(load(store, game_id)[1], viewer)
+
+
+def legal(store: EventStore, game_id: str) -> dict[str, Any]:
+    return legal_json(load(store, game_id)[1])
+
+
+def history(
+    store: EventStore,
+    game_id: str,
+    viewer: str | None,
+    first_turn: int | None = None,
+    last_turn: int | None = None,
+) -> list[str]:
+    return history_lines(store.load(game_id), viewer, first_turn, last_turn)
+
+
+def waiting_line(state: GameState, player: str | None = None) -> str:
+    """Who the game waits for, as one sentence."""
+    if state.step is Step.OVER:
+        return f"The game is over: {state.winner} wins." if state.winner else "The game is over."
+    actor = to_act(state)
+    if actor is not None and actor == player:
+        return f"Your turn ({state.step.value} step); 'legal' lists your orders."
+    return f"It is {actor}'s turn ({state.step.value} step)."
+
+
+def legal_hint(state: GameState, player: str) -> str:
+    """What ``player`` could order now: a compact list, or whose turn it is."""
+    if state.step is Step.OVER:
+        return "The game is over."
+    actor = to_act(state)
+    if actor != player:
+        return f"It is {actor}'s turn ({state.step.value} step), not yours."
+    lines = legal_orders(state, player)
+    more = len(lines) - LEGAL_HINT_LINES
+    shown = "; ".join(lines[:LEGAL_HINT_LINES])
+    if more > 0:
+        shown += f"; ... and {more} more ('legal' lists them all)"
+    return f"Legal now: {shown}"
+
+
+def _answer(query: Query, events: list[ev.Event], state: GameState) -> list[str]:
+    player = query.player
+    match query.kind:
+        case "status" | "report":
+            return view_text(player_view(state, player), player).splitlines()
+        case "help":
+            return [help_text(query.topic)]
+        case "history":
+            return history_lines(events, player, query.from_turn, query.to_turn) or [
+                "Nothing has happened yet in those turns."
+            ]
+        case "legal":
+            if to_act(state) != player:
+                return [waiting_line(state, player)]
+            return legal_orders(state, player)
+        case "moves":
+            marker = query.marker or ""
+            moves = [
+                a["order"]
+                for a in legal_json(state)["actions"]
+                if a["kind"] == "move" and a["legion"] == marker and to_act(state) == player
+            ]
+            return moves or [f"{marker} has no move to make now."]
+        case "legion":
+            marker = query.marker or ""
+            legion = state.legions.get(marker)
+            if legion is None:
+                return [f"There is no legion {marker} on the board."]
+            info = legion_json(legion, player)
+            contents = (
+                ", ".join(info["contents"])
+                if info["contents"] is not None
+                else "contents unknown to you"
+            )
+            name = marker_names().get(marker, "")
+            where = f"{marker} ({name}), {info['owner']}'s, in {info['land']}"
+            return [f"{where}, {info['height']} high: {contents}"]
+    return [f"The {query.kind!r} query is not answered in local games yet."]
+
+
+def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
+    """
+    Carry out ``player``'s orders (one per line) and return the reply and whether every
+    order was accepted.  Orders are carried out in turn; the first one that cannot be
+    read or is not legal changes nothing, and the lines after it are not carried out.
+    """
+    events = store.load(game_id)
+    options = store.options(game_id)
+    state = replay(events)
+    seq = len(events)
+    dice = CountingDice.from_options(options)
+    if not state.has_player(player):
+        names = ", ".join(p.name for p in state.players)
+        return f"{player} is not playing in game {game_id} (players: {names}).", False
+    lines, ignored = split_lines(text)
+    if not lines:
+        return "There is no order in your message; 'help' lists the orders.", False
+    out: list[str] = []
+    ok = True
+    for index, line in enumerate(lines):
+        out.append(f"> {line}")
+        try:
+            parsed = parse_order(line, player, state)
+            if isinstance(parsed, Query):
+                out.extend(_answer(parsed, events, state))
+                continue
+            new = decide(state, parsed, dice)
+        except (OrderError, RuleError) as exc:
+            reason = str(exc)
+        except IndexError as exc:  # scripted dice ran out
+            reason = f"the dice script has run out ({exc})"
+        else:
+            seq = store.append(game_id, seq, new, options={**options, **dice.options()})
+            for event in new:
+                if may_see(event, player):
+                    out.append(f"  {describe(event, state)}")
+                state = evolve(state, event)
+            events.extend(new)
+            continue
+        ok = False
+        out.append(f"Rejected: {reason}")
+        out.append(legal_hint(state, player))
+        skipped = len(lines) - index - 1
+        if skipped:
+            out.append(f"The {skipped} order line(s) after it were not carried out.")
+        break
+    if ignored:
+        out.append(f"({len(ignored)} line(s) after the end of the orders were ignored.)")
+    if ok:
+        out.append(waiting_line(state, player))
+    return "\n".join(out), ok
+
+
+# -- robot games ------------------------------------------------------------------------------
+
+
+@dataclass
+class RobotGameSummary:
+    players: list[str]
+    seed: int
+    winner: str | None
+    turns: int
+    actions: int
+    scores: dict[str, int]
+    eliminated: list[str]  # in the order they left the game
+    seconds: float
+    finished: bool
+    events: list[ev.Event] = field(repr=False)
+    state: GameState = field(repr=False)
+
+    def text(self) -> str:
+        lines = [
+            f"Winner: {self.winner or 'nobody (a draw)'}"
+            + ("" if self.finished else " - the game was stopped before its end"),
+            f"Turns: {self.turns}, actions: {self.actions}, events: {len(self.events)}",
+            "Final scores: "
+            + ", ".join(
+                f"{name} {score}"
+                for name, score in sorted(self.scores.items(), key=lambda kv: -kv[1])
+            ),
+            "Eliminated, in order: " + (", ".join(self.eliminated) or "nobody"),
+            f"Time taken: {self.seconds:.2f} s (dice seed {self.seed})",
+        ]
+        return "\n".join(lines)
+
+
+def play_robot_game(
+    players: int | Sequence[str] = 6,
+    seed: int | None = None,
+    progress: Callable[[GameState], None] | None = None,
+    max_actions: int = 200_000,
+) -> RobotGameSummary:
+    """
+    A whole game between robots, in memory.  ``progress(state)`` is called at the start
+    of every turn (round) and once at the end.
+    """
+    names = list(DEFAULT_NAMES[:players]) if isinstance(players, int) else list(players)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    started = time.perf_counter()
+    dice = CountingDice(seed=seed)
+    rng = random.Random(f"robots:{seed}")
+    events = setup.start_game(names, dice)
+    state = replay(events)
+    first = advance(state)
+    events += first
+    state = replay(first, state)
+    eliminated: list[str] = []
+    actions = 0
+    shown_turn = 0
+    while to_act(state) is not None and actions < max_actions:
+        if progress is not None and state.turn != shown_turn and state.step is not Step.COLOUR:
+            shown_turn = state.turn
+            progress(state)
+        _line, command = robot.choose_order(state, rng)
+        new = decide(state, command, dice)
+        actions += 1
+        for event in new:
+            state = evolve(state, event)
+            if isinstance(event, ev.PlayerEliminated | ev.PlayerWithdrew):
+                eliminated.append(event.player)
+        events.extend(new)
+    if progress is not None:
+        progress(state)
+    return RobotGameSummary(
+        players=names,
+        seed=seed,
+        winner=state.winner,
+        turns=state.turn,
+        actions=actions,
+        scores={p.name: p.score for p in state.players},
+        eliminated=eliminated,
+        seconds=time.perf_counter() - started,
+        finished=state.step is Step.OVER,
+        events=events,
+        state=state,
+    )
+
+
+__all__ = [
+    "DEFAULT_NAMES",
+    "CountingDice",
+    "GameError",
+    "RobotGameSummary",
+    "history",
+    "legal",
+    "legal_hint",
+    "load",
+    "new_game",
+    "order",
+    "play_robot_game",
+    "read_dice_script",
+    "show",
+    "waiting_line",
+]

@@ -1,0 +1,191 @@
+"""
+Shared factories for the rule conformance tests.
+
+Most tests start from a position file (rulebook 20.5, docs/positions.md)
+built by ``make_position`` and play commands through ``Game``, which keeps
+the state and every event, rolls only the dice a test writes down, and
+checks refusals by their error code.
+
+Default cast (tower decides turn order, Wolff 5.1): Ann (Red, tower 600,
+moves first), Bob (Blue, 300) and, when asked for, Cy (Green, 100).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import pytest
+
+from moderator.rules import commands as cmd
+from moderator.rules import events as ev
+from moderator.rules import setup
+from moderator.rules.decide import apply, decide
+from moderator.rules.dice import NoDice, ScriptedDice
+from moderator.rules.errors import RuleError
+from moderator.rules.evolve import replay
+from moderator.rules.positions import position_event
+from moderator.rules.state import GameState, Legion, Player
+
+E = TypeVar("E", bound=ev.Event)
+
+#: name -> (colour, tower)
+CAST: dict[str, tuple[str, int]] = {
+    "Ann": ("Red", 600),
+    "Bob": ("Blue", 300),
+    "Cy": ("Green", 100),
+}
+
+#: A legion: (marker, land, "Titan Ogre Ogre") with an optional moved flag, or a dict.
+LegionSpec = tuple[str, int, str] | tuple[str, int, str, bool] | Mapping[str, Any]
+
+
+def _legion(spec: LegionSpec) -> dict[str, Any]:
+    if isinstance(spec, Mapping):
+        return dict(spec)
+    marker, land, contents, *rest = spec
+    return {
+        "marker": marker,
+        "land": land,
+        "contents": contents.split(),
+        "moved": bool(rest[0]) if rest else False,
+    }
+
+
+def build_position(
+    legions: Iterable[LegionSpec],
+    *,
+    players: Sequence[str] = ("Ann", "Bob"),
+    scores: Mapping[str, int] | None = None,
+    eliminated: Iterable[str] = (),
+    markers: Mapping[str, list[str]] | None = None,
+    turn: int = 2,
+    active: str = "Ann",
+    phase: str = "move",
+    roll: int | None = None,
+    dead: Mapping[str, int] | None = None,
+    engagements: list[int] | None = None,
+) -> dict[str, Any]:
+    """A position file as a dict; ``roll`` defaults to 1 in the move phase."""
+    scores = scores or {}
+    out_players = []
+    for name in players:
+        colour, tower = CAST[name]
+        item: dict[str, Any] = {
+            "name": name,
+            "color": colour,
+            "tower": tower,
+            "score": scores.get(name, 0),
+            "eliminated": name in set(eliminated),
+        }
+        if markers and name in markers:
+            item["markers"] = markers[name]
+        out_players.append(item)
+    data: dict[str, Any] = {
+        "players": out_players,
+        "turn": turn,
+        "active": active,
+        "phase": phase,
+        "legions": [_legion(s) for s in legions],
+    }
+    if roll is None and phase == "move":
+        roll = 1
+    if roll is not None:
+        data["roll"] = roll
+    if dead:
+        data["dead"] = dict(dead)
+    if engagements is not None:
+        data["engagements"] = engagements
+    return data
+
+
+class Game:
+    """A state plus the events that led to it; commands roll only scripted dice."""
+
+    def __init__(self, events: Iterable[ev.Event]) -> None:
+        self.log: list[ev.Event] = list(events)
+        self.state: GameState = replay(self.log)
+
+    def do(self, command: cmd.Command, *rolls: int) -> tuple[ev.Event, ...]:
+        """Apply ``command``; ``rolls`` are the only dice it may use (none: it may not roll)."""
+        dice = ScriptedDice(rolls) if rolls else NoDice()
+        self.state, events = apply(self.state, command, dice)
+        self.log.extend(events)
+        return events
+
+    def refused(self, command: cmd.Command, code: str, *rolls: int) -> RuleError:
+        """Assert ``command`` is refused with ``code`` and leaves the state untouched."""
+        before = self.state
+        dice = ScriptedDice(rolls) if rolls else NoDice()
+        with pytest.raises(RuleError) as info:
+            decide(self.state, command, dice)
+        assert info.value.code == code, f"{info.value.code}: {info.value}"
+        assert self.state is before
+        return info.value
+
+    # -- lookups ---------------------------------------------------------------
+
+    def legion(self, marker: str) -> Legion:
+        return self.state.legions[marker]
+
+    def player(self, name: str) -> Player:
+        return self.state.player(name)
+
+    def score(self, name: str) -> int:
+        return self.state.player(name).score
+
+    def replayed(self) -> GameState:
+        """The state rebuilt from the log alone (events are the only truth)."""
+        return replay(self.log)
+
+    @staticmethod
+    def of(events: Iterable[ev.Event], kind: type[E]) -> list[E]:
+        return [e for e in events if isinstance(e, kind)]
+
+    @staticmethod
+    def one(events: Iterable[ev.Event], kind: type[E]) -> E:
+        found = [e for e in events if isinstance(e, kind)]
+        assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
+        return found[0]
+
+
+@pytest.fixture
+def make_position() -> Callable[..., dict[str, Any]]:
+    """``make_position(legions, **options)``: a position file dict (see ``build_position``)."""
+    return build_position
+
+
+@pytest.fixture
+def game_at() -> Callable[..., Game]:
+    """``game_at(legions, **options)``: a Game restored from ``make_position``'s dict."""
+
+    def factory(legions: Iterable[LegionSpec], **options: Any) -> Game:
+        return Game([position_event(build_position(legions, **options))])
+
+    return factory
+
+
+@pytest.fixture
+def new_game() -> Callable[..., Game]:
+    """``new_game(names, tower_rolls)``: a Game set up by rolling for towers (5.1)."""
+
+    def factory(names: Sequence[str], rolls: Sequence[int]) -> Game:
+        return Game(setup.start_game(list(names), ScriptedDice(rolls)))
+
+    return factory
+
+
+@pytest.fixture
+def started() -> Callable[..., Game]:
+    """
+    ``started()``: a fresh two-player game past colour choice, Ann on tower 600
+    (moves first, Red) and Bob on tower 300 (Blue), both with their eight.
+    """
+
+    def factory() -> Game:
+        game = Game(setup.start_game(["Ann", "Bob"], ScriptedDice([6, 3])))
+        game.do(cmd.ChooseColour(player="Bob", colour="Blue"))
+        game.do(cmd.ChooseColour(player="Ann", colour="Red"))
+        return game
+
+    return factory
