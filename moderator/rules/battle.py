@@ -303,12 +303,6 @@ def living_contents(battle: Battle, side: str) -> tuple[str, ...]:
     return tuple(sorted(f.creature for f in battle.fighters if f.side == side and not f.slain))
 
 
-def new_fighter(battle: Battle, side: str, creature: str) -> ev.FightersJoined:
-    kind = load_variant().creature(creature)
-    fid = max(f.id for f in battle.fighters) + 1
-    return ev.FightersJoined(fighters=((fid, side, creature, kind.power, kind.skill),))
-
-
 def reinforce_options(state: GameState) -> list[tuple[str, tuple[str, ...]]]:
     battle, eng = battle_of(state)
     legion = state.legions[eng.defender]
@@ -339,7 +333,6 @@ def reinforce(state: GameState, c: cmd.Reinforce) -> list[ev.Event]:
         ev.CreatureMustered(
             marker=eng.defender, creature=c.creature, shown=c.showing or ways[0], reinforcement=True
         ),
-        new_fighter(battle, DEFENDER, c.creature),
     ]
 
 

@@ -74,17 +74,20 @@ def _maneuver_reset(state: GameState, e: ev.ManeuverReset) -> GameState:
     return replace(state, battle=replace(battle, fighters=_fighters(battle, changed), moved=()))
 
 
-@on(ev.FightersJoined)
-def _fighters_joined(state: GameState, e: ev.FightersJoined) -> GameState:
-    battle = _battle(state)
-    joined = _new(e.fighters)
-    battle = replace(battle, fighters=(*battle.fighters, *joined))
-    for f in joined:
-        if f.side == ATTACKER:
-            battle = replace(battle, summoned=f.id)
-        else:
-            battle = replace(battle, reinforced=f.id)
-    return replace(state, battle=battle)
+def joined(battle: Battle, side: str, creature: str) -> Battle:
+    """A summoned angel (15.1) or a reinforcement (14.0) waits to enter the battleland."""
+    kind = load_variant().creature(creature)
+    fighter = Fighter(
+        id=max(f.id for f in battle.fighters) + 1,
+        side=side,
+        creature=kind.name,
+        power=kind.power,
+        skill=kind.skill,
+    )
+    battle = replace(battle, fighters=(*battle.fighters, fighter))
+    if side == ATTACKER:
+        return replace(battle, summoned=fighter.id)
+    return replace(battle, reinforced=fighter.id)
 
 
 @on(ev.FightersLeftOff)

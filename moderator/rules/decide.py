@@ -243,7 +243,7 @@ def _concede(state: GameState, c: cmd.Concede, dice: Dice) -> list[ev.Event]:
 def _summon(state: GameState, c: cmd.Summon, dice: Dice) -> list[ev.Event]:
     if not _in_battle(state):
         return eng_rules.summon(state, c)
-    current, eng, side = battle.check_actor(state, c.player, "maneuver")
+    _, eng, side = battle.check_actor(state, c.player, "maneuver")
     if not battle.may_summon(state) or side != ATTACKER:
         raise RuleError(
             "E-SUMMON",
@@ -259,7 +259,6 @@ def _summon(state: GameState, c: cmd.Summon, dice: Dice) -> list[ev.Event]:
         )
     return [
         ev.AngelSummoned(lord=c.lord, source=c.source, target=target.marker),
-        battle.new_fighter(current, ATTACKER, c.lord),
     ]
 
 

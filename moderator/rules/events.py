@@ -353,14 +353,6 @@ class ManeuverReset(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FightersJoined(Event):
-    """A summoned angel (15.1) or a reinforcement (14.0) waits to enter the battleland."""
-
-    TYPE: ClassVar[str] = "fighters-joined"
-    fighters: FighterList
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class FightersLeftOff(Event):
     """10.1: characters not entered on the first maneuver are slain (no summoning trigger)."""
 
@@ -468,7 +460,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         BattleStepBegan,
         FighterMoved,
         ManeuverReset,
-        FightersJoined,
         FightersLeftOff,
         JoinUndone,
         DriftDamaged,

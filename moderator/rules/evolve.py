@@ -283,7 +283,9 @@ def _creature_mustered(state: GameState, e: ev.CreatureMustered) -> GameState:
     caretaker = dict(state.caretaker)
     caretaker[e.creature] -= 1
     new = replace(state, legions=_with_legion(state, legion), caretaker=caretaker)
-    return _decided(new) if e.reinforcement and state.battle is None else new
+    if e.reinforcement and state.battle is not None:  # 14.0: it must still enter
+        return replace(new, battle=_battle_fold.joined(state.battle, "defender", e.creature))
+    return _decided(new) if e.reinforcement else new
 
 
 @on(ev.TurnEnded)
@@ -404,7 +406,11 @@ def _angel_summoned(state: GameState, e: ev.AngelSummoned) -> GameState:
     target = legions[e.target]
     legions[e.target] = replace(target, contents=_sorted((*target.contents, e.lord)))
     if state.battle is not None:  # 15.0: summoned into the battle; it must still enter
-        battle = replace(state.battle, summoned_from=e.source, summoned_land=source.land)
+        battle = replace(
+            _battle_fold.joined(state.battle, "attacker", e.lord),
+            summoned_from=e.source,
+            summoned_land=source.land,
+        )
         return replace(state, legions=legions, summoned_this_phase=True, battle=battle)
     return _decided(state, legions=legions, summoned_this_phase=True)
 
@@ -488,4 +494,4 @@ def _game_over(state: GameState, e: ev.GameOver) -> GameState:
 
 
 # Battle events register themselves into the same table.
-from moderator.rules import battle_fold as _battle_fold  # noqa: F401
+from moderator.rules import battle_fold as _battle_fold

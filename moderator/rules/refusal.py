@@ -3,7 +3,8 @@ Refusal to play (Wolff 20.4): the action a player who will not go on takes.
 
 The first legal action of: withdraw from the game, flee, concede, refuse a
 muster (reinforcement or summons), refuse an angel, engage in the lowest
-numbered land, refuse carry-over, refuse the mulligan.  A player part way
+numbered land, refuse carry-over, refuse the mulligan (never reached: a
+refusing player withdraws before he would roll again).  A player part way
 through his movement withdraws; the withdrawal removes his legions, so the
 partial movement needs no separate undo.  Deadlines (Wolff 21.0) use this.
 """
@@ -34,5 +35,7 @@ def refusal_command(state: GameState) -> cmd.Command | None:
             if kind is cmd.Engage:
                 return min(matching, key=lambda c: c.land if isinstance(c, cmd.Engage) else 0)
             return matching[0]
+    if any(isinstance(c, cmd.Carry) for c in legal):
+        return cmd.Carry(player=legal[0].player, targets=())  # refuse to carry over
     msg = f"no refusal action in step {state.step.value}"
     raise RuntimeError(msg)

@@ -41,10 +41,22 @@ def pick(rng: random.Random, state: GameState) -> cmd.Command:
     legal = [c for c in legal_commands(state) if not isinstance(c, cmd.UndoMove)]
     if rng.random() < 0.97:
         legal = [c for c in legal if not isinstance(c, cmd.Withdraw)] or legal
-    if rng.random() < 0.02:
+    if rng.random() < (0.002 if state.battle is not None else 0.02):
         refusal = refusal_command(state)
         assert refusal is not None
         return refusal
+    if state.battle is not None:
+        # Fight it out most of the time; enter and move rather than stand still.
+        keep = [c for c in legal if not isinstance(c, (cmd.Concede, cmd.ResetManeuver))]
+        if keep and rng.random() < 0.995:
+            legal = keep
+        moves = [c for c in legal if isinstance(c, (cmd.Maneuver, cmd.Strike, cmd.Rangestrike))]
+        if moves and rng.random() < 0.95:
+            return rng.choice(moves)
+    else:
+        fight = [c for c in legal if isinstance(c, (cmd.Fight, cmd.NoMore))]
+        if fight and rng.random() < 0.6:
+            return rng.choice(fight)
     kinds = sorted({type(c).__name__ for c in legal})
     kind = rng.choice(kinds)
     return rng.choice([c for c in legal if type(c).__name__ == kind])
@@ -79,6 +91,8 @@ def check_invariants(before: GameState, state: GameState, placed: bool) -> None:
         else:  # enemies share a land only as an engagement, made by moving (7.1)
             engaging = state.step is Step.MOVE or state.step.phase == "engage"
             assert len(owners) == 2 and engaging, (land, owners, state.step)
+    if state.battle is not None:
+        check_battle(state)
     for old, new in zip(before.players, state.players):
         assert new.score >= old.score
     live_titans = sum(1 for lg in state.legions.values() if "Titan" in lg.contents)
@@ -86,6 +100,29 @@ def check_invariants(before: GameState, state: GameState, placed: bool) -> None:
         pending = state.engagement.titans_slain
         live_titans += sum(1 for p in pending if not state.player(p).eliminated)
     assert live_titans == len(state.live_players) or not placed
+
+
+def check_battle(state: GameState) -> None:
+    """No character on an illegal hex, the slain gone after each strike phase, turn <= 7."""
+    battle = state.battle
+    assert battle is not None and state.engagement is not None
+    assert 1 <= battle.turn <= 7
+    land = load_variant().battlelands[battle.terrain]
+    hexes = [f.hex for f in battle.fighters if f.hex is not None]
+    assert len(hexes) == len(set(hexes)), hexes
+    for f in battle.fighters:
+        assert 0 <= f.hits <= f.power, f
+        if f.hex is None:
+            continue
+        where = land.hexes[f.hex].terrain
+        assert where != "tree", f
+        assert where != "bog" or f.native_to("bog"), f
+        assert where != "volcano" or f.native_to("volcano"), f
+        if battle.step in ("maneuver", "attacker-concede", "defender-concede"):
+            assert not f.slain, f  # removed at the end of the strike phase (12.6)
+    for side, marker in (("attacker", state.engagement.attacker), ("defender", state.engagement.defender)):
+        fighting = Counter(f.creature for f in battle.fighters if f.side == side)
+        assert fighting == Counter(state.legions[marker].contents), (side, fighting)
 
 
 def play_checked(seed: int, players: int) -> tuple[GameState, list]:
@@ -111,7 +148,11 @@ def play_checked(seed: int, players: int) -> tuple[GameState, list]:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_keep_every_invariant_and_replay_exactly(players: int) -> None:
-    """Every event keeps conservation (Wolff 3.5), heights (4.1), markers (4.2), one legion per land (7.1) and growing scores; a replay gives the same state."""
+    """
+    Every event keeps conservation (Wolff 3.5), heights (4.1), markers (4.2), one
+    legion per land (7.1), growing scores, and in battles legal hexes, damage below
+    power for the living and turn <= 7 (10.5); a replay gives the same state.
+    """
     turns = 0
     for seed in range(GAMES):
         state, events = play_checked(seed, players)

@@ -303,3 +303,12 @@ def test_wolff_9_1_winner_not_revealed_after_flight(game_at) -> None:
     assert resolved.visible_to is None  # the losses are public (Wolff 9.5)
     assert not game.legion("Rd01").known_by("Cy")
     assert not any(isinstance(e, ev.LegionRevealed) and e.visible_to is None for e in events)
+
+
+def test_4_4_eliminated_legions_marker_returns_to_its_owner(game_at) -> None:
+    """4.4/9.5: a legion that loses all its characters is eliminated; its owner may use its marker again."""
+    game = _engaged(game_at)
+    assert "Bu02" not in game.state.free_markers("Bob")
+    game.do(cmd.Flee(player="Bob"))
+    assert "Bu02" in game.state.free_markers("Bob")
+    assert game.state.free_markers("Bob")[0] == "Bu02"
