@@ -3,8 +3,20 @@ A robot player: a random legal action, given through the order language.
 
 The robot first picks a kind of action at random, then one action of that kind, so
 that the many possible splits or moves do not crowd out ``roll`` or ``done``.  It
-never withdraws, undoes a move or asks for a battle, and while any other action is
-open it will not concede, accept or propose terms that cost its Titan's legion.
+never withdraws, undoes a move or resets a battle maneuver, and while any other
+action is open it will not concede, accept or propose terms that cost its Titan's
+legion.
+
+Robots fight battles (they may answer ``no more proposals`` with ``fight``):
+
+* at a window they proceed, and they accept an opponent's attempt to concede;
+* they concede a battle only rarely (``BATTLE_CONCEDE_RATE``), and never their
+  Titan's legion while anything else is legal;
+* in a maneuver they enter every character that can still enter before they say
+  ``done`` (so a legion is not left off the board, 10.1), and otherwise usually
+  move a character towards the enemy;
+* they strike with the characters that must strike, and usually rangestrike when
+  they can, picking among the legal strikes (mostly the most effective ones).
 
 Every choice goes through the order language: the command is rendered as the line a
 player would write, parsed back, and the two must agree.
@@ -16,11 +28,22 @@ import random
 
 from moderator.orders import parse_order, render_order
 from moderator.rules import commands as cmd
+from moderator.rules.battle import entry_hexes
+from moderator.rules.battlefield import ATTACKER
 from moderator.rules.legal import legal_commands, to_act
-from moderator.rules.state import GameState
+from moderator.rules.sightline import hex_distance
+from moderator.rules.state import Battle, GameState, Step
 
 #: Never chosen by a robot.
-EXCLUDED: tuple[type[cmd.Command], ...] = (cmd.Withdraw, cmd.UndoMove, cmd.Fight)
+EXCLUDED: tuple[type[cmd.Command], ...] = (cmd.Withdraw, cmd.UndoMove, cmd.ResetManeuver)
+#: How often a robot concedes a battle when it may (and other orders are open).
+BATTLE_CONCEDE_RATE = 0.001
+#: In a maneuver with nothing left to enter: the chance of moving one more character.
+MOVE_RATE = 0.8
+#: The chance of taking the move that gets closest to the enemy (else a random one).
+GREEDY_RATE = 0.75
+#: The chance of summoning or reinforcing in a battle when offered.
+JOIN_RATE = 0.6
 
 
 def loses_titan(state: GameState, command: cmd.Command) -> bool:
@@ -58,9 +81,86 @@ def pick(state: GameState, rng: random.Random) -> cmd.Command:
     options = candidates(state)
     if not options:
         raise RuntimeError(f"nothing to do in step {state.step.value}")
+    if state.step is Step.BATTLE and state.battle is not None:
+        return pick_in_battle(state, state.battle, options, rng)
     kinds = sorted({type(c).__name__ for c in options})
     kind = rng.choice(kinds)
     return rng.choice([c for c in options if type(c).__name__ == kind])
+
+
+# -- battles ------------------------------------------------------------------------------
+
+
+def pick_in_battle(
+    state: GameState, battle: Battle, options: list[cmd.Command], rng: random.Random
+) -> cmd.Command:
+    """The robot's battle order (see the module note)."""
+    concede = [c for c in options if isinstance(c, cmd.Concede)]
+    rest = [c for c in options if not isinstance(c, cmd.Concede)]
+    if not rest:
+        return concede[0]
+    if concede and rng.random() < BATTLE_CONCEDE_RATE:
+        return concede[0]
+    if battle.step == "maneuver":
+        return _pick_maneuver(state, battle, rest, rng)
+    if battle.step in ("strike", "counterstrike"):
+        strikes = [c for c in rest if isinstance(c, cmd.Strike | cmd.Rangestrike)]
+        done = [c for c in rest if isinstance(c, cmd.Done)]
+        if strikes and (not done or rng.random() < 0.9):
+            return _pick_strike(strikes, rng)
+        return done[0] if done else rng.choice(rest)
+    # Windows (proceed), an attempt to concede (accept it), carrying damage (any way).
+    return rng.choice(rest)
+
+
+def _pick_strike(strikes: list[cmd.Command], rng: random.Random) -> cmd.Command:
+    """A random striker and target; its most effective strike (listed first) mostly."""
+    pairs: dict[tuple[str, str], list[cmd.Command]] = {}
+    for c in strikes:
+        assert isinstance(c, cmd.Strike | cmd.Rangestrike)
+        pairs.setdefault((c.striker, c.target), []).append(c)
+    ways = pairs[rng.choice(sorted(pairs))]
+    return ways[0] if rng.random() < 0.8 else rng.choice(ways)
+
+
+def _pick_maneuver(
+    state: GameState, battle: Battle, rest: list[cmd.Command], rng: random.Random
+) -> cmd.Command:
+    moves = [c for c in rest if isinstance(c, cmd.Maneuver)]
+    joins = [c for c in rest if isinstance(c, cmd.Summon | cmd.Reinforce)]
+    done = [c for c in rest if isinstance(c, cmd.Done)]
+    if joins and rng.random() < JOIN_RATE:
+        return rng.choice(joins)
+    entering = [c for c in moves if isinstance(c, cmd.Maneuver) and c.from_hex is None]
+    if entering:  # enter everything that can enter before anything else (10.1)
+        creature = rng.choice(sorted({c.creature or "" for c in entering}))
+        return _towards_enemy(battle, [c for c in entering if c.creature == creature], rng)
+    waiting = any(
+        f.hex is None and not f.slain and f.side == battle.phasing for f in battle.fighters
+    )
+    if moves and (waiting or not done or rng.random() < MOVE_RATE):
+        mover = rng.choice(sorted({c.from_hex or "" for c in moves}))
+        return _towards_enemy(battle, [c for c in moves if c.from_hex == mover], rng)
+    return done[0] if done else rng.choice(rest)
+
+
+def _towards_enemy(battle: Battle, moves: list[cmd.Maneuver], rng: random.Random) -> cmd.Command:
+    """Mostly the move that ends nearest an enemy (or where the attacker enters)."""
+    if rng.random() >= GREEDY_RATE:
+        return rng.choice(moves)
+    goals = [
+        f.hex
+        for f in battle.fighters
+        if f.side != battle.phasing and f.hex is not None and not f.slain
+    ]
+    if not goals:
+        goals = list(entry_hexes(battle, ATTACKER))
+
+    def distance(c: cmd.Maneuver) -> int:
+        return min(hex_distance(c.to_hex, goal) for goal in goals)
+
+    nearest = min(distance(c) for c in moves)
+    return rng.choice([c for c in moves if distance(c) == nearest])
 
 
 def choose_order(state: GameState, rng: random.Random) -> tuple[str, cmd.Command]:

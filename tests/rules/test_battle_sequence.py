@@ -443,7 +443,7 @@ def test_2_5_6_6_survivors_are_healed_after_the_battle() -> None:
     state = run(state, cmd.Proceed(player=BOB))
     state = run(state, cmd.Strike(player=BOB, striker="D4", target="D3"), [1, 1, 1])
     state = run(state, cmd.Done(player=BOB))
-    state, events = run_events(state, cmd.Proceed(player=ANN))
+    state = run(state, cmd.Proceed(player=ANN))
     assert state.battle is None
     assert state.legions["Bu01"].contents == ("Troll",)
 
