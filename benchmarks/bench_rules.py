@@ -6,7 +6,7 @@ Rules-core benchmarks: prints figures, asserts nothing.
 - legal-move enumeration: every legal command of the mover at the start of
   his movement (all legions, all destinations, entry sides, teleports);
 - event replay: folding a long game's events from nothing;
-- robot games: whole 6-player games (no battles) played in-process by the
+- robot games: whole 6-player games (with battles) played in-process by the
   robot players through the order language.
 """
 
@@ -46,7 +46,7 @@ def main() -> None:
     games = [play_robot_game(6, seed) for seed in range(args.games)]
     elapsed = time.perf_counter() - started
     per_game = [g.seconds for g in games]
-    print(f"robot games (6 players, no battles): {args.games / elapsed * 60:,.0f} per minute; "
+    print(f"robot games (6 players, with battles): {args.games / elapsed * 60:,.0f} per minute; "
           f"median {statistics.median(per_game) * 1000:.1f} ms, max {max(per_game) * 1000:.1f} ms, "
           f"median {statistics.median(g.turns for g in games):.0f} turns")
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moderator import robot
-from moderator.orders import OrderError, Query, help_text, parse_order, split_lines
-from moderator.reporting.narrate import describe, history_lines, may_see
+from moderator.orders import OrderError, Query, help_text, parse_order, render_order, split_lines
+from moderator.reporting.narrate import describe, history_lines, is_bookkeeping, may_see
 from moderator.reporting.views import (
+    battle_text,
     legal_json,
     legal_orders,
     legion_json,
@@ -26,6 +27,8 @@ from moderator.reporting.views import (
     player_view,
     view_text,
 )
+from moderator.rules import battle as battle_rules
+from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import setup
 from moderator.rules.decide import advance, decide
@@ -33,8 +36,10 @@ from moderator.rules.dice import ScriptedDice
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
+from moderator.rules.maneuver import contact_locked
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import LABELS
 from moderator.store.local import EventStore
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
@@ -184,9 +189,12 @@ def waiting_line(state: GameState, player: str | None = None) -> str:
     if state.step is Step.OVER:
         return f"The game is over: {state.winner} wins." if state.winner else "The game is over."
     actor = to_act(state)
+    step = f"{state.step.value} step"
+    if state.battle is not None:
+        step += f": {state.battle.step}"
     if actor is not None and actor == player:
-        return f"Your turn ({state.step.value} step); 'legal' lists your orders."
-    return f"It is {actor}'s turn ({state.step.value} step)."
+        return f"Your turn ({step}); 'legal' lists your orders."
+    return f"It is {actor}'s turn ({step})."
 
 
 def legal_hint(state: GameState, player: str) -> str:
@@ -241,7 +249,98 @@ def _answer(query: Query, events: list[ev.Event], state: GameState) -> list[str]
             name = marker_names().get(marker, "")
             where = f"{marker} ({name}), {info['owner']}'s, in {info['land']}"
             return [f"{where}, {info['height']} high: {contents}"]
+        case "battle":
+            text = battle_text(player_view(state, player), player)
+            return text.splitlines() if text is not None else [NO_BATTLE]
+        case "reach":
+            return reach_lines(state, player, query.hex_label or "")
+        case "strikes":
+            return strike_lines(state, player)
     return [f"The {query.kind!r} query is not answered in local games yet."]
+
+
+# -- battle queries ---------------------------------------------------------------------------
+
+NO_BATTLE = "No battle is being fought."
+
+
+def reach_lines(state: GameState, player: str, hex_label: str) -> list[str]:
+    """
+    The ``reach HEX`` query: where the character on ``hex_label`` may move in the
+    maneuver going on now (``battle.destinations``), each with its order line for its
+    owner; or why it may not move.
+    """
+    battle, eng = state.battle, state.engagement
+    if battle is None or eng is None:
+        return [NO_BATTLE]
+    label = hex_label.upper()
+    fighter = next((f for f in battle.fighters if f.hex == label and not f.slain), None)
+    if fighter is None:
+        return [f"There is no living character on {label}."]
+    owner = battle_rules.player_of(eng, fighter.side)
+    whose = "Your" if owner == player else f"{owner}'s"
+    name = f"{whose} {fighter.creature} on {label}"
+    if battle.step != "maneuver":
+        return [f"{name} cannot move now: the battle is in its {battle.step} step."]
+    if fighter.side != battle.phasing:
+        mover = battle_rules.player_of(eng, battle.phasing)
+        return [f"{name} cannot move now: it is {mover}'s maneuver."]
+    if any(fid == fighter.id for fid, _ in battle.moved):
+        return [f"{name} has already moved in this maneuver (11.0)."]
+    hexes = sorted(battle_rules.destinations(battle, fighter), key=LABELS.index)
+    if not hexes:
+        land = battle_rules.land_of(battle)
+        if contact_locked(land, fighter, battle.fighters):
+            return [f"{name} cannot move: it is in contact with an enemy (11.3)."]
+        return [f"{name} has nowhere to move."]
+    lines = [f"{name} may move to: {', '.join(hexes)}."]
+    if owner == player:
+        lines += [
+            "  " + render_order(cmd.Maneuver(player=player, to_hex=h, from_hex=label))
+            for h in hexes
+        ]
+    return lines
+
+
+def strike_lines(state: GameState, player: str) -> list[str]:
+    """
+    The ``strikes`` query: every legal strike and rangestrike of the player to act,
+    with its strike number, dice and the hexes excess hits may carry to, one per line
+    with its order line (in the carry step: the ways to carry the excess).
+    """
+    battle, eng = state.battle, state.engagement
+    if battle is None or eng is None:
+        return [NO_BATTLE]
+    actor = to_act(state)
+    whose = "Your" if actor == player else f"{actor}'s"
+    legal = legal_json(state)["actions"]
+    if battle.step == "carry":
+        return [f"{whose} strike slew its target with hits to spare; carry them:"] + [
+            f"  {a['order']}" for a in legal if a["kind"] == "carry"
+        ]
+    if battle.step not in ("strike", "counterstrike"):
+        return [f"No strikes now: the battle is in its {battle.step} step ({actor} to act)."]
+    strikes = [a for a in legal if a["kind"] in ("strike", "rangestrike")]
+    phase = "strikes" if battle.step == "strike" else "counterstrikes"
+    if not strikes:
+        return [f"{whose} characters have no strike to make; 'done' ends the {phase}."]
+    by_hex = {f.hex: f for f in battle.fighters if f.hex is not None}
+    lines = [f"{whose} {phase}:"]
+    for a in strikes:
+        striker, target = by_hex[a["striker"]], by_hex[a["target"]]
+        verb = "strikes" if a["kind"] == "strike" else "rangestrikes"
+        extra = (
+            f", carry to {', '.join(a['carry'])}"
+            if a.get("carry")
+            else f", via {' '.join(a['via'])}"
+            if a.get("via")
+            else ""
+        )
+        lines.append(
+            f"  {striker.creature} ({a['striker']}) {verb} {target.creature} ({a['target']}): "
+            f"needing {a['strike_number']} with {a['dice']} dice{extra} -- {a['order']}"
+        )
+    return lines
 
 
 def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
@@ -278,7 +377,7 @@ def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str,
         else:
             seq = store.append(game_id, seq, new, options={**options, **dice.options()})
             for event in new:
-                if may_see(event, player):
+                if may_see(event, player) and not is_bookkeeping(event):
                     out.append(f"  {describe(event, state)}")
                 state = evolve(state, event)
             events.extend(new)

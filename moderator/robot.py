@@ -36,8 +36,9 @@ from moderator.rules.state import Battle, GameState, Step
 
 #: Never chosen by a robot.
 EXCLUDED: tuple[type[cmd.Command], ...] = (cmd.Withdraw, cmd.UndoMove, cmd.ResetManeuver)
-#: How often a robot concedes a battle when it may (and other orders are open).
-BATTLE_CONCEDE_RATE = 0.001
+#: The chance, at each battle decision where it may concede, that a robot does (about
+#: 2% of battles end so); never its Titan's legion while other orders are open.
+BATTLE_CONCEDE_RATE = 0.0015
 #: In a maneuver with nothing left to enter: the chance of moving one more character.
 MOVE_RATE = 0.8
 #: The chance of taking the move that gets closest to the enemy (else a random one).
@@ -113,11 +114,10 @@ def pick_in_battle(
     return rng.choice(rest)
 
 
-def _pick_strike(strikes: list[cmd.Command], rng: random.Random) -> cmd.Command:
+def _pick_strike(strikes: list[cmd.Strike | cmd.Rangestrike], rng: random.Random) -> cmd.Command:
     """A random striker and target; its most effective strike (listed first) mostly."""
-    pairs: dict[tuple[str, str], list[cmd.Command]] = {}
+    pairs: dict[tuple[str, str], list[cmd.Strike | cmd.Rangestrike]] = {}
     for c in strikes:
-        assert isinstance(c, cmd.Strike | cmd.Rangestrike)
         pairs.setdefault((c.striker, c.target), []).append(c)
     ways = pairs[rng.choice(sorted(pairs))]
     return ways[0] if rng.random() < 0.8 else rng.choice(ways)
@@ -131,7 +131,7 @@ def _pick_maneuver(
     done = [c for c in rest if isinstance(c, cmd.Done)]
     if joins and rng.random() < JOIN_RATE:
         return rng.choice(joins)
-    entering = [c for c in moves if isinstance(c, cmd.Maneuver) and c.from_hex is None]
+    entering = [c for c in moves if c.from_hex is None]
     if entering:  # enter everything that can enter before anything else (10.1)
         creature = rng.choice(sorted({c.creature or "" for c in entering}))
         return _towards_enemy(battle, [c for c in entering if c.creature == creature], rng)

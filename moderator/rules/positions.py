@@ -89,7 +89,8 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
     if phase == "move" and roll not in range(1, 7):
         raise _bad("a position in the move phase needs 'roll' (1-6)")
     dead = tuple(sorted((_character(k), int(n)) for k, n in data.get("dead", {}).items()))
-    battle = _battle(data["battle"], legions, shared) if data.get("battle") else None
+    scores = {p[0]: p[3] for p in players}
+    battle = _battle(data["battle"], legions, shared, scores) if data.get("battle") else None
     if battle is not None and phase != "engage":
         raise _bad("a battle in progress needs phase 'engage'")
     return ev.PositionLoaded(
@@ -187,7 +188,7 @@ _Characters = tuple[tuple[str, str, str, int], ...]
 
 
 def _battle(
-    raw: Mapping[str, Any], legions: list[Any], shared: list[int]
+    raw: Mapping[str, Any], legions: list[Any], shared: list[int], scores: Mapping[str, int]
 ) -> tuple[int, str, str, str, int, str, str, _Characters]:
     """Check a battle in progress: its legions, its characters' hexes and damage."""
     variant = load_variant()
@@ -202,6 +203,8 @@ def _battle(
     entry = str(raw.get("entry", "bottom"))
     if entry not in ("left", "right", "bottom"):
         raise _bad("the battle's entry must be left, right or bottom")
+    if variant.lands[land].is_tower and entry != "bottom":
+        raise _bad("a tower is always entered from the bottom (Wolff 2.2/10.2)")
     turn = int(raw.get("turn", 1))
     phasing = str(raw.get("phasing", "defender"))
     step = str(raw.get("step", "maneuver"))
@@ -218,8 +221,13 @@ def _battle(
         if hex_label not in battleland.hexes or hex_label in seen:
             raise _bad(f"battle hex {hex_label} is not a free hex of the {battleland.terrain}")
         seen.add(hex_label)
-        if hits < 0 or (creature != "Titan" and hits >= variant.creature(creature).power):
-            raise _bad(f"a living {creature} cannot have {hits} hits")
+        kind = variant.creature(creature)
+        power = 6 + scores[by_marker[marker][1]] // 100 if creature == "Titan" else kind.power
+        if not 0 <= hits < power:
+            raise _bad(f"a living {creature} has 0 to {power - 1} hits, not {hits}")
+        ground = battleland.hexes[hex_label].terrain
+        if ground == "tree" or (ground in ("bog", "volcano") and ground not in kind.natives):
+            raise _bad(f"a {creature} cannot stand on {hex_label}, a {ground} hex (11.7)")
         characters.append((marker, creature, hex_label, hits))
     for marker in (attacker, defender):
         listed = Counter(c for m, c, _, _ in characters if m == marker)

@@ -21,7 +21,7 @@ from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-VIEW_KEYS = "turn phase step to_act roll players legions caretaker dead winner engagement"
+VIEW_KEYS = "turn phase step to_act roll players legions caretaker dead winner engagement battle"
 
 
 def robot_game(

@@ -1,0 +1,82 @@
+"""The built wheel carries the templates and the board data, and renders from them."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _build_wheel(out: Path) -> Path:
+    command = [sys.executable, "-m", "pip", "wheel", str(REPO), "-w", str(out), "--no-deps"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=REPO, check=False)
+    if result.returncode != 0 and importlib.util.find_spec("hatchling") is not None:
+        # Offline, pip cannot fetch the build backend into an isolated environment;
+        # the hatchling installed here builds the same wheel.
+        result = subprocess.run(
+            [*command, "--no-build-isolation"],
+            check=False,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+        )
+    assert result.returncode == 0, result.stdout + result.stderr
+    (wheel,) = out.glob("titan_moderator-*.whl")
+    return wheel
+
+
+def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
+    wheel = _build_wheel(tmp_path / "dist")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in (
+        "moderator/templates/status.txt.j2",
+        "moderator/templates/battle.txt.j2",
+        "moderator/rules/data/masterboard.toml",
+        "moderator/rules/data/battlelands.toml",
+    ):
+        assert name in names, name
+    # Installed on its own (no source checkout next to it), it renders from its templates.
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(target), str(wheel)],
+        capture_output=True,
+        check=True,
+    )
+    script = (
+        "from moderator.reporting import render, views\n"
+        "assert render.template_dirs() == [render.PACKAGE_TEMPLATES], render.template_dirs()\n"
+        "from moderator.rules.positions import position_event\n"
+        "from moderator.rules.evolve import replay\n"
+        "p = {'players': [{'name': 'Ann', 'color': 'Red', 'tower': 100},"
+        " {'name': 'Bob', 'color': 'Blue', 'tower': 200}], 'turn': 2, 'active': 'Ann',"
+        " 'phase': 'split', 'legions': [{'marker': 'Rd01', 'land': 100, 'contents': ['Titan']},"
+        " {'marker': 'Bu01', 'land': 200, 'contents': ['Titan']}]}\n"
+        "print(views.view_text(views.player_view(replay([position_event(p)]), 'Ann'), 'Ann'))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Turn 2, Ann's turn: split step" in result.stdout
+    assert (
+        str(target)
+        in subprocess.run(
+            [sys.executable, "-c", "import moderator; print(moderator.__file__)"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            check=True,
+        ).stdout
+    )
