@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from moderator.orders.queries import QUERY_KINDS
+
 #: The order words (commands) in the order of play; "no more" is two words.
 ORDER_WORDS = (
     "colour",
@@ -33,18 +35,7 @@ ORDER_WORDS = (
 )
 
 #: The query words: they ask for information and change nothing.
-QUERY_WORDS = (
-    "status",
-    "moves",
-    "legion",
-    "battle",
-    "reach",
-    "strikes",
-    "help",
-    "history",
-    "report",
-    "legal",
-)
+QUERY_WORDS = QUERY_KINDS
 
 #: The shortest correct forms of a battle move (a maneuver), for the error messages.
 MANEUVER_USAGE = "'move C1 to C2', 'move centaur to C1' or 'move centaur C1 to C2'"

@@ -398,16 +398,8 @@ def strike(state: GameState, c: cmd.Strike, dice: Dice) -> list[ev.Event]:
             "E-STRIKE-NUMBER",
             f"that strike may be made only {legal} (maximum effectiveness, Wolff 12.2)",
         )
-    rolls = dice.roll(chosen.dice)
     return [
-        ev.StrikeRolled(
-            striker=striker.id,
-            target=target.id,
-            strike_number=chosen.strike_number,
-            rolls=rolls,
-            hits=hits(rolls, chosen.strike_number),
-            carry=tuple(chosen.carry),
-        )
+        _roll(dice, striker, target, chosen.strike_number, chosen.dice, carry=tuple(chosen.carry))
     ]
 
 
@@ -443,18 +435,31 @@ def rangestrike(state: GameState, c: cmd.Rangestrike, dice: Dice) -> list[ev.Eve
             for o in options
         )
         raise RuleError("E-RANGESTRIKE", f"that rangestrike may be made: {legal}")
-    rolls = dice.roll(chosen.dice)
-    return [
-        ev.StrikeRolled(
-            striker=striker.id,
-            target=target.id,
-            strike_number=chosen.strike_number,
-            rolls=rolls,
-            hits=hits(rolls, chosen.strike_number),
-            rangestrike=True,
-            via=tuple(chosen.via),
-        )
-    ]
+    return [_roll(dice, striker, target, chosen.strike_number, chosen.dice, via=tuple(chosen.via))]
+
+
+def _roll(
+    dice: Dice,
+    striker: Fighter,
+    target: Fighter,
+    strike_number: int,
+    count: int,
+    *,
+    carry: tuple[int, ...] = (),
+    via: tuple[str, ...] | None = None,
+) -> ev.StrikeRolled:
+    """Roll a declared strike (Wolff 12.1: one at a time); a ``via`` marks a rangestrike."""
+    rolls = dice.roll(count)
+    return ev.StrikeRolled(
+        striker=striker.id,
+        target=target.id,
+        strike_number=strike_number,
+        rolls=rolls,
+        hits=hits(rolls, strike_number),
+        rangestrike=via is not None,
+        via=via or (),
+        carry=carry,
+    )
 
 
 def carry(state: GameState, c: cmd.Carry) -> list[ev.Event]:
