@@ -6,6 +6,7 @@ summoning, reinforcement, the end checks and the time loss.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -569,3 +570,55 @@ def test_wolff_14_2_a_defender_who_wins_the_battle_may_reinforce_afterwards() ->
     state, events = run_events(state, cmd.Proceed(player=BOB))
     assert any(isinstance(e, ev.DecisionAwaited) and e.what == "reinforce" for e in events)
     assert state.step is Step.REINFORCE and to_act(state) == BOB
+
+
+# -- more Wolff battle clauses -------------------------------------------------------------------------
+
+
+def test_wolff_13_4_rangestrikes_are_optional() -> None:
+    """Wolff 13.4: unlike strikes, rangestrikes may be left unused."""
+    state = battle_position(
+        1, [("Ranger", "A1", 0)], [("Centaur", "C2", 0)], turn=2, phasing="attacker", step="strike"
+    )
+    assert any(isinstance(c, cmd.Rangestrike) for c in legal_commands(state))
+    state = run(state, cmd.Done(player=ANN))
+    assert step(state) == "counter-concede"
+
+
+def test_wolff_10_1_a_titan_left_off_ends_the_battle_after_the_strike_phase() -> None:
+    """Wolff 10.1/16.0: refusing to enter the Titan slays it; the battle ends after that strike phase."""
+    state = fresh(1, ["Ogre"], ["Titan", "Centaur"])
+    state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
+    state = run(state, cmd.Maneuver(player=BOB, creature="Centaur", to_hex="E5"))
+    state = run(state, cmd.Done(player=BOB))
+    state = run(state, cmd.Done(player=BOB))  # no strikes possible
+    state = run(state, cmd.Proceed(player=ANN))
+    state = run(state, cmd.Done(player=ANN))
+    assert step(state) == "end-concede"
+    state, events = run_events(state, cmd.Proceed(player=BOB))
+    resolved = next(e for e in events if isinstance(e, ev.EngagementResolved))
+    assert resolved.defender_losses == ("Titan",) and resolved.winner == "Bu01"
+    assert state.player(BOB).eliminated
+
+
+def test_wolff_10_1_entering_nothing_is_not_a_concession() -> None:
+    """Wolff 10.1: leaving every character off is not conceding; the battle runs to the end of that strike phase."""
+    state = fresh(1, ["Ogre"], ["Centaur", "Gargoyle"])
+    state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
+    state, events = run_events(state, cmd.Done(player=BOB))
+    assert not any(isinstance(e, ev.BattleEnded) for e in events)
+    assert step(state) == "strike" and to_act(state) == BOB
+    state = run(run(state, cmd.Done(player=BOB)), cmd.Proceed(player=ANN))
+    state = run(state, cmd.Done(player=ANN))
+    assert step(state) == "end-concede" and to_act(state) == BOB
+    _, events = run_events(state, cmd.Proceed(player=BOB))
+    resolved = next(e for e in events if isinstance(e, ev.EngagementResolved))
+    assert resolved.how == "battle" and resolved.winner == "Bu01"
+    assert resolved.attacker_losses == () and resolved.points == 12 + 12
+
+
+def test_wolff_15_0_only_one_summons_per_engagement_phase() -> None:
+    """Wolff 15.0: a player summons at most once in his whole engagement phase."""
+    state = _first_blood_then_attacker_maneuver()
+    spent = replace(state, summoned_this_phase=True)
+    assert not any(isinstance(c, cmd.Summon) for c in legal_commands(spent))
