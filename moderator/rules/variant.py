@@ -110,6 +110,10 @@ def _step(label: str, direction: int) -> str | None:
     Columns B, D, F sit half a hex lower than their neighbours, so the row offset of a
     diagonal step depends on which side of the long middle column D the step lies.
     """
+    return _STEPS.get((label, direction))
+
+
+def _compute_step(label: str, direction: int) -> str | None:
     col, row = _COLUMNS.index(label[0]), int(label[1:])
     if direction == 0:
         col2, row2 = col, row + 1
@@ -124,6 +128,12 @@ def _step(label: str, direction: int) -> str | None:
     if not 0 <= col2 < len(_COLUMNS) or not 1 <= row2 <= _HEIGHTS[col2]:
         return None
     return f"{_COLUMNS[col2]}{row2}"
+
+
+#: Every (hex, direction) -> neighbour, worked out once: the battle rules ask constantly.
+_STEPS: dict[tuple[str, int], str] = {
+    (label, d): n for label in LABELS for d in range(6) if (n := _compute_step(label, d)) is not None
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +184,9 @@ class Variant:
 
     def creature(self, name: str) -> CreatureType:
         """Look a character up by name or plural, in any case ("ogres", "Cyclops")."""
+        exact = self.creatures.get(name)
+        if exact is not None:  # the common case, on every rules hot path
+            return exact
         key = name.strip().casefold()
         for kind in self.creatures.values():
             if key in (s.casefold() for s in (kind.name, kind.plural, *kind.aliases)):
