@@ -1,0 +1,427 @@
+"""
+A GnuPG keyring for the moderator, over python-gnupg.
+
+A ``Keyring`` is bound to one GnuPG home (a directory holding the keys and,
+while it runs, a gpg-agent).  It signs, verifies, encrypts and decrypts bytes;
+the MIME framing lives in ``moderator.mail.compose``.
+
+Rules this adapter keeps:
+
+- Keys are named by their full fingerprint.  Recipients *must* be
+  fingerprints: a player's key is pinned when he registers, so encryption
+  uses ``--trust-model always`` and never looks a key up by name or address
+  (a look-up by address could pick a key somebody else imported).
+- A signature is good only if GnuPG says so and reports no problem with any
+  signature in the data.  ``Verification.signed_data`` holds what the
+  signature covers and is empty unless the signature is good, so nobody acts
+  on unverified text.  (GnuPG prints a clearsigned text even when its
+  signature is bad.)
+- Nothing is fetched from the network: keys must be imported.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import gnupg
+
+from moderator.mail.errors import GpgError
+
+#: The advice in every message about a keyring that is not set up right.
+CHECK_CONFIG = "run `titan-moderator check-config`"
+
+_FINGERPRINT = re.compile(r"^(?:[0-9A-F]{40}|[0-9A-F]{64})$")
+_CLEARSIGNED = re.compile(rb"^-----BEGIN PGP SIGNED MESSAGE-----\r?$.*?^-----END PGP SIGNATURE-----"
+                          rb"\r?$", re.MULTILINE | re.DOTALL)
+
+#: OpenPGP hash algorithm ids (RFC 4880 9.4) and their RFC 3156 ``micalg`` names.
+_HASH_NAMES = {1: "md5", 2: "sha1", 3: "ripemd160", 8: "sha256", 9: "sha384", 10: "sha512",
+               11: "sha224"}
+
+
+class SignatureStatus(StrEnum):
+    """Why a signature is, or is not, good."""
+
+    GOOD = "good signature"
+    BAD = "bad signature"
+    UNKNOWN_KEY = "unknown key"
+    EXPIRED_SIGNATURE = "expired signature"
+    EXPIRED_KEY = "expired key"
+    REVOKED_KEY = "revoked key"
+    NOT_SIGNED = "not signed"
+    MALFORMED = "malformed signature"
+    UNSUPPORTED = "unsupported signature"
+    ERROR = "signature error"
+
+
+_STATUS = {
+    "signature valid": SignatureStatus.GOOD,
+    "signature good": SignatureStatus.GOOD,
+    "signature bad": SignatureStatus.BAD,
+    "no public key": SignatureStatus.UNKNOWN_KEY,
+    "signature expired": SignatureStatus.EXPIRED_SIGNATURE,
+    "signing key has expired": SignatureStatus.EXPIRED_KEY,
+    "signing key was revoked": SignatureStatus.REVOKED_KEY,
+    "signature expected but not found": SignatureStatus.MALFORMED,
+    "unexpected data": SignatureStatus.MALFORMED,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verification:
+    """
+    The outcome of checking one signature.
+
+    ``fingerprint`` is the signer's primary key fingerprint and is set only
+    when the signature is good; compare it with the fingerprint pinned for
+    the player.  ``issuer`` is whatever the signature says about its key
+    (a fingerprint or long key id), also when the key is unknown.
+    ``signed_data`` is exactly what the signature covers (the signed MIME
+    entity, or the text of a clearsigned block) and is empty unless valid.
+    ``method`` is ``"pgp/mime"`` or ``"inline"`` when the signature was found
+    in a mail.
+    """
+
+    valid: bool
+    fingerprint: str | None
+    reason: SignatureStatus
+    issuer: str | None = None
+    signed_at: datetime | None = None
+    signed_data: bytes = b""
+    method: str | None = None
+
+    @property
+    def signed_text(self) -> str:
+        """``signed_data`` as text (UTF-8, undecodable bytes replaced)."""
+        return self.signed_data.decode("utf-8", errors="replace")
+
+
+def normalize_fingerprint(fingerprint: str) -> str:
+    """
+    The fingerprint in GnuPG's spelling: upper case, no spaces.
+
+    Raises:
+        GpgError: if it is not a full v4 (40 hex digits) or v5 (64) fingerprint.
+    """
+    fpr = re.sub(r"\s+", "", fingerprint).upper().removeprefix("0X")
+    if not _FINGERPRINT.match(fpr):
+        msg = f"not a full key fingerprint: {fingerprint!r} (give all 40 hex digits)"
+        raise GpgError(msg, operation="fingerprint")
+    return fpr
+
+
+def find_clearsigned(data: bytes) -> bytes | None:
+    """The first clearsigned block in ``data`` (armor lines included), or None."""
+    found = _CLEARSIGNED.search(data)
+    return found.group() if found else None
+
+
+def signature_hash(signature: bytes) -> str:
+    """
+    The hash algorithm of an OpenPGP signature, by its RFC 3156 name (``"sha256"``).
+
+    ``signature`` is armored or binary; the first packet must be a signature.
+
+    Raises:
+        GpgError: if the data is not an OpenPGP signature.
+    """
+    packet = _dearmor(signature) if b"-----BEGIN PGP" in signature else signature
+    body = _first_packet_body(packet, expected_tag=2)
+    version = body[0] if body else 0
+    if version in (4, 5, 6) and len(body) > 3:
+        algo = body[3]
+    elif version in (2, 3) and len(body) > 16:
+        algo = body[16]
+    else:
+        msg = f"unreadable signature packet (version {version})"
+        raise GpgError(msg, operation="parse")
+    if algo not in _HASH_NAMES:
+        msg = f"signature uses unknown hash algorithm {algo}"
+        raise GpgError(msg, operation="parse")
+    return _HASH_NAMES[algo]
+
+
+class Keyring:
+    """
+    One GnuPG home and the operations the moderator needs on it.
+
+    Args:
+        home: the GnuPG home; created (mode 0700) if missing.  Keep its path
+            short: gpg-agent's socket lives inside it and a Unix socket path
+            may not exceed about 100 characters.
+        passphrase: the passphrase of the secret keys, if they have one.
+        binary: the gpg program.
+
+    Raises:
+        GpgError: if gpg cannot be run.
+    """
+
+    def __init__(self, home: str | os.PathLike[str], *, passphrase: str | None = None,
+                 binary: str = "gpg") -> None:
+        self.home = Path(home)
+        self.home.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self._passphrase = passphrase
+        try:
+            self._gpg: Any = gnupg.GPG(gpgbinary=binary, gnupghome=str(self.home),
+                                       options=["--no-auto-key-retrieve"])
+        except (OSError, ValueError) as exc:
+            msg = f"cannot run GnuPG ({binary!r}): {exc}; install GnuPG 2.2 or later"
+            raise GpgError(msg, operation="start") from exc
+
+    def __repr__(self) -> str:
+        return f"Keyring({str(self.home)!r})"
+
+    @property
+    def gpg_version(self) -> str:
+        """The version of the gpg program in use, e.g. ``"2.2.40"``."""
+        return ".".join(str(part) for part in self._gpg.version or ())
+
+    # -- keys ---------------------------------------------------------------
+
+    def generate_key(self, name: str, email: str, passphrase: str | None = None) -> str:
+        """
+        Make a key pair (ed25519 signing key with a cv25519 encryption subkey,
+        or RSA 2048 where GnuPG lacks those curves) and return its fingerprint.
+        """
+        if passphrase is not None:
+            self._passphrase = passphrase
+        params: dict[str, Any] = {"name_real": name, "name_email": email, "expire_date": 0}
+        if passphrase is None:
+            params["no_protection"] = True
+        else:
+            params["passphrase"] = passphrase
+        if {"ed25519", "cv25519"} <= self._curves():
+            params |= {"key_type": "EDDSA", "key_curve": "ed25519", "key_usage": "sign",
+                       "subkey_type": "ECDH", "subkey_curve": "cv25519",
+                       "subkey_usage": "encrypt"}
+        else:
+            params |= {"key_type": "RSA", "key_length": 2048, "key_usage": "sign",
+                       "subkey_type": "RSA", "subkey_length": 2048, "subkey_usage": "encrypt"}
+        result = self._gpg.gen_key(self._gpg.gen_key_input(**params))
+        if not result.fingerprint:
+            msg = (f"cannot generate a key for {email!r} in GnuPG home {str(self.home)!r}:"
+                   f" {result.stderr.strip()}")
+            raise GpgError(msg, operation="generate", status=result.status)
+        return str(result.fingerprint)
+
+    def import_key(self, armored: str | bytes) -> tuple[str, ...]:
+        """
+        Import one or more keys and return their fingerprints.
+
+        Raises:
+            GpgError: if the data holds no key.
+        """
+        result = self._gpg.import_keys(armored)
+        fingerprints = tuple(dict.fromkeys(f for f in result.fingerprints if f))
+        if not fingerprints:
+            msg = "no OpenPGP key found in the data to import (send an armored public key block)"
+            raise GpgError(msg, operation="import")
+        return fingerprints
+
+    def export_public(self, fingerprint: str) -> str:
+        """The armored public key; raises ``GpgError`` if the key is not here."""
+        fpr = normalize_fingerprint(fingerprint)
+        armored = str(self._gpg.export_keys(fpr, armor=True))
+        if "BEGIN PGP PUBLIC KEY BLOCK" not in armored:
+            msg = f"no public key {fpr} in GnuPG home {str(self.home)!r}; import it first"
+            raise GpgError(msg, operation="export")
+        return armored
+
+    def has_secret_key(self, fingerprint: str) -> bool:
+        """Whether this home can sign (and decrypt) as ``fingerprint``."""
+        fpr = normalize_fingerprint(fingerprint)
+        return any(key["fingerprint"] == fpr for key in self._gpg.list_keys(secret=True))
+
+    # -- signatures ---------------------------------------------------------
+
+    def sign_detached(self, data: bytes, signer: str) -> bytes:
+        """
+        An armored detached signature of ``data`` (binary mode: ``data`` is
+        signed byte for byte, so canonicalize it first, e.g. CRLF for MIME).
+
+        Raises:
+            GpgError: if the home has no usable secret key for ``signer``.
+        """
+        return self._sign(data, signer, detach=True)
+
+    def clearsign(self, text: str | bytes, signer: str) -> bytes:
+        """``text`` as an armored clearsigned block (for tests and inline replies)."""
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        return self._sign(data, signer, detach=False)
+
+    def verify_detached(self, data: bytes, signature: bytes) -> Verification:
+        """Check a detached signature over ``data``; never raises for a bad signature."""
+        with tempfile.TemporaryDirectory(prefix="sig-", dir=self.home) as tmp:
+            sig_path = Path(tmp, "signature.asc")
+            sig_path.write_bytes(signature)
+            result = self._gpg.verify_data(str(sig_path), data)
+        return _verification(result, data)
+
+    def verify_clearsigned(self, text: str | bytes) -> Verification:
+        """
+        Check the first clearsigned block in ``text`` (text around it is
+        ignored).  ``signed_data`` of the answer is the signed text as GnuPG
+        extracted it (dash-escaping undone), and only if valid.
+        """
+        block = find_clearsigned(text.encode("utf-8") if isinstance(text, str) else text)
+        if block is None:
+            return Verification(valid=False, fingerprint=None, reason=SignatureStatus.NOT_SIGNED)
+        # --decrypt, not --verify: it prints the text the signature covers
+        result = self._gpg.decrypt(block)
+        return _verification(result, bytes(result.data or b""))
+
+    # -- encryption ---------------------------------------------------------
+
+    def encrypt(self, data: bytes, recipients: Sequence[str], sign_with: str | None = None) -> bytes:
+        """
+        ``data`` encrypted (armored) to every recipient fingerprint, and signed
+        inside the encryption by ``sign_with`` if given.
+
+        Raises:
+            GpgError: if a recipient's public key is not in this home.
+        """
+        fprs = [normalize_fingerprint(r) for r in recipients]
+        if not fprs:
+            msg = "no recipient to encrypt to"
+            raise GpgError(msg, operation="encrypt")
+        signer = normalize_fingerprint(sign_with) if sign_with else None
+        result = self._gpg.encrypt(data, fprs, sign=bool(signer), always_trust=True, armor=True,
+                                   passphrase=self._passphrase if signer else None,
+                                   extra_args=["--local-user", signer] if signer else None)
+        if not result.ok:
+            missing = [f for f in fprs if not self._has_public_key(f)]
+            if missing:
+                msg = (f"no public key for recipient {missing[0]} in GnuPG home {str(self.home)!r};"
+                       f" import the player's key, then {CHECK_CONFIG}")
+                raise GpgError(msg, operation="encrypt", status=result.status)
+            if signer:
+                raise self._secret_key_error("encrypt", signer, result)
+            msg = f"cannot encrypt to {', '.join(fprs)}: {result.status}; {CHECK_CONFIG}"
+            raise GpgError(msg, operation="encrypt", status=result.status)
+        return bytes(result.data)
+
+    def decrypt(self, data: bytes) -> bytes:
+        """
+        The plaintext of an OpenPGP message.
+
+        Raises:
+            GpgError: if this home holds no secret key the message was encrypted to.
+        """
+        result = self._gpg.decrypt(data, passphrase=self._passphrase)
+        if not result.ok:
+            if "no secret key" in (result.status, *(p["status"] for p in result.problems)):
+                msg = (f"no secret key in GnuPG home {str(self.home)!r} for this encrypted message;"
+                       f" it was encrypted to another key ({CHECK_CONFIG})")
+            else:
+                msg = f"cannot decrypt: {result.status or 'not an OpenPGP message'}"
+            raise GpgError(msg, operation="decrypt", status=result.status)
+        return bytes(result.data)
+
+    # -- housekeeping -------------------------------------------------------
+
+    def stop_agent(self) -> None:
+        """Stop this home's gpg-agent (it starts again when next needed)."""
+        gpgconf = shutil.which("gpgconf")
+        if gpgconf:
+            subprocess.run([gpgconf, "--homedir", str(self.home), "--kill", "gpg-agent"],
+                           check=False, capture_output=True)
+
+    def _sign(self, data: bytes, signer: str, *, detach: bool) -> bytes:
+        # --local-user, not python-gnupg's keyid= (--default-key): with --default-key
+        # gpg quietly signs with another secret key when the named one is missing.
+        fpr = normalize_fingerprint(signer)
+        result = self._gpg.sign(data, detach=detach, clearsign=not detach,
+                                passphrase=self._passphrase, extra_args=["--local-user", fpr])
+        if not result.data:
+            raise self._secret_key_error("sign", fpr, result)
+        return bytes(result.data)
+
+    def _curves(self) -> set[str]:
+        result = subprocess.run(
+            [self._gpg.gpgbinary, "--homedir", str(self.home), "--batch", "--with-colons",
+             "--list-config", "curve"], check=False, capture_output=True, text=True)
+        for line in result.stdout.splitlines():
+            if line.startswith("cfg:curve:"):
+                return set(line.removeprefix("cfg:curve:").split(";"))
+        return set()
+
+    def _has_public_key(self, fpr: str) -> bool:
+        return any(key["fingerprint"] == fpr for key in self._gpg.list_keys(keys=[fpr]))
+
+    def _secret_key_error(self, operation: str, fpr: str, result: Any) -> GpgError:
+        if self.has_secret_key(fpr):
+            msg = (f"cannot {operation} with key {fpr}: {result.status or 'GnuPG refused'}"
+                   f" (a passphrase missing or wrong?); {CHECK_CONFIG}")
+        else:
+            msg = f"no secret key for {fpr} in GnuPG home {str(self.home)!r}; {CHECK_CONFIG}"
+        return GpgError(msg, operation=operation, status=result.status)
+
+
+def _verification(result: Any, data: bytes) -> Verification:
+    """A python-gnupg verify (or decrypt) result as a ``Verification``."""
+    problems = [p.get("status", "") for p in result.problems]
+    if result.valid and not problems:
+        fingerprint = result.pubkey_fingerprint or result.fingerprint
+        stamp = result.sig_timestamp or result.timestamp
+        return Verification(
+            valid=True, fingerprint=fingerprint, reason=SignatureStatus.GOOD,
+            issuer=result.fingerprint or result.key_id,
+            signed_at=datetime.fromtimestamp(int(stamp), UTC) if stamp else None,
+            signed_data=data,
+        )
+    status = problems[0] if problems else (result.status or "")
+    if status == "signature error" and "no public key" in problems:
+        status = "no public key"
+    reason = _STATUS.get(status, SignatureStatus.ERROR if status else SignatureStatus.NOT_SIGNED)
+    if reason is SignatureStatus.GOOD:  # a good signature next to a problem
+        reason = SignatureStatus.ERROR
+    return Verification(valid=False, fingerprint=None, reason=reason,
+                        issuer=result.fingerprint or result.key_id)
+
+
+def _dearmor(armored: bytes) -> bytes:
+    lines = armored.replace(b"\r\n", b"\n").split(b"\n")
+    try:
+        start = next(i for i, line in enumerate(lines) if line.startswith(b"-----BEGIN PGP"))
+        blank = next(i for i in range(start + 1, len(lines)) if not lines[i].strip())
+    except StopIteration:
+        msg = "no armored OpenPGP data found"
+        raise GpgError(msg, operation="parse") from None
+    body = []
+    for line in lines[blank + 1:]:
+        if line.startswith((b"=", b"-----END")):
+            break
+        body.append(line.strip())
+    try:
+        return base64.b64decode(b"".join(body), validate=True)
+    except binascii.Error as exc:
+        msg = f"armored OpenPGP data is not base64: {exc}"
+        raise GpgError(msg, operation="parse") from exc
+
+
+def _first_packet_body(packet: bytes, *, expected_tag: int) -> bytes:
+    if not packet or not packet[0] & 0x80:
+        msg = "not an OpenPGP packet"
+        raise GpgError(msg, operation="parse")
+    head = packet[0]
+    if head & 0x40:  # new format: tag in 6 bits, length in 1, 2 or 5 octets
+        tag, first = head & 0x3F, packet[1] if len(packet) > 1 else 0
+        offset = 2 if first < 192 or 224 <= first < 255 else (3 if first < 224 else 6)
+    else:  # old format: tag in 4 bits, length type in 2
+        tag, offset = (head >> 2) & 0x0F, 1 + (1, 2, 4, 0)[head & 0x03]
+    if tag != expected_tag:
+        msg = f"expected OpenPGP packet {expected_tag}, found {tag}"
+        raise GpgError(msg, operation="parse")
+    return packet[offset:]
