@@ -1,9 +1,10 @@
 """
 The ``titan-moderator`` command line.
 
-``local ...`` plays a game kept in a local SQLite event store, one order at a time;
-``play`` runs a whole game between robot players.  The work is done in
-``moderator.game``; this module only reads options and prints.
+``local ...`` plays a game kept in the event store, one order at a time; ``db ...``
+creates, upgrades and checks the database; ``play`` runs a whole game between robot
+players.  The work is done in ``moderator.game`` and ``moderator.store``; this module
+only reads options and prints.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from sqlalchemy.exc import SQLAlchemyError
 
 from moderator import game
 from moderator.reporting.views import view_text
 from moderator.rules.state import GameState, Step
-from moderator.store.local import ENV_VAR, EventStore, StoreError, database_url
+from moderator.store import ENV_VAR, EventStore, StoreError, database_url, inbox, migrate
+from moderator.store.tables import SHUNTED
 
 app = typer.Typer(
     help="A play-by-email moderator for the board game Titan.",
@@ -31,13 +34,16 @@ local_app = typer.Typer(
     help="Play a game kept in a local event store, order by order.", no_args_is_help=True
 )
 app.add_typer(local_app, name="local")
+db_app = typer.Typer(help="Create, upgrade and check the database.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
 
 DbOption = Annotated[
     str | None,
     typer.Option(
         "--db",
         envvar=ENV_VAR,
-        help=f"Database URL (default: ${ENV_VAR}, else sqlite:///titan-moderator.sqlite).",
+        help=f"Database URL (default: ${ENV_VAR}, else the configuration file, "
+        "else sqlite:///titan-moderator.sqlite).",
         show_default=False,
     ),
 ]
@@ -52,8 +58,11 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 @contextmanager
-def _store(db: str | None) -> Iterator[EventStore]:
-    store = EventStore(database_url(db))
+def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
+    try:
+        store = EventStore(database_url(db), create=create)
+    except (StoreError, SQLAlchemyError, ValueError) as exc:
+        raise _fail(f"error: {exc}") from None
     try:
         yield store
     except (StoreError, game.GameError) as exc:
@@ -170,6 +179,59 @@ def local_games(db: DbOption = None) -> None:
     with _store(db) as store:
         for name in store.games():
             typer.echo(name)
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: DbOption = None) -> None:
+    """Create the database, or upgrade it to this program's schema (back it up first)."""
+    try:
+        before, after = migrate.upgrade(database_url(db))
+    except (StoreError, SQLAlchemyError) as exc:
+        raise _fail(f"error: {exc}") from None
+    if before == after:
+        typer.echo(f"The database is up to date (schema revision {after}).")
+    else:
+        typer.echo(f"The database was upgraded from revision {before or 'none'} to {after}.")
+
+
+@db_app.command("check")
+def db_check(
+    game_id: Annotated[str | None, typer.Argument(help="The game (default: every game).")] = None,
+    db: DbOption = None,
+) -> None:
+    """Replay games from their first event and compare with their snapshots."""
+    with _store(db, create=False) as store:
+        results = [store.check(g) for g in ([game_id] if game_id else store.games())]
+    for result in results:
+        typer.echo(result.line())
+    if not all(r.ok for r in results):
+        raise typer.Exit(1)
+
+
+@db_app.command("shunted")
+def db_shunted(db: DbOption = None) -> None:
+    """List the inbound messages that failed and wait for a person."""
+    with _store(db, create=False) as store, store.reading() as tx:
+        shunted = inbox.messages(tx, SHUNTED)
+    for message in shunted:
+        typer.echo(
+            f"{message.id}\t{message.received_at:%Y-%m-%d %H:%M}\t{message.message_id or '-'}"
+            f"\t{message.error}"
+        )
+    if not shunted:
+        typer.echo("No message is shunted.")
+
+
+@db_app.command("requeue")
+def db_requeue(
+    message_id: Annotated[int, typer.Argument(help="The inbound message's number.")],
+    db: DbOption = None,
+) -> None:
+    """Put a shunted message back in the queue, to be processed again."""
+    with _store(db, create=False) as store:
+        if not inbox.requeue(store, message_id):
+            raise _fail(f"error: message {message_id} is not shunted")
+    typer.echo(f"Message {message_id} will be processed again.")
 
 
 def _progress_line(state: GameState) -> str:

@@ -40,7 +40,7 @@ from moderator.rules.maneuver import contact_locked
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import LABELS
-from moderator.store.local import EventStore
+from moderator.store import EventStore
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 #: How many order lines of "what is legal now" a rejection lists before cutting short.
@@ -155,23 +155,30 @@ def new_game(
         "from_position": position is not None,
         **dice.options(),
     }
-    store.create_game(game_id, {**options, "dice_rolled": 0})
-    store.append(game_id, 0, events, options=options)
+    with store.transaction() as tx:
+        tx.create_game(game_id, {**options, "dice_rolled": 0})
+        tx.append(game_id, 0, events, options=options, state=state)
     return state
 
 
 def load(store: EventStore, game_id: str) -> tuple[list[ev.Event], GameState]:
+    """Every event of the game and the state they lead to."""
     events = store.load(game_id)
     return events, replay(events)
 
 
+def current_state(store: EventStore, game_id: str) -> GameState:
+    """The game's state now (from its newest snapshot and the events after it)."""
+    return store.load_state(game_id).state
+
+
 def show(store: EventStore, game_id: str, viewer: str | None) -> dict[str, Any]:
     """``viewer``'s JSON view of the game."""
-    return player_view(load(store, game_id)[1], viewer)
+    return player_view(current_state(store, game_id), viewer)
 
 
 def legal(store: EventStore, game_id: str) -> dict[str, Any]:
-    return legal_json(load(store, game_id)[1])
+    return legal_json(current_state(store, game_id))
 
 
 def history(
@@ -212,7 +219,8 @@ def legal_hint(state: GameState, player: str) -> str:
     return f"Legal now: {shown}"
 
 
-def _answer(query: Query, events: list[ev.Event], state: GameState) -> list[str]:
+def _answer(query: Query, events: Callable[[], list[ev.Event]], state: GameState) -> list[str]:
+    """The reply to a query; ``events()`` gives the game's log (read only for ``history``)."""
     player = query.player
     match query.kind:
         case "status" | "report":
@@ -220,7 +228,7 @@ def _answer(query: Query, events: list[ev.Event], state: GameState) -> list[str]
         case "help":
             return [help_text(query.topic)]
         case "history":
-            return history_lines(events, player, query.from_turn, query.to_turn) or [
+            return history_lines(events(), player, query.from_turn, query.to_turn) or [
                 "Nothing has happened yet in those turns."
             ]
         case "legal":
@@ -343,23 +351,60 @@ def strike_lines(state: GameState, player: str) -> list[str]:
     return lines
 
 
+@dataclass
+class OrderResult:
+    """What a message of orders did: the reply, and the events and dice position to store."""
+
+    reply: str
+    ok: bool  # every order was accepted
+    events: list[ev.Event]
+    options: dict[str, Any]  # the game's options after the accepted orders
+    state: GameState  # the state after them
+
+
 def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
     """
     Carry out ``player``'s orders (one per line) and return the reply and whether every
     order was accepted.  Orders are carried out in turn; the first one that cannot be
     read or is not legal changes nothing, and the lines after it are not carried out.
+    The whole message is one transaction: the events of the orders carried out are
+    stored together, or (if anything fails) none of them.
     """
-    events = store.load(game_id)
-    options = store.options(game_id)
-    state = replay(events)
-    seq = len(events)
+    with store.transaction() as tx:
+        loaded = tx.load(game_id, lock=True)
+        result = carry_out(
+            game_id, loaded.state, loaded.options, player, text, lambda: tx.events(game_id)
+        )
+        if result.events:
+            tx.append(
+                game_id, loaded.seq, result.events, options=result.options, state=result.state
+            )
+    return result.reply, result.ok
+
+
+def carry_out(
+    game_id: str,
+    state: GameState,
+    options: Mapping[str, Any],
+    player: str,
+    text: str,
+    history: Callable[[], list[ev.Event]],
+) -> OrderResult:
+    """
+    The orders in ``text`` from ``player``, carried out on ``state`` without storing
+    anything (``history()`` gives the game's stored events, for the ``history`` query).
+    """
+    options = dict(options)
     dice = CountingDice.from_options(options)
+    new_events: list[ev.Event] = []
     if not state.has_player(player):
         names = ", ".join(p.name for p in state.players)
-        return f"{player} is not playing in game {game_id} (players: {names}).", False
+        reply = f"{player} is not playing in game {game_id} (players: {names})."
+        return OrderResult(reply, False, new_events, options, state)
     lines, ignored = split_lines(text)
     if not lines:
-        return "There is no order in your message; 'help' lists the orders.", False
+        reply = "There is no order in your message; 'help' lists the orders."
+        return OrderResult(reply, False, new_events, options, state)
     out: list[str] = []
     ok = True
     for index, line in enumerate(lines):
@@ -367,7 +412,7 @@ def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str,
         try:
             parsed = parse_order(line, player, state)
             if isinstance(parsed, Query):
-                out.extend(_answer(parsed, events, state))
+                out.extend(_answer(parsed, lambda: history() + new_events, state))
                 continue
             new = decide(state, parsed, dice)
         except (OrderError, RuleError) as exc:
@@ -375,12 +420,12 @@ def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str,
         except IndexError as exc:  # scripted dice ran out
             reason = f"the dice script has run out ({exc})"
         else:
-            seq = store.append(game_id, seq, new, options={**options, **dice.options()})
+            options = {**options, **dice.options()}
             for event in new:
                 if may_see(event, player) and not is_bookkeeping(event):
                     out.append(f"  {describe(event, state)}")
                 state = evolve(state, event)
-            events.extend(new)
+            new_events.extend(new)
             continue
         ok = False
         out.append(f"Rejected: {reason}")
@@ -393,7 +438,7 @@ def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str,
         out.append(f"({len(ignored)} line(s) after the end of the orders were ignored.)")
     if ok:
         out.append(waiting_line(state, player))
-    return "\n".join(out), ok
+    return OrderResult("\n".join(out), ok, new_events, options, state)
 
 
 # -- robot games ------------------------------------------------------------------------------
@@ -486,7 +531,10 @@ __all__ = [
     "DEFAULT_NAMES",
     "CountingDice",
     "GameError",
+    "OrderResult",
     "RobotGameSummary",
+    "carry_out",
+    "current_state",
     "history",
     "legal",
     "legal_hint",

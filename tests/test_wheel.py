@@ -1,4 +1,7 @@
-"""The built wheel carries the templates and the board data, and renders from them."""
+"""
+The built wheel carries the templates, the board data and the database migrations,
+and works from them.
+"""
 
 from __future__ import annotations
 
@@ -38,6 +41,9 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/templates/battle.txt.j2",
         "moderator/rules/data/masterboard.toml",
         "moderator/rules/data/battlelands.toml",
+        "moderator/store/migrations/env.py",
+        "moderator/store/migrations/versions/0001_foundation.py",
+        "moderator/store/migrations/versions/0002_durable_store.py",
     ):
         assert name in names, name
     # Installed on its own (no source checkout next to it), it renders from its templates.
@@ -57,6 +63,8 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         " 'phase': 'split', 'legions': [{'marker': 'Rd01', 'land': 100, 'contents': ['Titan']},"
         " {'marker': 'Bu01', 'land': 200, 'contents': ['Titan']}]}\n"
         "print(views.view_text(views.player_view(replay([position_event(p)]), 'Ann'), 'Ann'))\n"
+        "from moderator.store import migrate\n"
+        "print('schema', migrate.upgrade('sqlite:///wheel.sqlite'))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     result = subprocess.run(
@@ -69,6 +77,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Turn 2, Ann's turn: split step" in result.stdout
+    assert "schema (None, '0002')" in result.stdout  # migrations run without an alembic.ini
     assert (
         str(target)
         in subprocess.run(

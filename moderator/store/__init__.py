@@ -1,25 +1,34 @@
-"""Event storage: games and their events."""
+"""
+Durable storage on sqlmodel (SQLAlchemy 2): games, players and seats, the event log
+with snapshots, inbound messages, the outbox and deadlines, in SQLite or PostgreSQL.
+"""
 
 from __future__ import annotations
 
-from moderator.store.local import (
-    DEFAULT_URL,
-    ENV_VAR,
+from moderator.store.check import CheckResult
+from moderator.store.config import DEFAULT_URL, ENV_VAR, database_url
+from moderator.store.errors import (
     ConflictError,
-    EventStore,
     GameExistsError,
     GameNotFoundError,
+    MessageNotFoundError,
+    SchemaError,
     StoreError,
-    database_url,
 )
+from moderator.store.eventstore import EventStore, LoadedGame, Tx
 
 __all__ = [
     "DEFAULT_URL",
     "ENV_VAR",
+    "CheckResult",
     "ConflictError",
     "EventStore",
     "GameExistsError",
     "GameNotFoundError",
+    "LoadedGame",
+    "MessageNotFoundError",
+    "SchemaError",
     "StoreError",
+    "Tx",
     "database_url",
 ]

@@ -1,0 +1,362 @@
+"""
+The event store: games, their event logs and snapshots, on sqlmodel (SQLAlchemy 2).
+
+Work happens in transactions (``EventStore.transaction()`` gives a ``Tx``); the
+store's own methods each run one.  ``Tx.append`` is optimistic: it moves the game's
+``last_seq`` from the number the caller saw to the new one in a single conditional
+UPDATE, so a caller who saw an old number gets ``ConflictError`` and nothing is
+stored.  The unique ``(game_id, seq)`` key backs the check.  On PostgreSQL that UPDATE
+also locks the game's row until the transaction ends, which serialises the writers of
+one game; on SQLite a write transaction holds the database's write lock.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Self
+
+from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from moderator.rules.codec import decode, encode
+from moderator.rules.events import Event
+from moderator.rules.evolve import replay
+from moderator.rules.state import GameState
+from moderator.store import config, migrate
+from moderator.store.check import CheckResult, check_game
+from moderator.store.engine import make_engine, writer
+from moderator.store.errors import ConflictError, GameExistsError, GameNotFoundError
+from moderator.store.snapshots import SCHEMA_VERSION, SHAPE, decode_state, encode_state
+from moderator.store.tables import EVENT, GAME, SNAPSHOT, utcnow
+
+#: Snapshots kept per game (older ones are deleted when a new one is written).
+SNAPSHOTS_KEPT = 3
+
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A game's state after its last event, and how it was reached."""
+
+    game_id: str
+    state: GameState
+    seq: int  # the last event's sequence number
+    options: dict[str, Any]
+    snapshot_seq: int  # the snapshot it started from (0: replayed from the first event)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """
+    Hold off Python's cycle collector while events are decoded.  A long game is
+    hundreds of thousands of small tuples, none in a cycle, and the collector would
+    walk them all again and again as they are made: it doubles the time a load takes.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class Tx:
+    """One transaction on the store: everything done through it commits or rolls back together."""
+
+    def __init__(self, store: EventStore, connection: Connection) -> None:
+        self.store = store
+        self.connection = connection
+        self.dialect = connection.dialect.name
+
+    def now(self) -> datetime:
+        return self.store.clock()
+
+    # -- games ---------------------------------------------------------------------------
+
+    def create_game(self, game_id: str, options: Mapping[str, Any]) -> None:
+        if self.connection.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first():
+            raise GameExistsError(game_id)
+        try:
+            self.connection.execute(
+                insert(GAME).values(
+                    id=game_id, created_at=self.now(), options=dict(options), last_seq=0
+                )
+            )
+        except IntegrityError as exc:
+            raise GameExistsError(game_id) from exc
+
+    def games(self) -> list[str]:
+        return list(self.connection.scalars(select(GAME.c.id).order_by(GAME.c.id)))
+
+    def game(self, game_id: str, *, lock: bool = False, skip_locked: bool = False) -> Any:
+        """
+        The game's row (``id``, ``options``, ``last_seq``...).  ``lock`` takes the row
+        lock on PostgreSQL (``FOR UPDATE``, or ``SKIP LOCKED``: then None if another
+        transaction holds it).
+
+        Raises:
+            GameNotFoundError: there is no such game.
+        """
+        query = select(GAME).where(GAME.c.id == game_id)
+        if lock and self.dialect == "postgresql":
+            query = query.with_for_update(skip_locked=skip_locked)
+        row = self.connection.execute(query).first()
+        if row is None:
+            if (
+                skip_locked
+                and self.connection.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first()
+            ):
+                return None
+            raise GameNotFoundError(game_id)
+        return row
+
+    def options(self, game_id: str) -> dict[str, Any]:
+        return dict(self.game(game_id).options)
+
+    def last_seq(self, game_id: str) -> int:
+        return int(self.game(game_id).last_seq)
+
+    # -- events --------------------------------------------------------------------------
+
+    def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Iterable[Event],
+        *,
+        options: Mapping[str, Any] | None = None,
+        state: GameState | None = None,
+    ) -> int:
+        """
+        Store ``events`` as ``expected_seq + 1, ...`` and return the new last seq.
+
+        ``expected_seq`` is the last sequence number the caller saw (0 for none).
+        ``options``, if given, replace the game's options in the same transaction (the
+        dice position moves with the events it rolled).  ``state``, the game's state
+        after these events, is stored as a snapshot when the log crosses a multiple of
+        the store's ``snapshot_every`` (without it the state is rebuilt for that).
+
+        Raises:
+            ConflictError: the game is not at ``expected_seq``; nothing was stored.
+            GameNotFoundError: there is no such game.
+        """
+        records = [encode(e) for e in events]
+        last = expected_seq + len(records)
+        values: dict[str, Any] = {"last_seq": last}
+        if options is not None:
+            values["options"] = dict(options)
+        moved = self.connection.execute(
+            update(GAME)
+            .where(GAME.c.id == game_id, GAME.c.last_seq == expected_seq)
+            .values(**values)
+        )
+        if moved.rowcount != 1:
+            actual = self.last_seq(game_id)  # raises GameNotFoundError
+            msg = f"game {game_id!r} is at event {actual}, not {expected_seq}: reload and retry"
+            raise ConflictError(msg)
+        if not records:
+            return last
+        now = self.now()
+        rows = [
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "type": record["type"],
+                "version": record["version"],
+                "payload": record["payload"],
+                "recorded_at": now,
+            }
+            for seq, record in enumerate(records, expected_seq + 1)
+        ]
+        try:
+            self.connection.execute(insert(EVENT), rows)
+        except IntegrityError as exc:
+            msg = f"game {game_id!r} moved on while these events were stored: reload and retry"
+            raise ConflictError(msg) from exc
+        every = self.store.snapshot_every
+        if last // every > expected_seq // every:
+            if state is None or state.version != last:
+                state = self.load(game_id).state
+            self.write_snapshot(game_id, last, state)
+        return last
+
+    def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
+        """The game's events after sequence number ``after`` (up to ``upto``), in order."""
+        self.game(game_id)
+        query = select(EVENT.c.type, EVENT.c.version, EVENT.c.payload).where(
+            EVENT.c.game_id == game_id, EVENT.c.seq > after
+        )
+        if upto is not None:
+            query = query.where(EVENT.c.seq <= upto)
+        rows = self.connection.execute(query.order_by(EVENT.c.seq))
+        with _collector_paused():
+            return [decode({"type": t, "version": v, "payload": p}) for t, v, p in rows]
+
+    def load(self, game_id: str, *, lock: bool = False) -> LoadedGame:
+        """
+        The game's current state: the newest usable snapshot plus the events after it.
+        ``lock`` (in a write transaction) holds the game's row until the transaction
+        ends on PostgreSQL, so no other writer of the game can come in between.
+        """
+        game = self.game(game_id, lock=lock)
+        snapshot = self.latest_snapshot(game_id)
+        start, state = snapshot if snapshot is not None else (0, GameState())
+        events = self.events(game_id, after=start)
+        state = replay(events, state)
+        return LoadedGame(game_id, state, start + len(events), dict(game.options), start)
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def latest_snapshot(self, game_id: str) -> tuple[int, GameState] | None:
+        """(seq, state) of the newest snapshot this code can read, if any."""
+        row = self.connection.execute(
+            select(SNAPSHOT.c.seq, SNAPSHOT.c.state)
+            .where(
+                SNAPSHOT.c.game_id == game_id,
+                SNAPSHOT.c.schema_version == SCHEMA_VERSION,
+                SNAPSHOT.c.shape == SHAPE,
+            )
+            .order_by(SNAPSHOT.c.seq.desc())
+            .limit(1)
+        ).first()
+        if row is None:
+            return None
+        return int(row.seq), decode_state(row.state)
+
+    def write_snapshot(self, game_id: str, seq: int, state: GameState) -> None:
+        """Store ``state`` as the state after event ``seq``, keeping the newest few."""
+        self.connection.execute(
+            delete(SNAPSHOT).where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq == seq)
+        )
+        self.connection.execute(
+            insert(SNAPSHOT).values(
+                game_id=game_id,
+                seq=seq,
+                schema_version=SCHEMA_VERSION,
+                shape=SHAPE,
+                state=encode_state(state),
+                created_at=self.now(),
+            )
+        )
+        cutoff = self.connection.scalar(
+            select(SNAPSHOT.c.seq)
+            .where(SNAPSHOT.c.game_id == game_id)
+            .order_by(SNAPSHOT.c.seq.desc())
+            .offset(SNAPSHOTS_KEPT - 1)
+            .limit(1)
+        )
+        if cutoff is not None:
+            self.connection.execute(
+                delete(SNAPSHOT).where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq < cutoff)
+            )
+
+
+class EventStore:
+    """
+    Games and their events in one database, chosen by URL: ``sqlite:///file.sqlite``
+    (the default, for one machine) or ``postgresql+psycopg://...`` (for several workers).
+
+    An empty database gets the newest schema when the store opens it (``create``); an
+    older one must be upgraded first (``titan-moderator db upgrade``).
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        snapshot_every: int | None = None,
+        create: bool = True,
+        clock: Clock = utcnow,
+    ) -> None:
+        self.url = config.database_url(url)
+        self.engine = make_engine(self.url)
+        self.dialect = self.engine.dialect.name
+        self.snapshot_every = config.snapshot_every(snapshot_every)
+        self.clock = clock
+        self._writer = writer(self.engine)
+        try:
+            migrate.ensure_schema(self.engine, create=create)
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        """A write transaction: committed when the block ends, rolled back if it raises."""
+        with self._writer.begin() as connection:
+            yield Tx(self, connection)
+
+    @contextmanager
+    def reading(self) -> Iterator[Tx]:
+        """A read-only transaction (on PostgreSQL one consistent view: repeatable read)."""
+        with self.engine.connect() as connection:
+            if self.dialect == "postgresql":
+                connection.execution_options(isolation_level="REPEATABLE READ")
+            yield Tx(self, connection)
+            connection.rollback()
+
+    # -- one transaction each ----------------------------------------------------------------
+
+    def create_game(self, game_id: str, options: Mapping[str, Any]) -> None:
+        with self.transaction() as tx:
+            tx.create_game(game_id, options)
+
+    def games(self) -> list[str]:
+        with self.reading() as tx:
+            return tx.games()
+
+    def options(self, game_id: str) -> dict[str, Any]:
+        with self.reading() as tx:
+            return tx.options(game_id)
+
+    def last_seq(self, game_id: str) -> int:
+        with self.reading() as tx:
+            return tx.last_seq(game_id)
+
+    def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Iterable[Event],
+        options: Mapping[str, Any] | None = None,
+        state: GameState | None = None,
+    ) -> int:
+        """``Tx.append`` in a transaction of its own."""
+        with self.transaction() as tx:
+            return tx.append(game_id, expected_seq, events, options=options, state=state)
+
+    def load(self, game_id: str) -> list[Event]:
+        """Every event of the game, in order."""
+        with self.reading() as tx:
+            return tx.events(game_id)
+
+    def load_state(self, game_id: str) -> LoadedGame:
+        with self.reading() as tx:
+            return tx.load(game_id)
+
+    def snapshot(self, game_id: str) -> int:
+        """Write a snapshot of the game's current state now; returns its seq."""
+        with self.transaction() as tx:
+            loaded = tx.load(game_id)
+            tx.write_snapshot(game_id, loaded.seq, loaded.state)
+            return loaded.seq
+
+    def check(self, game_id: str) -> CheckResult:
+        """Replay the game from zero and compare (see ``moderator.store.check``)."""
+        with self.reading() as tx:
+            return check_game(tx, game_id)

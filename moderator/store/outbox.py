@@ -1,0 +1,185 @@
+"""
+The outbox: mails are written in the transaction that caused them and sent after it
+committed, so nothing goes out that the database does not hold (a transactional
+outbox).
+
+``deliver`` claims due mails one at a time, sends each outside any transaction and
+records the result.  A claim pushes ``next_attempt_at`` a lease ahead: a sender that
+dies mid-send leaves the mail to be claimed again when the lease runs out, so a mail
+is sent at least once; its Message-ID, fixed when it was written, lets the receiving
+end recognise a repeat.  A mail that fails ``max_attempts`` times is marked failed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from moderator.store.eventstore import EventStore, Tx
+from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT
+
+#: The domain of the Message-IDs the moderator makes.
+MESSAGE_ID_DOMAIN = "titan-moderator.invalid"
+#: How long a claimed mail is left to its sender before another may try.
+LEASE = timedelta(minutes=5)
+
+
+@dataclass(frozen=True, slots=True)
+class OutgoingMail:
+    """A mail to send, as a handler returns it."""
+
+    recipient: str
+    subject: str
+    body: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMail:
+    """A mail in the outbox."""
+
+    id: int
+    message_id: str
+    recipient: str
+    subject: str
+    body: str
+    headers: dict[str, str]
+    status: str
+    attempts: int
+    inbound_id: int | None
+    game_id: str | None
+
+
+def backoff(attempts: int) -> timedelta:
+    """Wait before the next try: 1, 2, 4 ... minutes, at most 6 hours."""
+    return timedelta(minutes=min(2 ** max(attempts - 1, 0), 360))
+
+
+def add_mails(
+    tx: Tx,
+    mails: Iterable[OutgoingMail],
+    *,
+    inbound_id: int | None = None,
+    game_id: str | None = None,
+) -> list[str]:
+    """Put mails in the outbox (in ``tx``); returns their Message-IDs."""
+    now = tx.now()
+    rows: list[dict[str, Any]] = [
+        {
+            "message_id": f"<{uuid.uuid4().hex}@{MESSAGE_ID_DOMAIN}>",
+            "inbound_id": inbound_id,
+            "position": position,
+            "game_id": game_id,
+            "recipient": mail.recipient,
+            "subject": mail.subject,
+            "body": mail.body,
+            "headers": dict(mail.headers),
+            "status": PENDING,
+            "attempts": 0,
+            "next_attempt_at": now,
+            "created_at": now,
+        }
+        for position, mail in enumerate(mails)
+    ]
+    if rows:
+        tx.connection.execute(insert(OUTBOX), rows)
+    return [str(row["message_id"]) for row in rows]
+
+
+def mails(tx: Tx, *, status: str | None = None, inbound_id: int | None = None) -> list[StoredMail]:
+    """The outbox's mails, oldest first (all, or with ``status`` / from one message)."""
+    query = select(OUTBOX).order_by(OUTBOX.c.id)
+    if status is not None:
+        query = query.where(OUTBOX.c.status == status)
+    if inbound_id is not None:
+        query = query.where(OUTBOX.c.inbound_id == inbound_id)
+    return [_mail(row) for row in tx.connection.execute(query)]
+
+
+def _mail(r: Any) -> StoredMail:
+    return StoredMail(
+        r.id,
+        r.message_id,
+        r.recipient,
+        r.subject,
+        r.body,
+        dict(r.headers),
+        r.status,
+        r.attempts,
+        r.inbound_id,
+        r.game_id,
+    )
+
+
+def claim_due(tx: Tx, now: datetime) -> StoredMail | None:
+    """
+    Take the oldest due mail for sending: its attempt counted, its next attempt a lease
+    away.  On PostgreSQL, rows another sender holds are skipped (``SKIP LOCKED``).
+    """
+    while True:
+        query = (
+            select(OUTBOX)
+            .where(OUTBOX.c.status == PENDING, OUTBOX.c.next_attempt_at <= now)
+            .order_by(OUTBOX.c.next_attempt_at, OUTBOX.c.id)
+            .limit(1)
+        )
+        if tx.dialect == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        row = tx.connection.execute(query).first()
+        if row is None:
+            return None
+        claimed = tx.connection.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id == row.id, OUTBOX.c.next_attempt_at == row.next_attempt_at)
+            .values(attempts=OUTBOX.c.attempts + 1, next_attempt_at=now + LEASE)
+        )
+        if claimed.rowcount == 1:
+            return replace(_mail(row), attempts=row.attempts + 1)
+
+
+def deliver(
+    store: EventStore,
+    send: Callable[[StoredMail], None],
+    *,
+    limit: int = 100,
+    max_attempts: int = 8,
+) -> tuple[int, int]:
+    """
+    Send due mails with ``send`` (which raises if the mail could not be handed on);
+    returns (sent, failed this round).
+    """
+    sent = failed = 0
+    for _ in range(limit):
+        with store.transaction() as tx:
+            mail = claim_due(tx, tx.now())
+        if mail is None:
+            break
+        try:
+            send(mail)
+        except Exception as exc:  # noqa: BLE001 - any failure to send is recorded and retried
+            gave_up = mail.attempts >= max_attempts
+            with store.transaction() as tx:
+                tx.connection.execute(
+                    update(OUTBOX)
+                    .where(OUTBOX.c.id == mail.id)
+                    .values(
+                        status=FAILED if gave_up else PENDING,
+                        next_attempt_at=tx.now() + backoff(mail.attempts),
+                        last_error=str(exc) or type(exc).__name__,
+                    )
+                )
+            failed += 1
+            continue
+        with store.transaction() as tx:
+            tx.connection.execute(
+                update(OUTBOX)
+                .where(OUTBOX.c.id == mail.id)
+                .values(status=SENT, sent_at=tx.now(), last_error=None)
+            )
+        sent += 1
+    return sent, failed

@@ -1,0 +1,134 @@
+"""
+Players and their seats: who plays by mail from which address, in which games.
+
+A player proves his mail is his by a signing key (its fingerprint is stored) or by a
+shared secret (only a salted hash is stored).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+
+from moderator.store.errors import PlayerExistsError, StoreError
+from moderator.store.eventstore import Tx
+from moderator.store.tables import PLAYER, SEAT
+
+_ITERATIONS = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    name: str
+    address: str
+    time_zone: str
+    key_fingerprint: str | None
+    secret_hash: str | None
+
+
+def normal_address(address: str) -> str:
+    return address.strip().lower()
+
+
+def hash_secret(secret: str, *, salt: bytes | None = None) -> str:
+    """``pbkdf2_sha256$iterations$salt$hash`` for a shared secret."""
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt, _ITERATIONS)
+    return f"pbkdf2_sha256${_ITERATIONS}${salt.hex()}${digest.hex()}"
+
+
+def secret_matches(secret: str, stored: str) -> bool:
+    scheme, iterations, salt, digest = stored.split("$")
+    if scheme != "pbkdf2_sha256":
+        return False
+    again = hashlib.pbkdf2_hmac("sha256", secret.encode(), bytes.fromhex(salt), int(iterations))
+    return hmac.compare_digest(again.hex(), digest)
+
+
+def add_player(
+    tx: Tx,
+    name: str,
+    address: str,
+    *,
+    time_zone: str = "UTC",
+    key_fingerprint: str | None = None,
+    secret: str | None = None,
+) -> int:
+    """
+    Register a player; returns his id.
+
+    Raises:
+        PlayerExistsError: the address is registered already.
+    """
+    address = normal_address(address)
+    if player_by_address(tx, address) is not None:
+        msg = f"the address {address!r} is registered already"
+        raise PlayerExistsError(msg)
+    try:
+        result = tx.connection.execute(
+            insert(PLAYER)
+            .values(
+                name=name,
+                address=address,
+                time_zone=time_zone,
+                key_fingerprint=key_fingerprint,
+                secret_hash=hash_secret(secret) if secret is not None else None,
+                created_at=tx.now(),
+            )
+            .returning(PLAYER.c.id)
+        )
+    except IntegrityError as exc:
+        msg = f"the address {address!r} is registered already"
+        raise PlayerExistsError(msg) from exc
+    return int(result.scalar_one())
+
+
+def player_by_address(tx: Tx, address: str) -> Player | None:
+    row = tx.connection.execute(
+        select(PLAYER).where(PLAYER.c.address == normal_address(address))
+    ).first()
+    if row is None:
+        return None
+    return Player(
+        row.id, row.name, row.address, row.time_zone, row.key_fingerprint, row.secret_hash
+    )
+
+
+def seat_player(tx: Tx, game_id: str, seat: str, address: str) -> None:
+    """
+    Give the player with ``address`` the seat ``seat`` (his name in the game).
+
+    Raises:
+        StoreError: no player has that address, or the seat or player is taken.
+        GameNotFoundError: there is no such game.
+    """
+    tx.game(game_id)
+    player = player_by_address(tx, address)
+    if player is None:
+        msg = f"no player is registered with the address {normal_address(address)!r}"
+        raise StoreError(msg)
+    taken = tx.connection.execute(
+        select(SEAT.c.seat).where(
+            SEAT.c.game_id == game_id, (SEAT.c.seat == seat) | (SEAT.c.player_id == player.id)
+        )
+    ).first()
+    if taken is not None:
+        msg = f"in game {game_id!r} the seat {seat!r} or the player {player.address!r} is taken"
+        raise StoreError(msg)
+    tx.connection.execute(insert(SEAT).values(game_id=game_id, player_id=player.id, seat=seat))
+
+
+def seats(tx: Tx, game_id: str) -> dict[str, str]:
+    """The game's seats: player address -> the name the game knows him by."""
+    rows = tx.connection.execute(
+        select(PLAYER.c.address, SEAT.c.seat)
+        .join(SEAT, SEAT.c.player_id == PLAYER.c.id)
+        .where(SEAT.c.game_id == game_id)
+    )
+    return {str(address): str(seat) for address, seat in rows}

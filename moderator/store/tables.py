@@ -1,0 +1,210 @@
+"""
+The database tables (the only ``table=True`` models): games, players and their seats,
+the event log and its snapshots, inbound messages, the outbox and deadlines.
+
+The schema itself is made by the alembic migrations in ``migrations/versions``; these
+models must describe the same tables (``tests/store/test_migrations.py`` compares them).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Dialect,
+    Index,
+    LargeBinary,
+    Table,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlmodel import Field, SQLModel
+
+#: Inbound message states.  ``received``: archived, not yet processed; ``processed``: its
+#: orders were carried out (some may have been refused, with a reply); ``rejected``: not
+#: for any game or player we know (answered, nothing changed); ``shunted``: processing
+#: failed with an error and the message waits for a person.
+RECEIVED, PROCESSED, REJECTED, SHUNTED = "received", "processed", "rejected", "shunted"
+INBOUND_STATES = (RECEIVED, PROCESSED, REJECTED, SHUNTED)
+#: Outbox states: ``pending`` (to send, at ``next_attempt_at``), ``sent``, ``failed`` (gave up).
+PENDING, SENT, FAILED = "pending", "sent", "failed"
+#: Deadline states.
+DUE, DONE, CANCELLED = "due", "done", "cancelled"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment in UTC, stored without a zone (the same on SQLite and PostgreSQL)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            msg = f"a naive datetime cannot be stored ({value!r}): give it a time zone"
+            raise ValueError(msg)
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+def _moment(*, nullable: bool = False, index: bool = False) -> Any:
+    default: dict[str, Any] = {} if nullable else {"default_factory": utcnow}
+    return Field(sa_column=Column(UTCDateTime(), nullable=nullable, index=index), **default)
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "game"
+
+    id: str = Field(primary_key=True)
+    created_at: datetime = _moment()
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    #: The sequence number of the last event: the optimistic-concurrency check (and, on
+    #: PostgreSQL, the row every writer of the game locks).
+    last_seq: int = Field(default=0)
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "event"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_event_game_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id")
+    seq: int
+    type: str
+    version: int
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    recorded_at: datetime = _moment()
+
+
+class SnapshotRow(SQLModel, table=True):
+    """The state of a game after event ``seq``, so loading need not replay from zero."""
+
+    __tablename__ = "snapshot"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_snapshot_game_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id")
+    seq: int
+    schema_version: int
+    shape: str
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = _moment()
+
+
+class PlayerRow(SQLModel, table=True):
+    """A person who plays by mail: how to reach him and how to know his mail is his."""
+
+    __tablename__ = "player"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    address: str = Field(unique=True)
+    time_zone: str = Field(default="UTC")
+    key_fingerprint: str | None = None
+    secret_hash: str | None = None
+    created_at: datetime = _moment()
+
+
+class SeatRow(SQLModel, table=True):
+    """A player's place in a game, under the name the game knows him by."""
+
+    __tablename__ = "seat"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_seat_game_seat"),
+        UniqueConstraint("game_id", "player_id", name="uq_seat_game_player"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id")
+    player_id: int = Field(foreign_key="player.id")
+    seat: str
+
+
+class InboundRow(SQLModel, table=True):
+    """A message as it came in: archived before anything reads it."""
+
+    __tablename__ = "inbound"
+    __table_args__ = (
+        UniqueConstraint("mailbox", "uidvalidity", "uid", name="uq_inbound_mailbox_uid"),
+        Index("ix_inbound_status_id", "status", "id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    mailbox: str = Field(default="INBOX")
+    uidvalidity: int | None = Field(default=None, sa_type=BigInteger)
+    uid: int | None = Field(default=None, sa_type=BigInteger)
+    message_id: str | None = Field(default=None, index=True)
+    body_hash: str = Field(index=True)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default=RECEIVED)
+    game_id: str | None = None
+    error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    received_at: datetime = _moment()
+    processed_at: datetime | None = _moment(nullable=True)
+
+
+class OutboxRow(SQLModel, table=True):
+    """A rendered mail waiting to go out; written in the transaction that caused it."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        UniqueConstraint("inbound_id", "position", name="uq_outbox_inbound_position"),
+        Index("ix_outbox_status_next", "status", "next_attempt_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True)
+    inbound_id: int | None = Field(default=None, foreign_key="inbound.id")
+    position: int = Field(default=0)
+    game_id: str | None = None
+    recipient: str
+    subject: str
+    body: str = Field(sa_column=Column(Text, nullable=False))
+    headers: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=PENDING)
+    attempts: int = Field(default=0)
+    next_attempt_at: datetime = _moment()
+    last_error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    created_at: datetime = _moment()
+    sent_at: datetime | None = _moment(nullable=True)
+
+
+class DeadlineRow(SQLModel, table=True):
+    """When a game (or one player in it) must have acted."""
+
+    __tablename__ = "deadline"
+    __table_args__ = (Index("ix_deadline_status_due", "status", "due_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id")
+    player: str | None = None
+    kind: str
+    due_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    status: str = Field(default=DUE)
+    created_at: datetime = _moment()
+
+
+TABLES = (GameRow, EventRow, SnapshotRow, PlayerRow, SeatRow, InboundRow, OutboxRow, DeadlineRow)
+
+# The tables for SQLAlchemy Core statements (the hot paths use Core, not the ORM).
+GAME: Table = SQLModel.metadata.tables["game"]
+EVENT: Table = SQLModel.metadata.tables["event"]
+SNAPSHOT: Table = SQLModel.metadata.tables["snapshot"]
+PLAYER: Table = SQLModel.metadata.tables["player"]
+SEAT: Table = SQLModel.metadata.tables["seat"]
+INBOUND: Table = SQLModel.metadata.tables["inbound"]
+OUTBOX: Table = SQLModel.metadata.tables["outbox"]
+DEADLINE: Table = SQLModel.metadata.tables["deadline"]

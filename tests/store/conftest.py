@@ -1,0 +1,66 @@
+"""
+The store's contract tests run on SQLite and on a real PostgreSQL server (the
+``postgres_url`` fixture of ``tests/conftest.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from moderator import game
+from moderator.store import EventStore, migrate
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def _empty_postgres(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            tables = [t for t in inspect(connection).get_table_names() if t != "alembic_version"]
+            if tables:
+                connection.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind (SQLite: a new file; PostgreSQL: emptied tables)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.sqlite'}"
+        migrate.upgrade(url)
+        return url
+    url = request.getfixturevalue("postgres_url")
+    _empty_postgres(url)
+    return url
+
+
+@pytest.fixture
+def make_store(db_url: str) -> Iterator[Callable[..., EventStore]]:
+    """``make_store(**options)``: an ``EventStore`` on the test's database, closed after."""
+    opened: list[EventStore] = []
+
+    def make(**options: object) -> EventStore:
+        store = EventStore(db_url, **options)  # type: ignore[arg-type]
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(make_store: Callable[..., EventStore]) -> EventStore:
+    return make_store()
+
+
+@pytest.fixture(scope="session")
+def robot_games() -> list[game.RobotGameSummary]:
+    """A few whole robot games (with battles), played once for the session."""
+    return [game.play_robot_game(players, seed) for players, seed in ((6, 1), (3, 2), (2, 3))]

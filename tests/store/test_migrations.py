@@ -1,0 +1,124 @@
+"""Migrations: the models match them, and databases of every age come up to date."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine, text
+from sqlmodel import SQLModel
+
+from moderator.rules import events as ev
+from moderator.rules.codec import encode
+from moderator.store import EventStore, SchemaError, migrate
+from moderator.store.tables import TABLES
+
+#: The tables of the foundation's store, as it made them (before alembic).
+FOUNDATION_DDL = [
+    (
+        "CREATE TABLE game (id VARCHAR NOT NULL, created_at TIMESTAMP NOT NULL, "
+        "options JSON NOT NULL, PRIMARY KEY (id))"
+    ),
+    (
+        "CREATE TABLE event (id {serial} NOT NULL, game_id VARCHAR NOT NULL, "
+        "seq INTEGER NOT NULL, type VARCHAR NOT NULL, version INTEGER NOT NULL, "
+        "payload JSON NOT NULL, recorded_at TIMESTAMP NOT NULL, PRIMARY KEY (id), "
+        "CONSTRAINT uq_event_game_seq UNIQUE (game_id, seq), "
+        "FOREIGN KEY(game_id) REFERENCES game (id))"
+    ),
+    "CREATE INDEX ix_event_game_id ON event (game_id)",
+]
+EVENTS = [ev.GameCreated(players=("Ann", "Bob")), ev.TurnStarted(player="Ann", turn=1)]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database with nothing in it."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
+        return
+    server = request.getfixturevalue("postgres_url")
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    name = f"empty_{request.node.name.split('[')[0][-20:]}".lower()
+    with admin.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    yield server.rsplit("/", 1)[0] + f"/{name}"
+    with admin.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    admin.dispose()
+
+
+def test_head_is_the_newest_script() -> None:
+    assert migrate.script_head() == migrate.HEAD
+
+
+def test_models_match_the_migrations(empty_url: str) -> None:
+    assert migrate.upgrade(empty_url) == (None, migrate.HEAD)
+    ours = {model.__tablename__ for model in TABLES}  # type: ignore[attr-defined]
+    engine = create_engine(empty_url)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(
+            connection,
+            opts={"include_name": lambda name, kind, _parent: kind != "table" or name in ours},
+        )
+        differences = compare_metadata(context, SQLModel.metadata)
+    engine.dispose()
+    assert differences == []
+
+
+def test_upgrade_is_idempotent_and_reversible(empty_url: str) -> None:
+    migrate.upgrade(empty_url)
+    assert migrate.upgrade(empty_url) == (migrate.HEAD, migrate.HEAD)
+    engine = create_engine(empty_url)
+    with engine.connect() as connection:
+        config = migrate.alembic_config(connection)
+        command.downgrade(config, "base")
+        connection.commit()
+        assert migrate.current_revision(connection) is None
+    engine.dispose()
+    assert migrate.upgrade(empty_url) == (None, migrate.HEAD)
+
+
+def test_foundation_database_is_upgraded(empty_url: str) -> None:
+    """A database the foundation's store made keeps its games through the upgrade."""
+    engine = create_engine(empty_url)
+    serial = "SERIAL" if engine.dialect.name == "postgresql" else "INTEGER"
+    with engine.begin() as connection:
+        for statement in FOUNDATION_DDL:
+            connection.execute(text(statement.format(serial=serial)))
+        connection.execute(
+            text("INSERT INTO game VALUES ('old', '2024-05-01 10:00:00', :options)"),
+            {"options": json.dumps({"dice_seed": 4})},
+        )
+        for seq, event in enumerate(EVENTS, 1):
+            record = encode(event)
+            connection.execute(
+                text(
+                    "INSERT INTO event (game_id, seq, type, version, payload, recorded_at) "
+                    "VALUES ('old', :seq, :type, :version, :payload, '2024-05-01 10:00:00')"
+                ),
+                {**record, "seq": seq, "payload": json.dumps(record["payload"])},
+            )
+    engine.dispose()
+    with pytest.raises(SchemaError, match="revision '0001'.*db upgrade"):
+        EventStore(empty_url)
+    assert migrate.upgrade(empty_url) == (migrate.FOUNDATION, migrate.HEAD)
+    with EventStore(empty_url) as store:
+        assert store.load("old") == EVENTS
+        assert store.last_seq("old") == 2
+        assert store.options("old") == {"dice_seed": 4}
+        store.append("old", 2, [ev.TurnEnded(player="Ann")])
+        assert store.check("old").ok
+
+
+def test_an_empty_database_is_created_unless_told_not_to(empty_url: str) -> None:
+    with pytest.raises(SchemaError, match="empty"):
+        EventStore(empty_url, create=False)
+    with EventStore(empty_url) as store:
+        assert store.games() == []
