@@ -219,7 +219,7 @@ def legal_hint(state: GameState, player: str) -> str:
     return f"Legal now: {shown}"
 
 
-def _answer(query: Query, events: Callable[[], list[ev.Event]], state: GameState) -> list[str]:
+def answer_query(query: Query, events: Callable[[], list[ev.Event]], state: GameState) -> list[str]:
     """The reply to a query; ``events()`` gives the game's log (read only for ``history``)."""
     player = query.player
     match query.kind:
@@ -362,6 +362,109 @@ class OrderResult:
     state: GameState  # the state after them
 
 
+# -- running order lines ---------------------------------------------------------------------
+
+#: ``LineResult.outcome``: a query answered, an order carried out, a line refused.
+ANSWERED, DONE, REFUSED = "answered", "done", "refused"
+
+Answerer = Callable[[Query, Callable[[], list[ev.Event]], GameState], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class LineResult:
+    """
+    What became of one order line: ``answered`` (a query; ``lines`` is the answer),
+    ``done`` (an order; ``lines`` tells the events the player may see, ``events`` are
+    all of them) or ``refused`` (``reason``, its stable ``code``, and ``hint``: what
+    would be legal now).
+    """
+
+    line: str
+    outcome: str
+    lines: tuple[str, ...] = ()
+    reason: str = ""
+    code: str = ""
+    hint: str = ""
+    events: tuple[ev.Event, ...] = ()
+
+
+@dataclass
+class OrderRun:
+    """The order lines of one message, run in turn (see ``run_orders``)."""
+
+    results: list[LineResult]
+    unprocessed: list[str]  # lines not run because an earlier one was refused
+    events: list[ev.Event]
+    options: dict[str, Any]
+    state: GameState
+
+    @property
+    def ok(self) -> bool:
+        return all(r.outcome != REFUSED for r in self.results)
+
+    @property
+    def refused(self) -> list[LineResult]:
+        return [r for r in self.results if r.outcome == REFUSED]
+
+
+def run_orders(
+    state: GameState,
+    options: Mapping[str, Any],
+    player: str,
+    lines: Sequence[str],
+    history: Callable[[], list[ev.Event]],
+    *,
+    refuse_changes: tuple[str, str] | None = None,
+    answer: Answerer | None = None,
+) -> OrderRun:
+    """
+    ``player``'s order ``lines`` run in turn on ``state``, nothing stored: queries are
+    answered (by ``answer``, default ``answer_query``), orders decided and applied.  The
+    first line that cannot be read or is not legal stops the run; the lines after it are
+    ``unprocessed``.  With ``refuse_changes`` = (code, reason) every order that would
+    change the game is refused with that reason instead, queries are still answered, and
+    nothing stops the run.
+    """
+    options = dict(options)
+    dice = CountingDice.from_options(options)
+    answer = answer or answer_query
+    new_events: list[ev.Event] = []
+    results: list[LineResult] = []
+    for index, line in enumerate(lines):
+        code = ""
+        try:
+            parsed = parse_order(line, player, state)
+            if isinstance(parsed, Query):
+                answered = answer(parsed, lambda: history() + new_events, state)
+                results.append(LineResult(line, ANSWERED, tuple(answered)))
+                continue
+            if refuse_changes is not None:
+                code, reason = refuse_changes
+                results.append(LineResult(line, REFUSED, reason=reason, code=code))
+                continue
+            new = decide(state, parsed, dice)
+        except (OrderError, RuleError) as exc:
+            code, reason = exc.code, str(exc)
+        except IndexError as exc:  # scripted dice ran out
+            code, reason = "E-DICE", f"the dice script has run out ({exc})"
+        else:
+            options = {**options, **dice.options()}
+            told: list[str] = []
+            for event in new:
+                if may_see(event, player) and not is_bookkeeping(event):
+                    told.append(describe(event, state))
+                state = evolve(state, event)
+            new_events.extend(new)
+            results.append(LineResult(line, DONE, tuple(told), events=tuple(new)))
+            continue
+        results.append(
+            LineResult(line, REFUSED, reason=reason, code=code, hint=legal_hint(state, player))
+        )
+        if refuse_changes is None:
+            return OrderRun(results, list(lines[index + 1 :]), new_events, options, state)
+    return OrderRun(results, [], new_events, options, state)
+
+
 def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
     """
     Carry out ``player``'s orders (one per line) and return the reply and whether every
@@ -394,51 +497,32 @@ def carry_out(
     The orders in ``text`` from ``player``, carried out on ``state`` without storing
     anything (``history()`` gives the game's stored events, for the ``history`` query).
     """
-    options = dict(options)
-    dice = CountingDice.from_options(options)
-    new_events: list[ev.Event] = []
     if not state.has_player(player):
         names = ", ".join(p.name for p in state.players)
         reply = f"{player} is not playing in game {game_id} (players: {names})."
-        return OrderResult(reply, False, new_events, options, state)
+        return OrderResult(reply, False, [], dict(options), state)
     lines, ignored = split_lines(text)
     if not lines:
         reply = "There is no order in your message; 'help' lists the orders."
-        return OrderResult(reply, False, new_events, options, state)
+        return OrderResult(reply, False, [], dict(options), state)
+    run = run_orders(state, options, player, lines, history)
     out: list[str] = []
-    ok = True
-    for index, line in enumerate(lines):
-        out.append(f"> {line}")
-        try:
-            parsed = parse_order(line, player, state)
-            if isinstance(parsed, Query):
-                out.extend(_answer(parsed, lambda: history() + new_events, state))
-                continue
-            new = decide(state, parsed, dice)
-        except (OrderError, RuleError) as exc:
-            reason = str(exc)
-        except IndexError as exc:  # scripted dice ran out
-            reason = f"the dice script has run out ({exc})"
+    for result in run.results:
+        out.append(f"> {result.line}")
+        if result.outcome == ANSWERED:
+            out.extend(result.lines)
+        elif result.outcome == DONE:
+            out.extend(f"  {told}" for told in result.lines)
         else:
-            options = {**options, **dice.options()}
-            for event in new:
-                if may_see(event, player) and not is_bookkeeping(event):
-                    out.append(f"  {describe(event, state)}")
-                state = evolve(state, event)
-            new_events.extend(new)
-            continue
-        ok = False
-        out.append(f"Rejected: {reason}")
-        out.append(legal_hint(state, player))
-        skipped = len(lines) - index - 1
-        if skipped:
-            out.append(f"The {skipped} order line(s) after it were not carried out.")
-        break
+            out.append(f"Rejected: {result.reason}")
+            out.append(result.hint)
+    if run.unprocessed:
+        out.append(f"The {len(run.unprocessed)} order line(s) after it were not carried out.")
     if ignored:
         out.append(f"({len(ignored)} line(s) after the end of the orders were ignored.)")
-    if ok:
-        out.append(waiting_line(state, player))
-    return OrderResult("\n".join(out), ok, new_events, options, state)
+    if run.ok:
+        out.append(waiting_line(run.state, player))
+    return OrderResult("\n".join(out), run.ok, run.events, run.options, run.state)
 
 
 # -- robot games ------------------------------------------------------------------------------
@@ -528,11 +612,17 @@ def play_robot_game(
 
 
 __all__ = [
+    "ANSWERED",
     "DEFAULT_NAMES",
+    "DONE",
+    "REFUSED",
     "CountingDice",
     "GameError",
+    "LineResult",
     "OrderResult",
+    "OrderRun",
     "RobotGameSummary",
+    "answer_query",
     "carry_out",
     "current_state",
     "history",
@@ -543,6 +633,7 @@ __all__ = [
     "order",
     "play_robot_game",
     "read_dice_script",
+    "run_orders",
     "show",
     "waiting_line",
 ]

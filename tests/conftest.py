@@ -5,17 +5,25 @@ Fixtures for the whole suite.
 folder (``moderator.store.pgtemp``) with the moderator's schema.  Without the server
 binaries the tests that use it are skipped, except under ``CI=true`` where that is a
 failure.
+
+``gpg_world``: the moderator and two players, Ann and Bob, each in a real GnuPG home
+of his own with his own key (``tests/gpgparties.py``); the moderator holds both
+players' public keys and each player holds the moderator's.  Made once per session:
+tests must not change it.  ``stranger``: a fresh home with a key nobody else knows.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import ExitStack
 
 import pytest
 
 from moderator.store import migrate
 from moderator.store.pgtemp import PostgresUnavailableError, TemporaryPostgres
+
+from .gpgparties import GpgWorld, Party, make_party
 
 
 def _unavailable(reason: str) -> None:
@@ -38,3 +46,22 @@ def postgres_url() -> Iterator[str]:
         yield url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def gpg_world() -> Iterator[GpgWorld]:
+    with ExitStack() as stack:
+        moderator = make_party(stack, "Titan Moderator", "moderator@titan.example")
+        ann = make_party(stack, "Ann", "ann@example.org")
+        bob = make_party(stack, "Bob", "bob@example.net")
+        for player in (ann, bob):
+            moderator.keyring.import_key(player.keyring.export_public(player.fingerprint))
+            player.keyring.import_key(moderator.keyring.export_public(moderator.fingerprint))
+        yield GpgWorld(moderator, ann, bob)
+
+
+@pytest.fixture
+def stranger() -> Iterator[Party]:
+    """A fresh GnuPG home with a key nobody else knows."""
+    with ExitStack() as stack:
+        yield make_party(stack, "Stranger", "stranger@elsewhere.example")

@@ -44,6 +44,13 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/store/migrations/env.py",
         "moderator/store/migrations/versions/0001_foundation.py",
         "moderator/store/migrations/versions/0002_durable_store.py",
+        "moderator/store/migrations/versions/0003_outbox_parts.py",
+        "moderator/templates/player.report.txt.j2",
+        "moderator/templates/player.report-private.txt.j2",
+        "moderator/templates/player.reply.txt.j2",
+        "moderator/templates/player.reply-private.txt.j2",
+        "moderator/templates/player.history.txt.j2",
+        "moderator/service/handler.py",
     ):
         assert name in names, name
     # Installed on its own (no source checkout next to it), it renders from its templates.
@@ -77,7 +84,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Turn 2, Ann's turn: split step" in result.stdout
-    assert "schema (None, '0002')" in result.stdout  # migrations run without an alembic.ini
+    assert "schema (None, '0003')" in result.stdout  # migrations run without an alembic.ini
     assert (
         str(target)
         in subprocess.run(

@@ -20,3 +20,19 @@ class GpgError(MailError):
         super().__init__(message)
         self.operation = operation
         self.status = status
+
+
+class MailTransportError(MailError, ConnectionError):
+    """
+    Raised when a mail server cannot be reached or refuses what was asked.
+
+    ``permanent`` says whether trying again can help: a 5xx answer to a mail
+    (``permanent=True``) will be refused again, while a 4xx answer, a dropped
+    connection or a timeout (``permanent=False``) may pass later.  ``code`` is
+    the server's reply code when it gave one.
+    """
+
+    def __init__(self, message: str, *, permanent: bool = False, code: int | None = None) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+        self.code = code

@@ -1,8 +1,9 @@
 """
-A simple handler of order mails, until the real intake arrives: the game is named by
+A simple handler of order mails, for tests and local experiments: the game is named by
 an ``X-Titan-Game`` header or a ``game NAME`` line, the player is whoever sits in that
-game under the sender's address, and the rest of the body is order lines, carried out
-as ``titan-moderator local order`` would.  Every message gets a reply.
+game under the sender's address (no authentication at all), and the rest of the body is
+order lines, carried out as ``titan-moderator local order`` would.  Every message gets
+a reply.  The mail service's handler is ``moderator.service.MailGameHandler``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from email.policy import default
 from email.utils import parseaddr
 
 from moderator.game import carry_out
-from moderator.store.inbox import GameContext, InboundMessage, Outcome
+from moderator.store.inbox import GameContext, InboundMessage, Lookup, Outcome
 from moderator.store.outbox import OutgoingMail
 
 _GAME_LINE = re.compile(r"^\s*game\s+(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -44,7 +45,9 @@ class OrderMailHandler:
         found = _GAME_LINE.search(_body(mail))
         return found.group(1) if found else None
 
-    def handle(self, message: InboundMessage, game: GameContext | None) -> Outcome:
+    def handle(
+        self, message: InboundMessage, game: GameContext | None, lookup: Lookup | None = None
+    ) -> Outcome:
         mail = _parsed(message.raw)
         sender = parseaddr(str(mail.get("From", "")))[1].strip().lower()
         subject = str(mail.get("Subject", "")).strip()

@@ -3,9 +3,10 @@ Inbound messages: archived as raw bytes before anything reads them, then process
 one at a time, each in one transaction.
 
 ``process_message`` is what the mail poller calls for each message it archived.  In
-one transaction it claims the message, loads the game, lets the handler (pure: the
-message and the game's state in, events and mails out) decide, appends the events,
-puts the mails in the outbox and marks the message processed.  After a crash either
+one transaction it claims the message, loads the game, lets the handler decide (the
+message, the game's state and a read-only ``Lookup`` of the store in; events, mails,
+the game's options and players to register out), appends the events, registers the
+players, puts the mails in the outbox and marks the message processed.  After a crash either
 all of that is in the database or none of it, and the message is still ``received``.
 If the handler raises, the message is ``shunted`` with the error, in a transaction
 of its own, for a person to look at (``requeue`` puts it back once fixed).
@@ -17,7 +18,7 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from typing import Any, Protocol
@@ -29,9 +30,14 @@ from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
 from moderator.store import players
-from moderator.store.errors import ConflictError, GameNotFoundError, MessageNotFoundError
+from moderator.store.errors import (
+    ConflictError,
+    GameNotFoundError,
+    MessageNotFoundError,
+    PlayerExistsError,
+)
 from moderator.store.eventstore import EventStore, Tx
-from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.store.outbox import OutgoingMail, add_mails, count_since
 from moderator.store.tables import INBOUND, PROCESSED, RECEIVED, REJECTED, SHUNTED
 
 __all__ = [
@@ -45,6 +51,8 @@ __all__ = [
     "GameContext",
     "Handler",
     "InboundMessage",
+    "Lookup",
+    "NewPlayer",
     "Outcome",
     "body_hash",
     "claim",
@@ -96,6 +104,7 @@ class Outcome:
     """
     What a handler decided: events to append, mails to send, the game's new options.
     ``rejected``: the message was for no game or player we know (nothing changes).
+    ``players``: players to register (a sign-on), in the same transaction.
     """
 
     events: tuple[Event, ...] = ()
@@ -103,14 +112,92 @@ class Outcome:
     options: Mapping[str, Any] | None = None
     rejected: bool = False
     note: str = ""
+    players: tuple[NewPlayer, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """A player a handler registers (a sign-on by mail): stored with the outcome."""
+
+    name: str
+    address: str
+    time_zone: str = "UTC"
+    key_fingerprint: str | None = None
+    secret_hash: str | None = None  # ``players.hash_secret``'s; never the secret itself
+
+
+class Lookup:
+    """
+    What a handler may read besides the message and its game, inside the message's
+    transaction: players, seats, today's mail to an address, earlier copies of the
+    message, the game's events.  Read only: a handler changes things through its
+    ``Outcome``.
+    """
+
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+
+    def now(self) -> datetime:
+        return self._tx.now()
+
+    def player(self, address: str) -> players.Player | None:
+        """The player registered with ``address`` (any case)."""
+        return players.player_by_address(self._tx, address)
+
+    def players_with_key(self, fingerprint: str) -> list[players.Player]:
+        """The players whose pinned key has ``fingerprint``."""
+        return players.players_by_fingerprint(self._tx, fingerprint)
+
+    def seated_players(self, game_id: str) -> dict[str, players.Player]:
+        """The game's seats: name in the game -> player."""
+        return players.seated_players(self._tx, game_id)
+
+    def games_of(self, address: str) -> list[tuple[str, str]]:
+        """(game, seat) of every game the player with ``address`` sits in."""
+        return players.games_of(self._tx, address)
+
+    def mails_today(self, address: str, kinds: tuple[str, ...] | None = None) -> int:
+        """Mails (of ``kinds``) written to ``address`` since midnight UTC."""
+        now = self._tx.now().astimezone(UTC)
+        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+        return count_since(self._tx, address, midnight, kinds=kinds)
+
+    def earlier_copy(self, message: InboundMessage) -> int | None:
+        """
+        The id of an earlier message with the same Message-ID and the same body hash
+        that was already dealt with (processed or rejected); None if there is none or
+        the message has no Message-ID.  The store keeps one copy per mailbox UID: this
+        catches the same mail come again by another route, or replayed.
+        """
+        if not message.message_id:
+            return None
+        found = self._tx.connection.execute(
+            select(INBOUND.c.id)
+            .where(
+                INBOUND.c.message_id == message.message_id,
+                INBOUND.c.body_hash == body_hash(message.raw),
+                INBOUND.c.id != message.id,
+                INBOUND.c.status.in_((PROCESSED, REJECTED)),
+            )
+            .order_by(INBOUND.c.id)
+            .limit(1)
+        ).first()
+        return None if found is None else int(found[0])
+
+    def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
+        """The game's stored events after ``after`` (up to ``upto``)."""
+        return self._tx.events(game_id, after, upto)
 
 
 class Handler(Protocol):
     def game_of(self, message: InboundMessage) -> str | None:
         """The game the message is for, from its text alone (None: no game named)."""
 
-    def handle(self, message: InboundMessage, game: GameContext | None) -> Outcome:
-        """Decide what the message does (``game`` is None if it names no known game)."""
+    def handle(self, message: InboundMessage, game: GameContext | None, lookup: Lookup) -> Outcome:
+        """
+        Decide what the message does (``game`` is None if it names no known game);
+        ``lookup`` reads the store in the message's transaction.
+        """
 
 
 def body_hash(raw: bytes) -> str:
@@ -295,7 +382,7 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
         raise _HandlerFailedError from exc
     context = _context(tx, game_id) if game_id is not None else None
     try:
-        outcome = handler.handle(message, context)
+        outcome = handler.handle(message, context, Lookup(tx))
         state = replay(outcome.events, context.state) if context and outcome.events else None
     except Exception as exc:  # whatever the handler raises shunts the message
         raise _HandlerFailedError from exc
@@ -305,6 +392,18 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
         )
     elif outcome.events:
         raise _HandlerFailedError from ValueError("the handler gave events for no game")
+    for new in outcome.players:
+        try:
+            players.add_player(
+                tx,
+                new.name,
+                new.address,
+                time_zone=new.time_zone,
+                key_fingerprint=new.key_fingerprint,
+                secret_hash=new.secret_hash,
+            )
+        except PlayerExistsError as exc:  # registered by another worker meanwhile
+            raise _HandlerFailedError from exc
     step("after-events")
     add_mails(tx, outcome.mails, inbound_id=message.id, game_id=game_id)
     step("after-outbox")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT
@@ -31,12 +31,25 @@ LEASE = timedelta(minutes=5)
 
 @dataclass(frozen=True, slots=True)
 class OutgoingMail:
-    """A mail to send, as a handler returns it."""
+    """
+    A mail to send, as a handler returns it.
+
+    ``body`` is the text anybody may see (the sender signs it).  A report or reply also
+    has a ``private_body`` only its recipient may read, which is never signed and is
+    encrypted to ``recipient_key`` (his pinned fingerprint) when he has one, and a
+    one-time ``token`` that ties the two parts together (Wolff 4.5; see
+    ``moderator.mail.compose.report_mail``).  ``kind`` says what the mail is
+    (``report``, ``reply``, ``refusal``, ...).
+    """
 
     recipient: str
     subject: str
     body: str
     headers: Mapping[str, str] = field(default_factory=dict)
+    private_body: str | None = None
+    token: str | None = None
+    recipient_key: str | None = None
+    kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +66,11 @@ class StoredMail:
     attempts: int
     inbound_id: int | None
     game_id: str | None
+    private_body: str | None = None
+    token: str | None = None
+    recipient_key: str | None = None
+    kind: str | None = None
+    created_at: datetime | None = None
 
 
 def backoff(attempts: int) -> timedelta:
@@ -79,6 +97,10 @@ def add_mails(
             "subject": mail.subject,
             "body": mail.body,
             "headers": dict(mail.headers),
+            "private_body": mail.private_body,
+            "token": mail.token,
+            "recipient_key": mail.recipient_key,
+            "kind": mail.kind,
             "status": PENDING,
             "attempts": 0,
             "next_attempt_at": now,
@@ -113,7 +135,31 @@ def _mail(r: Any) -> StoredMail:
         r.attempts,
         r.inbound_id,
         r.game_id,
+        r.private_body,
+        r.token,
+        r.recipient_key,
+        r.kind,
+        r.created_at,
     )
+
+
+def count_since(
+    tx: Tx, recipient: str, since: datetime, *, kinds: Iterable[str] | None = None
+) -> int:
+    """
+    How many mails to ``recipient`` were written since ``since``: all, or of ``kinds``
+    (a mail written before kinds existed counts as every kind).  Addresses are compared
+    as written: handlers write them in lower case.
+    """
+    query = (
+        select(func.count())
+        .select_from(OUTBOX)
+        .where(OUTBOX.c.recipient == recipient.strip().lower())
+        .where(OUTBOX.c.created_at >= since)
+    )
+    if kinds is not None:
+        query = query.where(or_(OUTBOX.c.kind.in_(list(kinds)), OUTBOX.c.kind.is_(None)))
+    return int(tx.connection.execute(query).scalar_one())
 
 
 def claim_due(tx: Tx, now: datetime) -> StoredMail | None:

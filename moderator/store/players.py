@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -59,13 +60,20 @@ def add_player(
     time_zone: str = "UTC",
     key_fingerprint: str | None = None,
     secret: str | None = None,
+    secret_hash: str | None = None,
 ) -> int:
     """
-    Register a player; returns his id.
+    Register a player; returns his id.  His secret is given in clear (``secret``, hashed
+    here) or already hashed with ``hash_secret`` (``secret_hash``), never both.
 
     Raises:
         PlayerExistsError: the address is registered already.
     """
+    if secret is not None and secret_hash is not None:
+        msg = "give the secret or its hash, not both"
+        raise ValueError(msg)
+    if secret is not None:
+        secret_hash = hash_secret(secret)
     address = normal_address(address)
     if player_by_address(tx, address) is not None:
         msg = f"the address {address!r} is registered already"
@@ -78,7 +86,7 @@ def add_player(
                 address=address,
                 time_zone=time_zone,
                 key_fingerprint=key_fingerprint,
-                secret_hash=hash_secret(secret) if secret is not None else None,
+                secret_hash=secret_hash,
                 created_at=tx.now(),
             )
             .returning(PLAYER.c.id)
@@ -89,15 +97,27 @@ def add_player(
     return int(result.scalar_one())
 
 
+def _player(row: Any) -> Player:
+    return Player(
+        row.id, row.name, row.address, row.time_zone, row.key_fingerprint, row.secret_hash
+    )
+
+
 def player_by_address(tx: Tx, address: str) -> Player | None:
     row = tx.connection.execute(
         select(PLAYER).where(PLAYER.c.address == normal_address(address))
     ).first()
-    if row is None:
-        return None
-    return Player(
-        row.id, row.name, row.address, row.time_zone, row.key_fingerprint, row.secret_hash
+    return None if row is None else _player(row)
+
+
+def players_by_fingerprint(tx: Tx, fingerprint: str) -> list[Player]:
+    """The players whose pinned key has this fingerprint (GnuPG's spelling: upper case)."""
+    rows = tx.connection.execute(
+        select(PLAYER)
+        .where(PLAYER.c.key_fingerprint == fingerprint.strip().upper())
+        .order_by(PLAYER.c.id)
     )
+    return [_player(row) for row in rows]
 
 
 def seat_player(tx: Tx, game_id: str, seat: str, address: str) -> None:
@@ -122,6 +142,27 @@ def seat_player(tx: Tx, game_id: str, seat: str, address: str) -> None:
         msg = f"in game {game_id!r} the seat {seat!r} or the player {player.address!r} is taken"
         raise StoreError(msg)
     tx.connection.execute(insert(SEAT).values(game_id=game_id, player_id=player.id, seat=seat))
+
+
+def seated_players(tx: Tx, game_id: str) -> dict[str, Player]:
+    """The game's seats: the name the game knows a player by -> the player."""
+    rows = tx.connection.execute(
+        select(PLAYER, SEAT.c.seat)
+        .join(SEAT, SEAT.c.player_id == PLAYER.c.id)
+        .where(SEAT.c.game_id == game_id)
+    )
+    return {str(row.seat): _player(row) for row in rows}
+
+
+def games_of(tx: Tx, address: str) -> list[tuple[str, str]]:
+    """(game, seat) of every game the player with ``address`` has a seat in."""
+    rows = tx.connection.execute(
+        select(SEAT.c.game_id, SEAT.c.seat)
+        .join(PLAYER, SEAT.c.player_id == PLAYER.c.id)
+        .where(PLAYER.c.address == normal_address(address))
+        .order_by(SEAT.c.game_id)
+    )
+    return [(str(game), str(seat)) for game, seat in rows]
 
 
 def seats(tx: Tx, game_id: str) -> dict[str, str]:

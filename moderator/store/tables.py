@@ -163,6 +163,7 @@ class OutboxRow(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("inbound_id", "position", name="uq_outbox_inbound_position"),
         Index("ix_outbox_status_next", "status", "next_attempt_at"),
+        Index("ix_outbox_recipient_created", "recipient", "created_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -174,6 +175,15 @@ class OutboxRow(SQLModel, table=True):
     subject: str
     body: str = Field(sa_column=Column(Text, nullable=False))
     headers: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    #: The part of a report or reply only its recipient may read (never signed; encrypted
+    #: to ``recipient_key`` when set), and the one-time token binding it to the signed
+    #: public part (Wolff 4.5).  Null for a mail of one plain part.
+    private_body: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    token: str | None = None
+    recipient_key: str | None = None
+    #: What the mail is: ``report``, ``reply``, ``refusal``, ``history``, ``welcome``,
+    #: ``notice`` (null: written before kinds existed).
+    kind: str | None = None
     status: str = Field(default=PENDING)
     attempts: int = Field(default=0)
     next_attempt_at: datetime = _moment()

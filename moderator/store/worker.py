@@ -1,8 +1,14 @@
 """
 A worker that processes the inbound messages waiting in a database
-(``process_pending``), with the default order-mail handler:
+(``process_pending``), with the mail service's handler
+(``moderator.service.MailGameHandler``):
 
     python -m moderator.store.worker --db URL [--loop SECONDS] [--gm ADDRESS]
+        [--moderator ADDRESS] [--gnupg-home DIR] [--handler mail|simple]
+
+Without ``--gnupg-home`` no signature is checked, and players authenticate with their
+secret lines only.  ``--handler simple`` uses the unauthenticated test handler
+(``moderator.store.handler.OrderMailHandler``) instead.
 
 ``--crash-at STEP`` (with ``--crash-on N``: on the Nth message) kills the worker with
 SIGKILL at that step of processing a message, for the crash-safety tests; the steps
@@ -79,6 +85,17 @@ def crasher(step: str, nth: int = 1) -> Callable[[str], None]:
     return checkpoint
 
 
+def make_handler(kind: str, moderator: str, gnupg_home: str | None = None) -> Handler:
+    """The worker's handler: the mail service's (``mail``) or the simple test one."""
+    if kind == "simple":
+        return OrderMailHandler()
+    from moderator.mail.gpg import Keyring
+    from moderator.service import MailGameHandler
+
+    home = gnupg_home
+    return MailGameHandler((lambda: Keyring(home)) if home else None, moderator)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument("--db", help="database URL (default: as titan-moderator finds it)")
@@ -86,9 +103,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loop", type=float, help="keep polling, this many seconds apart")
     parser.add_argument("--crash-at", choices=STEPS, help="SIGKILL this worker at this step")
     parser.add_argument("--crash-on", type=int, default=1, help="... of the Nth message")
+    parser.add_argument(
+        "--handler", choices=("mail", "simple"), default="mail", help="which handler reads mail"
+    )
+    parser.add_argument(
+        "--moderator",
+        default=os.environ.get("TITAN_MODERATOR_ADDRESS", "moderator@localhost"),
+        help="the moderator's own address (mail from it is dropped)",
+    )
+    parser.add_argument("--gnupg-home", help="the moderator's GnuPG home (signed mail)")
     args = parser.parse_args(argv)
     checkpoint = crasher(args.crash_at, args.crash_on) if args.crash_at else None
-    handler = OrderMailHandler()
+    handler = make_handler(args.handler, args.moderator, args.gnupg_home)
     with EventStore(args.db) as store:
         while True:
             tally = process_pending(store, handler, checkpoint=checkpoint, gm_address=args.gm)

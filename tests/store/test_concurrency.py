@@ -124,7 +124,15 @@ def test_two_worker_processes(db_url: str, tmp_path: Path) -> None:
             mails, _ = order_chain(store, game_id, 4)
             ids += [inbox.receive(store, mail) for mail in mails]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-m", "moderator.store.worker", "--db", db_url]
+    command = [
+        sys.executable,
+        "-m",
+        "moderator.store.worker",
+        "--db",
+        db_url,
+        "--handler",
+        "simple",
+    ]
     workers = [
         subprocess.Popen(
             command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE

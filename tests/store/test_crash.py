@@ -25,7 +25,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _worker(db_url: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "moderator.store.worker", "--db", db_url, *extra],
+        [
+            sys.executable,
+            "-m",
+            "moderator.store.worker",
+            "--db",
+            db_url,
+            "--handler",
+            "simple",
+            *extra,
+        ],
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         capture_output=True,

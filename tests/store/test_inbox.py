@@ -118,7 +118,9 @@ class Exploding:
     def game_of(self, message: InboundMessage) -> str | None:
         return "g1"
 
-    def handle(self, message: InboundMessage, game: GameContext | None) -> Outcome:
+    def handle(
+        self, message: InboundMessage, game: GameContext | None, lookup: object = None
+    ) -> Outcome:
         raise ZeroDivisionError("the handler broke")
 
 
@@ -147,7 +149,9 @@ class BadEvents:
     def game_of(self, message: InboundMessage) -> str | None:
         return "g1"
 
-    def handle(self, message: InboundMessage, game: GameContext | None) -> Outcome:
+    def handle(
+        self, message: InboundMessage, game: GameContext | None, lookup: object = None
+    ) -> Outcome:
         from moderator.rules import events as ev
 
         return Outcome(events=(ev.LegionMoved(marker="Zz99", from_land=1, to_land=2),))

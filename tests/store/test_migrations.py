@@ -122,3 +122,52 @@ def test_an_empty_database_is_created_unless_told_not_to(empty_url: str) -> None
         EventStore(empty_url, create=False)
     with EventStore(empty_url) as store:
         assert store.games() == []
+
+
+def test_outbox_parts_are_added_to_an_older_outbox(empty_url: str) -> None:
+    """0003: a report's private part, token, recipient key and kind; old rows keep theirs."""
+    assert migrate.upgrade(empty_url, "0002") == (None, "0002")
+    engine = create_engine(empty_url)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO outbox (message_id, position, recipient, subject, body, headers, "
+                "status, attempts, next_attempt_at, created_at) VALUES ('<old@x>', 0, "
+                "'ann@example.org', 'old', 'body', '{}', 'pending', 0, "
+                "'2024-07-01 10:00:00', '2024-07-01 10:00:00')"
+            )
+        )
+    engine.dispose()
+    assert migrate.upgrade(empty_url) == ("0002", migrate.HEAD)
+    from datetime import UTC, datetime
+
+    from moderator.store import outbox
+
+    with EventStore(empty_url) as store, store.transaction() as tx:
+        outbox.add_mails(
+            tx,
+            [
+                outbox.OutgoingMail(
+                    "ann@example.org",
+                    "new",
+                    "public",
+                    {"From": "m@x"},
+                    private_body="private",
+                    token="tok",
+                    recipient_key="ABCD",
+                    kind="report",
+                )
+            ],
+        )
+        old, new = outbox.mails(tx)
+        assert (old.body, old.private_body, old.token, old.kind) == ("body", None, None, None)
+        assert (new.private_body, new.token, new.recipient_key, new.kind) == (
+            "private",
+            "tok",
+            "ABCD",
+            "report",
+        )
+        since = datetime(2024, 7, 1, tzinfo=UTC)
+        assert outbox.count_since(tx, "ann@example.org", since) == 2
+        assert outbox.count_since(tx, "ANN@example.org ", since, kinds=("reply",)) == 1
+        assert outbox.count_since(tx, "bob@example.org", since) == 0

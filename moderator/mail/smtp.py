@@ -1,0 +1,199 @@
+"""
+The moderator's outgoing mail: an SMTP server reached over aiosmtplib, and the
+back-off the outbox waits between tries.
+
+``SmtpSink.send`` either hands a mail over or raises ``MailTransportError``
+whose ``permanent`` flag tells the outbox what to do:
+
+- **permanent** (``True``): the server answered the mail itself with a 5xx
+  code, at ``MAIL FROM``, ``RCPT TO`` (every recipient) or ``DATA``; the same
+  mail would be refused again, so the outbox gives up on it.
+- **temporary** (``False``): a 4xx answer, a refused, dropped or timed-out
+  connection, and failures before the mail was offered (greeting, ``EHLO``,
+  ``STARTTLS``, ``AUTH``): those say nothing about the mail, and it may pass
+  once the server or our settings are right, so the outbox tries again at
+  ``next_attempt``.
+
+When some recipients are refused and others accepted the mail was sent;
+``send`` returns the refusals instead of raising, since a retry would send it
+twice to the others.
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import Literal, Protocol
+
+import aiosmtplib
+
+from moderator.mail.errors import MailTransportError
+
+#: How the connection to the SMTP server is secured.
+TlsMode = Literal["none", "starttls", "tls"]
+TLS_MODES: tuple[TlsMode, ...] = ("none", "starttls", "tls")
+
+
+class RandomSource(Protocol):
+    """Where the jitter comes from: ``random.Random`` or any object with ``random()``."""
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SendResult:
+    """
+    A mail the server took: its last reply, and the recipients it refused
+    (address to ``(code, message)``; empty when all were accepted).
+    """
+
+    reply: str
+    refused: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+
+
+def next_attempt(
+    attempts: int,
+    now: datetime,
+    *,
+    rng: RandomSource,
+    base: timedelta = timedelta(minutes=1),
+    cap: timedelta = timedelta(hours=6),
+    jitter: float = 0.25,
+) -> datetime:
+    """
+    When to try a mail again after ``attempts`` failed tries.
+
+    The wait doubles with every try, ``base`` after the first, and never
+    exceeds ``cap``; then up to ``jitter`` of it (a fraction) is taken off at
+    random, so mails that failed together do not all come back together.
+    Pure: the randomness comes from ``rng``.
+
+    >>> import random
+    >>> start = datetime(2024, 1, 1)
+    >>> [next_attempt(n, start, rng=random.Random(1), jitter=0) - start for n in (1, 2, 3)]
+    [datetime.timedelta(seconds=60), datetime.timedelta(seconds=120), datetime.timedelta(seconds=240)]
+    >>> next_attempt(40, start, rng=random.Random(1), jitter=0) - start
+    datetime.timedelta(seconds=21600)
+    """
+    if not 0 <= jitter <= 1:
+        msg = f"jitter must be a fraction between 0 and 1, not {jitter!r}"
+        raise ValueError(msg)
+    doublings = min(max(attempts, 1) - 1, 64)  # 2**64 minutes is past any cap
+    wait = min(base.total_seconds() * 2.0**doublings, cap.total_seconds())
+    wait *= 1 - jitter * rng.random()
+    return now + timedelta(seconds=wait)
+
+
+class SmtpSink:
+    """
+    An SMTP server to send through; one connection per ``send``.
+
+    ``tls`` is ``"none"`` (plain, and no opportunistic STARTTLS either),
+    ``"starttls"`` (required) or ``"tls"`` (implicit TLS, port 465).
+    ``tls_context`` replaces the default verifying context; ``local_hostname``
+    is the name given in ``EHLO`` (default: this host's FQDN).
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        user: str | None = None,
+        password: str | None = None,
+        tls: TlsMode = "none",
+        tls_context: ssl.SSLContext | None = None,
+        local_hostname: str | None = None,
+        timeout: float = 60.0,
+    ) -> None:
+        if tls not in TLS_MODES:
+            msg = f"tls must be one of {TLS_MODES!r}, not {tls!r}"
+            raise ValueError(msg)
+        if (user is None) != (password is None):
+            msg = "smtp user and password go together: give both or neither"
+            raise ValueError(msg)
+        self.host = host
+        self.port = port
+        self.user = user
+        self.tls: TlsMode = tls
+        self._password = password
+        self._tls_context = tls_context
+        self._local_hostname = local_hostname
+        self._timeout = timeout
+
+    def __repr__(self) -> str:
+        return f"SmtpSink({self.host!r}, {self.port!r}, user={self.user!r}, tls={self.tls!r})"
+
+    async def send(
+        self, message: EmailMessage | bytes, sender: str, recipients: Iterable[str]
+    ) -> SendResult:
+        """
+        Send ``message`` (its bytes as they are, or an ``EmailMessage``) from
+        the envelope ``sender`` to the envelope ``recipients``.
+
+        Raises:
+            MailTransportError: nothing was sent; ``permanent`` says whether to
+                give up (see the module's docstring).
+        """
+        targets = list(recipients)
+        if not targets:
+            msg = "a mail needs at least one recipient"
+            raise ValueError(msg)
+        try:
+            refused, reply = await aiosmtplib.send(
+                message,
+                sender=sender,
+                recipients=targets,
+                hostname=self.host,
+                port=self.port,
+                username=self.user,
+                password=self._password,
+                use_tls=self.tls == "tls",
+                start_tls=self.tls == "starttls",
+                tls_context=self._tls_context,
+                local_hostname=self._local_hostname,
+                timeout=self._timeout,
+            )
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            raise _recipients_refused(self, exc) from exc
+        except (
+            aiosmtplib.SMTPSenderRefused,
+            aiosmtplib.SMTPDataError,
+            aiosmtplib.SMTPRecipientRefused,
+        ) as exc:
+            msg = f"smtp server {self.host}:{self.port} refused the mail: {exc.code} {exc.message}"
+            raise MailTransportError(msg, permanent=_is_5xx(exc.code), code=exc.code) from exc
+        except aiosmtplib.SMTPResponseException as exc:
+            # Greeting, EHLO, STARTTLS or AUTH: about the server or our settings, not the mail.
+            msg = f"smtp server {self.host}:{self.port} answered {exc.code} {exc.message}"
+            raise MailTransportError(msg, permanent=False, code=exc.code) from exc
+        except (aiosmtplib.SMTPException, OSError) as exc:
+            msg = f"smtp server {self.host}:{self.port} unreachable: {exc}"
+            raise MailTransportError(msg, permanent=False) from exc
+        return SendResult(
+            reply=reply,
+            refused={address: (answer.code, answer.message) for address, answer in refused.items()},
+        )
+
+
+def _is_5xx(code: int) -> bool:
+    return 500 <= code <= 599
+
+
+def _recipients_refused(
+    sink: SmtpSink, exc: aiosmtplib.SMTPRecipientsRefused
+) -> MailTransportError:
+    answers = list(exc.recipients)
+    codes = [answer.code for answer in answers]
+    details = ", ".join(
+        f"{answer.recipient} ({answer.code} {answer.message})" for answer in answers
+    )
+    msg = f"smtp server {sink.host}:{sink.port} refused every recipient: {details}"
+    # Temporary if any recipient might pass later: the retry then reaches it.
+    permanent = bool(codes) and all(_is_5xx(code) for code in codes)
+    return MailTransportError(msg, permanent=permanent, code=min(codes, default=None))

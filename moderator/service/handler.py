@@ -1,0 +1,439 @@
+"""
+The mail service's handler: one archived mail in, events, outbox mails and new players
+out (``moderator.store.inbox.Handler``; ``process_message`` runs it in the mail's
+transaction).
+
+For each mail:
+
+1. **Intake** (``moderator.mail.intake``): ``parse``, ``screen`` (automatic mail, our
+   own, loops, the daily reply budget; a mail to drop gets no answer, one to hold is
+   parked as rejected with a note), ``extract_text``, ``order_lines``,
+   ``game_and_player_hints``.  A mail whose Message-ID and body were seen before is not
+   read again.
+2. **Who wrote it** (``moderator.service.auth``): a good signature by the key pinned for
+   a player, or his secret line where the game allows secrets; never the From header
+   alone.  An unauthenticated mail from a player's address is refused (once a day) to
+   his registered address; a mail from an unknown address is not answered, unless it
+   signs on (``moderator.service.signon``).
+3. **Step reference** (``moderator.service.reference``): orders that change the game
+   are carried out only if the mail quotes the game's current reference; otherwise each
+   is refused with the current one quoted, and queries are still answered.
+4. **Orders** (``moderator.game.run_orders``): in turn, as one transaction; the first
+   refused order stops the rest.  The reply lists every line with its result.
+5. **Reports**: every seated player who may see one of the new events, and the player
+   to act, gets a report of what he may see since his last one (``reported`` in the
+   game's options), the public state, his legions and, on his move, his orders.
+
+No gpg work is done for outgoing mail here: the outbox row holds the public text, the
+private text, a fresh token and the recipient's key, and the sender signs and encrypts
+just before sending (``moderator.service.outgoing.render_outgoing``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from email.message import EmailMessage
+
+from moderator.game import REFUSED, Answerer, answer_query, run_orders
+from moderator.mail.checks.base import header_text
+from moderator.mail.gpg import Keyring
+from moderator.mail.intake import (
+    Action,
+    Disposition,
+    Extracted,
+    Hints,
+    ReplyBudget,
+    extract_text,
+    game_and_player_hints,
+    order_lines,
+    parse,
+    screen,
+)
+from moderator.orders import Query
+from moderator.reporting.narrate import history_lines
+from moderator.rules import events as ev
+from moderator.rules.state import GameState
+from moderator.service import auth, notify, reference, reports, signon
+from moderator.service.notify import (
+    ANSWER_KINDS,
+    HISTORY,
+    REFUSAL,
+    REPLY,
+    REPORT_FROM,
+    REPORTED,
+    WELCOME,
+)
+from moderator.store.inbox import GameContext, InboundMessage, Lookup, NewPlayer, Outcome
+from moderator.store.outbox import OutgoingMail
+from moderator.store.players import Player, hash_secret, normal_address
+
+#: A battle by mail takes dozens of mails a day: the budget is for runaway robots.
+DEFAULT_BUDGET = ReplyBudget(200)
+#: Game record mails one mail may ask for.
+HISTORIES_PER_MAIL = 3
+
+_HEADER_GAME = re.compile(rf"^{reference.GAME_ID}$")
+_ADDRESS = re.compile(
+    r"^[^\s\x00-\x1f\x7f<>()@,;:\"\\]{1,128}@[^\s\x00-\x1f\x7f<>()@,;:\"\\]{1,255}$"
+)
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fwd?)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A mail as the intake reads it, before anybody is trusted."""
+
+    msg: EmailMessage
+    extracted: Extracted
+    hints: Hints
+    game: str | None
+
+
+class MailGameHandler:
+    """
+    The mail service's handler (see the module's text).
+
+    Args:
+        keyring_factory: makes the moderator's keyring (called once, when first
+            needed); None: no PGP at all, only secrets authenticate.  The sender must
+            use the same GnuPG home: sign-ons import players' keys into it.
+        moderator_address: the address the moderator's mail comes from (and is
+            written to): mail from it is dropped.
+        own_addresses: more of our addresses, dropped the same way.
+        budget: automatic answers to one address in a day; beyond it, mail is held.
+        max_lines: order lines read from one mail.
+    """
+
+    def __init__(
+        self,
+        keyring_factory: Callable[[], Keyring] | None,
+        moderator_address: str,
+        *,
+        own_addresses: Iterable[str] = (),
+        budget: ReplyBudget = DEFAULT_BUDGET,
+        max_lines: int = 100,
+    ) -> None:
+        self._keyring_factory = keyring_factory
+        self._keyring: Keyring | None = None
+        self.moderator_address = moderator_address
+        self.own_addresses = frozenset({moderator_address, *own_addresses})
+        self.budget = budget
+        self.max_lines = max_lines
+        self.secrets = auth.SecretChecker()
+        self._last: tuple[int, bytes, _Read] | None = None
+
+    @property
+    def keyring(self) -> Keyring | None:
+        if self._keyring is None and self._keyring_factory is not None:
+            self._keyring = self._keyring_factory()
+        return self._keyring
+
+    # -- the Handler protocol ----------------------------------------------------------
+
+    def game_of(self, message: InboundMessage) -> str | None:
+        return self._read(message).game
+
+    def handle(self, message: InboundMessage, game: GameContext | None, lookup: Lookup) -> Outcome:
+        read = self._read(message)
+        earlier = lookup.earlier_copy(message)
+        if earlier is not None:
+            return Outcome(rejected=True, note=f"a copy of message {earlier}: not read again")
+        sender = read.hints.sender
+        answered = lookup.mails_today(sender, ANSWER_KINDS) if sender else None
+        disposition = screen(
+            read.msg, own_addresses=self.own_addresses, replies_today=answered, budget=self.budget
+        )
+        if disposition.action is Action.DROP:
+            return Outcome(rejected=True, note=f"dropped: {_reasons(disposition)}")
+        if disposition.action is Action.HOLD:
+            return Outcome(rejected=True, note=f"held for the moderator: {_reasons(disposition)}")
+        info = _info(read, message)
+        if disposition.action is Action.REPLY_ONLY:
+            return self._cannot_read(lookup, message, info, sender, disposition)
+        signature = auth.check_signature(message.raw, self.keyring, read.extracted.charset)
+        text = signature.text if signature.text is not None else read.extracted.text
+        hints = read.hints
+        if signature.valid:  # the game and secret lines of the signed text
+            hints = replace(game_and_player_hints(read.msg, text), sender=read.hints.sender)
+        lines, ignored = order_lines(text, max_lines=self.max_lines)
+        signing_on = any(signon.is_signon(line) for line in lines)
+        if signing_on and (not sender or lookup.player(sender) is None):
+            return self._sign_on(message, read, lookup, info, lines, hints, signature)
+        allowed = bool(game.options.get(auth.ALLOW_SECRETS)) if game is not None else True
+        who = auth.identify(
+            lookup, sender, signature, hints.secret, secrets_allowed=allowed, checker=self.secrets
+        )
+        if who.player is None:
+            return Outcome(rejected=True, note=f"not answered: {who.why}")
+        if not who.authenticated:
+            how = auth.how_to_authenticate(who.player, allowed)
+            return self._refuse(lookup, message, info, who.player, who.why, how)
+        player = who.player
+        if game is None:
+            why = f"there is no game {hints.game!r}" if hints.game else "your mail names no game"
+            return self._no_game(lookup, message, info, player, why)
+        seat = game.seats.get(player.address)
+        if seat is None or not game.state.has_player(seat):
+            why = f"you have no seat in game {game.game_id}"
+            return self._no_game(lookup, message, info, player, why)
+        return self._play(message, game, lookup, info, player, seat, who.method, lines, ignored)
+
+    # -- reading -----------------------------------------------------------------------
+
+    def _read(self, message: InboundMessage) -> _Read:
+        """The intake's reading of the mail (remembered for the next call on it)."""
+        if self._last is not None and self._last[:2] == (message.id, message.raw):
+            return self._last[2]
+        msg = parse(message.raw)
+        extracted = extract_text(msg, raw=message.raw)
+        hints = game_and_player_hints(msg, extracted.text)
+        if hints.sender is not None and not _ADDRESS.match(hints.sender):
+            hints = replace(hints, sender=None)  # not an address we could ever answer
+        named = hints.game or header_text(msg, "X-Titan-Game").strip()
+        read = _Read(msg, extracted, hints, named if _HEADER_GAME.match(named) else None)
+        self._last = (message.id, message.raw, read)
+        return read
+
+    # -- playing -------------------------------------------------------------------------
+
+    def _play(
+        self,
+        message: InboundMessage,
+        game: GameContext,
+        lookup: Lookup,
+        info: reports.MailInfo,
+        player: Player,
+        seat: str,
+        method: str | None,
+        lines: list[str],
+        ignored: list[str],
+    ) -> Outcome:
+        refs, lines, unreadable = reference.split_refs(lines)
+        skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
+        lines = [line for line in lines if line not in skipped]
+        quoted = refs[0] if refs else None
+        if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
+            quoted = reference.subject_ref(info.subject)  # the subject as written
+        now = reference.current(game.game_id, game.state)
+        problem = reference.check(quoted, now)
+        asked: list[Query] = []
+        run = run_orders(
+            game.state,
+            game.options,
+            seat,
+            lines,
+            lambda: lookup.events(game.game_id),
+            refuse_changes=problem,
+            answer=_answerer(asked),
+        )
+        ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
+        after = reference.current(game.game_id, run.state)
+        texts = reports.reply(
+            after,
+            run.state,
+            seat,
+            info,
+            run.results,
+            run.unprocessed,
+            [*ignored, *unreadable, *skipped],
+            options=game.options,
+            time_zone=player.time_zone,
+            ref_problem=problem[1] if ref_refused and problem else "",
+        )
+        mails = [self._answer(message, player, REPLY, texts, game.game_id)]
+        histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
+        events = [*lookup.events(game.game_id), *run.events] if histories else []
+        for query in histories:
+            record = history_lines(events, seat, query.from_turn, query.to_turn)
+            found = reports.history(after, seat, record, query.from_turn, query.to_turn)
+            mails.append(self._answer(message, player, HISTORY, found, game.game_id))
+        resend = {seat} if any(q.kind == "report" for q in asked) else set()
+        options, sent = notify.report_round(
+            self.moderator_address, game, lookup, run.events, run.state, run.options, resend
+        )
+        mails.extend(sent)
+        refused = [r for r in run.results if r.outcome == REFUSED]
+        note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
+        changed = bool(run.events) or options != dict(game.options)
+        return Outcome(
+            events=tuple(run.events),
+            mails=tuple(mails),
+            options=options if changed else None,
+            note=note,
+        )
+
+    # -- answers that play nothing -------------------------------------------------------
+
+    def _refuse(
+        self,
+        lookup: Lookup,
+        message: InboundMessage,
+        info: reports.MailInfo,
+        player: Player,
+        why: str,
+        how: Sequence[str],
+    ) -> Outcome:
+        """An unauthenticated mail: one refusal a day to the registered address."""
+        if lookup.mails_today(player.address, (REFUSAL,)) >= auth.REFUSALS_PER_DAY:
+            return Outcome(rejected=True, note=f"refused, not answered (refused today): {why}")
+        texts = reports.refusal(info, why, how)
+        mail = self._answer(message, player, REFUSAL, texts, None)
+        return Outcome(mails=(mail,), rejected=True, note=f"refused: {why}")
+
+    def _no_game(
+        self,
+        lookup: Lookup,
+        message: InboundMessage,
+        info: reports.MailInfo,
+        player: Player,
+        why: str,
+    ) -> Outcome:
+        """An authenticated mail for no game the player sits in."""
+        games = ", ".join(f"{g} (as {seat})" for g, seat in lookup.games_of(player.address))
+        how = [
+            (
+                "Name the game in your mail: a line 'game NAME', or keep the [titan NAME] tag "
+                "in the subject of an answer to one of its reports."
+            )
+        ]
+        texts = reports.refusal(info, why, how, games=games or "none yet", once=False)
+        return Outcome(
+            mails=(self._answer(message, player, REPLY, texts, None),), rejected=True, note=why
+        )
+
+    def _cannot_read(
+        self,
+        lookup: Lookup,
+        message: InboundMessage,
+        info: reports.MailInfo,
+        sender: str | None,
+        disposition: Disposition,
+    ) -> Outcome:
+        """An encrypted mail: its registered sender is told to sign instead."""
+        player = lookup.player(sender) if sender else None
+        why = f"the mail cannot be read ({_reasons(disposition)})"
+        if player is None:
+            return Outcome(rejected=True, note=f"not answered: {why}")
+        how = [
+            (
+                "Send your orders signed but not encrypted: the moderator reads only signed "
+                "or plain text."
+            )
+        ]
+        return self._refuse(lookup, message, info, player, why, how)
+
+    def _sign_on(
+        self,
+        message: InboundMessage,
+        read: _Read,
+        lookup: Lookup,
+        info: reports.MailInfo,
+        lines: list[str],
+        hints: Hints,
+        signature: auth.Signature,
+    ) -> Outcome:
+        """``signon NAME`` from an address nobody registered (see ``signon``)."""
+        address = normal_address(read.hints.sender or "")
+        if not address:
+            return Outcome(rejected=True, note="a sign-on without a sender address")
+        req = signon.request(lines)
+        assert req is not None
+        stranger = Player(0, req.name, address, "UTC", None, None)
+        why = signon.problem(req)
+        key: str | None = None
+        blocks = auth.key_blocks(read.msg, signature.text or read.extracted.text)
+        keyring = self.keyring
+        if why is None and blocks and keyring is not None:
+            key, why = signon.pinned_key(
+                keyring,
+                blocks,
+                lambda: auth.check_signature(message.raw, keyring, read.extracted.charset),
+            )
+            if key is not None and lookup.players_with_key(key):
+                key, why = None, f"the key {key} is registered for another address already"
+        elif why is None and blocks:
+            why = "this moderator takes no keys: sign on with a secret line instead"
+        secret = hints.secret
+        if why is None and secret is not None and len(secret) < signon.MIN_SECRET:
+            why = f"a secret must have at least {signon.MIN_SECRET} characters"
+        if why is None and key is None and secret is None:
+            why = (
+                "a sign-on needs your PGP public key (attached or inline, and the mail "
+                "signed with it) or a line 'secret YOUR-SECRET'"
+            )
+        if why is not None:
+            how = ["Write 'signon YOUR NAME' (and 'timezone Europe/Berlin' if you like)."]
+            return self._refuse(lookup, message, info, stranger, why, how)
+        zone = req.time_zone or "UTC"
+        hashed = hash_secret(secret) if secret is not None else None
+        new = NewPlayer(req.name, address, zone, key, hashed)
+        texts = reports.welcome(req.name, address, zone, key, new.secret_hash is not None)
+        player = Player(0, req.name, address, zone, key, new.secret_hash)
+        mail = self._answer(message, player, WELCOME, texts, None)
+        return Outcome(players=(new,), mails=(mail,), note=f"signed on {req.name} <{address}>")
+
+    # -- mails ---------------------------------------------------------------------------
+
+    def _answer(
+        self,
+        message: InboundMessage,
+        player: Player,
+        kind: str,
+        texts: reports.Texts,
+        game_id: str | None,
+    ) -> OutgoingMail:
+        """A mail answering ``message``, to the player's registered address."""
+        headers: dict[str, str] = {}
+        if message.message_id:
+            headers["In-Reply-To"] = message.message_id
+            earlier = header_text(self._read(message).msg, "References")
+            headers["References"] = f"{earlier} {message.message_id}".strip()
+        return self._mail(player, kind, texts, game_id, headers)
+
+    def _mail(
+        self,
+        player: Player,
+        kind: str,
+        texts: reports.Texts,
+        game_id: str | None,
+        headers: Mapping[str, str],
+    ) -> OutgoingMail:
+        return notify.mail_to(self.moderator_address, player, kind, texts, game_id, headers)
+
+
+def _answerer(asked: list[Query]) -> Answerer:
+    """Queries as ``answer_query`` answers them, but ``history`` and ``report`` by mail."""
+
+    def answer(query: Query, events: Callable[[], list[ev.Event]], state: GameState) -> list[str]:
+        if query.kind == "history":
+            asked.append(query)
+            if len([q for q in asked if q.kind == "history"]) > HISTORIES_PER_MAIL:
+                return [f"Not sent: at most {HISTORIES_PER_MAIL} game records per mail."]
+            return ["The game record follows in a mail of its own."]
+        if query.kind == "report":
+            asked.append(query)
+            return ["Your latest report is sent again in a mail of its own."]
+        return answer_query(query, events, state)
+
+    return answer
+
+
+def _info(read: _Read, message: InboundMessage) -> reports.MailInfo:
+    subject = header_text(read.msg, "Subject")
+    topic = _REPLY_PREFIX.sub("", reference.without_refs(subject)).strip()
+    return reports.MailInfo(
+        sender=header_text(read.msg, "From") or "(no sender)",
+        subject=subject,
+        date=header_text(read.msg, "Date"),
+        message_id=message.message_id or "",
+        topic=topic or "your mail",
+    )
+
+
+def _reasons(disposition: Disposition) -> str:
+    return "; ".join(f"{name}: {why}" for name, why in disposition.reasons) or "no reason"
+
+
+__all__ = ["ANSWER_KINDS", "DEFAULT_BUDGET", "REPORTED", "REPORT_FROM", "MailGameHandler"]

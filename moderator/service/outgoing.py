@@ -1,0 +1,113 @@
+"""
+The mail that leaves: an outbox row made into the signed (and, for a player with a key,
+partly encrypted) PGP/MIME message, just before it is handed to SMTP.
+
+``render_outgoing`` is pure but for the keyring it is given.  The row's ``body`` is the
+public part, signed by the moderator; its ``private_body`` (with the row's one-time
+``token``) is never signed and is encrypted to ``recipient_key`` when there is one
+(Wolff 4.5, ``moderator.mail.compose.report_mail``).  Every mail of a game threads
+under the game's root Message-ID (``compose.mail_headers``); an answer to a player's
+mail also under his mail.  Reports are ``Auto-Submitted: auto-generated``, answers
+``auto-replied``.  The Message-ID is the one the outbox fixed when the row was written,
+so a mail sent twice (a sender that died between sending and marking) is recognisable.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+from moderator.mail import compose
+from moderator.mail.gpg import Keyring
+from moderator.store.outbox import StoredMail
+
+#: The kinds of mail that are not answers to a player's mail.
+GENERATED_KINDS = ("report", "notice")
+_GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+def outgoing_headers(mail: StoredMail, now: datetime) -> dict[str, str]:
+    """The headers of the mail, in order (``From`` comes from the row's headers)."""
+    sender = mail.headers.get("From")
+    if not sender:
+        msg = f"outbox mail {mail.id} has no From header"
+        raise ValueError(msg)
+    answer = mail.kind not in GENERATED_KINDS
+    in_reply_to = mail.headers.get("In-Reply-To") if answer else None
+    references = mail.headers.get("References") if answer else None
+    if mail.game_id and _GAME_ID.match(mail.game_id):
+        headers = compose.mail_headers(
+            game=mail.game_id,
+            sender=sender,
+            to=mail.recipient,
+            subject=mail.subject,
+            date=now,
+            in_reply_to=in_reply_to,
+            references=references,
+            message_id=mail.message_id,
+        )
+    else:
+        headers = {
+            "From": sender,
+            "To": mail.recipient,
+            "Subject": mail.subject,
+            "Date": format_datetime(now),
+            "Message-ID": mail.message_id,
+        }
+        if in_reply_to:
+            headers["In-Reply-To"] = in_reply_to
+            headers["References"] = references or in_reply_to
+        headers["X-Auto-Response-Suppress"] = "All"
+        headers[compose.LOOP_HEADER] = "-"
+    headers["Auto-Submitted"] = "auto-replied" if answer else "auto-generated"
+    return headers
+
+
+def render_outgoing(
+    mail: StoredMail, keyring: Keyring | None, signer: str | None, now: datetime
+) -> EmailMessage:
+    """
+    The message to send for an outbox row.  With a ``keyring`` and ``signer`` (the
+    moderator's fingerprint) the public part is signed and the private part encrypted
+    to the recipient's key; without them (a test set-up, a moderator without PGP) the
+    same parts go out unsigned.
+
+    Raises:
+        GpgError: the moderator cannot sign, or the recipient's key is not in the keyring.
+        ValueError: the row has no From header, or ``now`` is naive.
+    """
+    headers = outgoing_headers(mail, now)
+    signing = keyring is not None and signer is not None
+    if mail.private_body is not None:
+        token = mail.token or compose.new_token()
+        if signing:
+            assert keyring is not None and signer is not None
+            return compose.report_mail(
+                mail.body, mail.private_body, token, keyring, signer, mail.recipient_key, headers
+            )
+        message = _with_headers(headers)
+        message.set_content(mail.body.rstrip() + "\n")
+        message.add_attachment(
+            mail.private_body.rstrip() + "\n",
+            disposition="inline",
+            filename="private.txt",
+        )
+        return message
+    if signing:
+        assert keyring is not None and signer is not None
+        message = compose.signed_mime([mail.body], keyring, signer)
+        for name, value in headers.items():
+            message[name] = value
+        return message
+    message = _with_headers(headers)
+    message.set_content(mail.body.rstrip() + "\n")
+    return message
+
+
+def _with_headers(headers: dict[str, str]) -> EmailMessage:
+    message = EmailMessage(policy=compose.POLICY)
+    for name, value in headers.items():
+        message[name] = value
+    return message

@@ -1,0 +1,116 @@
+"""
+Step references: ``ref g7-123`` names game ``g7`` after its 123rd event.
+
+Every report and reply quotes the game's current reference; a mail with orders that
+change the game must quote it back (a line ``ref g7-123`` among its orders, or in the
+subject when the mail is not signed).  A mail written against an older state of the
+game (a stale report, a delayed mail, a replayed one, even validly signed) then changes
+nothing: only queries are answered (house style, idea 4: step tokens).
+
+>>> str(StepRef("g7", 123))
+'g7-123'
+>>> split_refs(["ref g7-123", "roll", "REF: g-2-5."])
+([StepRef(game='g7', version=123), StepRef(game='g-2', version=5)], ['roll'], [])
+>>> subject_ref("Re: [titan g7] Your move (ref g7-123)")
+StepRef(game='g7', version=123)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from moderator.rules.state import GameState
+
+#: A game id: what ``moderator.mail.compose`` accepts in headers.
+GAME_ID = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"
+_REF = rf"({GAME_ID})-(\d{{1,12}})"
+_LINE = re.compile(rf"^\s*ref\b\s*[:=]?\s*{_REF}\s*\.?\s*$", re.IGNORECASE)
+_LINE_WORD = re.compile(r"^\s*ref\b", re.IGNORECASE)
+_IN_SUBJECT = re.compile(rf"\(?\bref\s*[:=]?\s*{_REF}\b\)?", re.IGNORECASE)
+
+#: Why the orders of a mail were not carried out (``LineResult.code``).
+E_REF_MISSING, E_REF_STALE, E_REF_GAME = "E-REF-MISSING", "E-REF-STALE", "E-REF-GAME"
+
+
+@dataclass(frozen=True, slots=True)
+class StepRef:
+    """A game and the number of its events at one moment (``GameState.version``)."""
+
+    game: str
+    version: int
+
+    def __str__(self) -> str:
+        return f"{self.game}-{self.version}"
+
+    @property
+    def line(self) -> str:
+        """The order line that quotes it: ``ref g7-123``."""
+        return f"ref {self}"
+
+
+def current(game_id: str, state: GameState) -> StepRef:
+    return StepRef(game_id, state.version)
+
+
+def split_refs(lines: list[str]) -> tuple[list[StepRef], list[str], list[str]]:
+    """
+    (the references quoted, the other lines, the ``ref`` lines that could not be read)
+    of a mail's order lines.
+    """
+    refs: list[StepRef] = []
+    rest: list[str] = []
+    unreadable: list[str] = []
+    for line in lines:
+        found = _LINE.match(line)
+        if found:
+            refs.append(StepRef(found.group(1), int(found.group(2))))
+        elif _LINE_WORD.match(line):
+            unreadable.append(line)
+        else:
+            rest.append(line)
+    return refs, rest, unreadable
+
+
+def subject_ref(subject: str) -> StepRef | None:
+    """The first reference in a subject line."""
+    found = _IN_SUBJECT.search(subject)
+    return StepRef(found.group(1), int(found.group(2))) if found else None
+
+
+def without_refs(subject: str) -> str:
+    """``subject`` with every reference taken out (for the subject of an answer)."""
+    return re.sub(r"\s{2,}", " ", _IN_SUBJECT.sub("", subject)).strip()
+
+
+def check(quoted: StepRef | None, now: StepRef) -> tuple[str, str] | None:
+    """
+    None when ``quoted`` is the current reference ``now``; else (code, the sentence
+    that refuses an order for it, quoting the current reference).
+    """
+    if quoted is not None and quoted.game.lower() == now.game.lower():
+        if quoted.version == now.version:
+            return None
+        return (
+            E_REF_STALE,
+            (
+                f"your mail quotes 'ref {quoted}', but the game has moved on to 'ref {now}': "
+                f"nothing was changed. Read the latest report, then send your orders with the "
+                f"line '{now.line}'"
+            ),
+        )
+    if quoted is not None:
+        return (
+            E_REF_GAME,
+            (
+                f"your mail quotes 'ref {quoted}', a reference of another game: nothing was "
+                f"changed. Orders for game {now.game} need the line '{now.line}'"
+            ),
+        )
+    return (
+        E_REF_MISSING,
+        (
+            f"orders that change the game must quote its current step reference: add the "
+            f"line '{now.line}' to your orders (it is in every report)"
+        ),
+    )

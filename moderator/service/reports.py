@@ -1,0 +1,305 @@
+"""
+The texts of the mails the service writes: reports, replies, game records, refusals and
+welcomes, each from a ``templates/player.*.txt.j2`` template.
+
+A report or reply has two parts.  The **public** part is signed by the moderator when
+it is sent, so it holds only what every player may know: the public view of the game
+(``player_view(state, None)``), the public events, counts, whose move it is.  The
+**private** part (never signed, encrypted to the player when he has a key: Wolff 4.5)
+holds what only its recipient may see: his legions, the contents he knows, the events
+he alone (or with a few) was shown, his order lines and their results.  Everything
+here is built from ``player_view(state, viewer)`` and the events ``viewer`` may see,
+so no mail can hold anything its recipient may not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from moderator.game import LineResult
+from moderator.reporting.narrate import describe, is_bookkeeping, may_see
+from moderator.reporting.render import render
+from moderator.reporting.views import legal_orders, marker_names, player_view, view_text
+from moderator.rules import events as ev
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.service.reference import StepRef
+
+#: Order lines a report lists before cutting short (``legal`` lists them all).
+REPORT_ORDER_LINES = 60
+#: Order lines a refusal lists as legal instead.
+HINT_LINES = 30
+#: Events a report tells before leaving the older ones to ``history``.
+REPORT_EVENTS = 300
+#: Lines a game record sends in one mail.
+HISTORY_LINES = 3000
+#: The game option holding the deadline (an ISO 8601 moment with its zone).
+DEADLINE = "deadline"
+
+#: (event, the game just before it): what a report narrates.
+Timeline = Sequence[tuple[ev.Event, GameState]]
+
+
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """A mail's subject, its public (signed) part and its private part (None: none)."""
+
+    subject: str
+    public: str
+    private: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MailInfo:
+    """What an answer quotes of the mail it answers."""
+
+    sender: str
+    subject: str  # as written
+    date: str
+    message_id: str
+    topic: str = "your mail"  # the subject without "Re:" and step references
+
+
+def deadline_line(options: Mapping[str, Any], time_zone: str = "UTC") -> str:
+    """The game's deadline in the player's time zone, or "no deadline set"."""
+    value = options.get(DEADLINE)
+    if not value:
+        return "no deadline set"
+    try:
+        moment = datetime.fromisoformat(str(value))
+        zone = ZoneInfo(time_zone)
+    except (ValueError, ZoneInfoNotFoundError):
+        return str(value)
+    if moment.tzinfo is None:
+        return str(value)
+    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} ({time_zone})"
+
+
+def _whose(state: GameState) -> tuple[str | None, bool]:
+    """(the player to act, whether the game is over)."""
+    return to_act(state), state.step is Step.OVER
+
+
+def _legion_line(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    picture = names.get(view["marker"], "")
+    contents = ", ".join(view["contents"]) if view["contents"] is not None else "contents unknown"
+    moved = " (moved)" if view["moved"] else ""
+    return (
+        f"{view['marker']} ({picture}) in {view['land']}, {view['height']} high: {contents}{moved}"
+    )
+
+
+def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str]]:
+    """(public lines, private lines) of the events ``viewer`` may see in ``timeline``."""
+    public: list[str] = []
+    private: list[str] = []
+    for event, before in timeline:
+        if is_bookkeeping(event) or not may_see(event, viewer):
+            continue
+        (public if event.visible_to is None else private).append(describe(event, before))
+    return public, private
+
+
+def report(
+    ref: StepRef,
+    state: GameState,
+    viewer: str,
+    timeline: Timeline,
+    since: int,
+    *,
+    options: Mapping[str, Any],
+    time_zone: str = "UTC",
+    how: Sequence[str] = (),
+    resend: bool = False,
+) -> Texts:
+    """
+    ``viewer``'s report of the game now: the events he may see in ``timeline`` (those
+    after event ``since``), the public state, his legions and, if it is his move, the
+    orders he may give.
+    """
+    actor, over = _whose(state)
+    your_move = actor == viewer and not over
+    public_events, private_events = visible(timeline, viewer)
+    more = max(0, len(public_events) - REPORT_EVENTS)
+    names = marker_names()
+    mine = player_view(state, viewer)
+    public_markers = {
+        lg["marker"] for lg in player_view(state, None)["legions"] if lg["contents"] is not None
+    }
+    own = [_legion_line(lg, names) for lg in mine["legions"] if lg["owner"] == viewer]
+    known = [
+        _legion_line(lg, names)
+        for lg in mine["legions"]
+        if lg["owner"] != viewer
+        and lg["contents"] is not None
+        and lg["marker"] not in public_markers
+    ]
+    orders = legal_orders(state, viewer) if your_move else []
+    public = render(
+        "player.report.txt.j2",
+        game=ref.game,
+        viewer=viewer,
+        ref=str(ref),
+        since=f"{ref.game}-{since}",
+        resend=resend,
+        your_move=your_move,
+        actor=actor,
+        over=over,
+        deadline=deadline_line(options, time_zone),
+        events=public_events[more:],
+        more_events=more,
+        status=view_text(player_view(state, None), viewer),
+        how=list(how),
+    )
+    private = render(
+        "player.report-private.txt.j2",
+        game=ref.game,
+        viewer=viewer,
+        ref=str(ref),
+        events=private_events[-REPORT_EVENTS:],
+        own=own,
+        known=known,
+        engagement=mine["engagement"] if "proposals" in (mine["engagement"] or {}) else None,
+        your_move=your_move,
+        orders=orders[:REPORT_ORDER_LINES],
+        more_orders=max(0, len(orders) - REPORT_ORDER_LINES),
+    )
+    if over:
+        headline = "The game is over"
+    elif your_move:
+        headline = f"Your move: turn {state.turn}, {state.step.value} step"
+    else:
+        headline = f"Turn {state.turn}, {state.step.value} step, {actor} to act"
+    return Texts(f"{headline} (ref {ref})", public, private)
+
+
+def counts(results: Sequence[LineResult], unprocessed: int, ignored: int) -> str:
+    done = sum(1 for r in results if r.outcome == "done")
+    refused = sum(1 for r in results if r.outcome == "refused")
+    answered = sum(1 for r in results if r.outcome == "answered")
+    return (
+        f"{done} order(s) carried out, {refused} refused, {answered} question(s) answered, "
+        f"{unprocessed} line(s) not processed, {ignored} ignored."
+    )
+
+
+def legal_now(state: GameState, viewer: str) -> list[str]:
+    """What ``viewer`` may write now (cut short), or whose move it is."""
+    actor, over = _whose(state)
+    if over:
+        return ["The game is over."]
+    if actor != viewer:
+        return [f"It is {actor}'s move ({state.step.value} step), not yours."]
+    orders = legal_orders(state, viewer)
+    shown = [f"  {line}" for line in orders[:HINT_LINES]]
+    if len(orders) > HINT_LINES:
+        shown.append(f"  ... and {len(orders) - HINT_LINES} more ('legal' lists them all)")
+    return ["What you may write now:", *shown]
+
+
+def _result(result: LineResult, state: GameState, viewer: str) -> dict[str, Any]:
+    """A result as the reply template prints it; a refusal with what is legal instead."""
+    hint = legal_now(state, viewer) if result.outcome == "refused" and result.hint else []
+    return {
+        "line": result.line,
+        "outcome": result.outcome,
+        "lines": [piece.rstrip() for line in result.lines for piece in line.split("\n")],
+        "reason": result.reason,
+        "code": result.code,
+        "hint": hint,
+    }
+
+
+def reply(
+    ref: StepRef,
+    state: GameState,
+    viewer: str,
+    mail: MailInfo,
+    results: Sequence[LineResult],
+    unprocessed: Sequence[str],
+    ignored: Sequence[str],
+    *,
+    options: Mapping[str, Any],
+    time_zone: str = "UTC",
+    ref_problem: str = "",
+) -> Texts:
+    """The answer to ``viewer``'s mail: counts in the public part, results in the private."""
+    actor, over = _whose(state)
+    public = render(
+        "player.reply.txt.j2",
+        game=ref.game,
+        date=mail.date or "(no date)",
+        message_id=mail.message_id or "(no Message-ID)",
+        ref_problem=ref_problem,
+        ref=str(ref),
+        over=over,
+        your_move=actor == viewer and not over,
+        actor=actor,
+        deadline=deadline_line(options, time_zone),
+    )
+    private = render(
+        "player.reply-private.txt.j2",
+        game=ref.game,
+        viewer=viewer,
+        sender=mail.sender,
+        subject=mail.subject or "(no subject)",
+        date=mail.date or "(no date)",
+        message_id=mail.message_id or "(no Message-ID)",
+        counts=counts(results, len(unprocessed), len(ignored)),
+        results=[_result(r, state, viewer) for r in results],
+        unprocessed=list(unprocessed),
+        ignored=list(ignored),
+    )
+    return Texts(f"Re: {mail.topic} (ref {ref})", public, private)
+
+
+def history(
+    ref: StepRef, viewer: str, lines: Sequence[str], first: int | None, last: int | None
+) -> Texts:
+    """The game record ``viewer`` asked for (lines from ``history_lines``)."""
+    span = ""
+    if first is not None:
+        span = f", turns {first} to {last}" if last is not None else f", from turn {first}"
+    public = render("player.history-public.txt.j2", game=ref.game, span=span, ref=str(ref))
+    private = render(
+        "player.history.txt.j2",
+        game=ref.game,
+        viewer=viewer,
+        span=span,
+        ref=str(ref),
+        lines=list(lines[:HISTORY_LINES]),
+        cut=max(0, len(lines) - HISTORY_LINES),
+    )
+    return Texts(f"Game record{span} (ref {ref})", public, private)
+
+
+def refusal(
+    mail: MailInfo, why: str, how: Sequence[str], *, games: str = "", once: bool = True
+) -> Texts:
+    """A refused mail: why, and what to do instead (one part, no private contents)."""
+    text = render(
+        "player.refusal.txt.j2",
+        date=mail.date or "(no date)",
+        message_id=mail.message_id or "(no Message-ID)",
+        why=why,
+        how=list(how),
+        games=games,
+        once=once,
+    )
+    return Texts("Your mail was not carried out", text)
+
+
+def welcome(name: str, address: str, time_zone: str, key: str | None, secret: bool) -> Texts:
+    text = render(
+        "player.welcome.txt.j2",
+        player=name,
+        address=address,
+        time_zone=time_zone,
+        key=key,
+        secret=secret,
+    )
+    return Texts(f"Welcome, {name}", text)

@@ -1,0 +1,114 @@
+"""Outbox rows made into the mails that leave: signed, encrypted, threaded (real gpg)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import quopri
+from collections.abc import Callable
+from datetime import UTC, datetime
+from email.message import EmailMessage
+
+import pytest
+
+from moderator.mail import compose
+from moderator.mail.intake import Action, parse, screen
+from moderator.service import render_outgoing
+from moderator.store.outbox import StoredMail
+
+from .conftest import MODERATOR, Table, World
+
+NOW = datetime(2024, 7, 1, 12, 0, tzinfo=UTC)
+
+
+def reparse(message: EmailMessage) -> tuple[bytes, EmailMessage]:
+    raw = message.as_bytes(policy=compose.POLICY)
+    return raw, email.message_from_bytes(raw, _class=EmailMessage, policy=email.policy.default)
+
+
+@pytest.fixture
+def mails(make_table: Callable[..., Table], world: World) -> dict[str, StoredMail]:
+    """A reply and reports of Ann's colour choice; Ann has a key, Bob has not."""
+    table = make_table(keyring=world.moderator.keyring, keys={"Ann": world.players["Ann"]})
+    sent = table.orders("Bob", "colour black\nhelp")
+    sent_ann = table.orders("Ann", "status", how="plain")  # not authenticated: refused
+    return {
+        "reply": sent.one("bob@example.org", "reply"),
+        "report-ann": sent.one("ann@example.org", "report"),
+        "report-bob": sent.one("bob@example.org", "report"),
+        "refusal": sent_ann.one("ann@example.org", "refusal"),
+    }
+
+
+def test_a_report_to_a_player_with_a_key(mails: dict[str, StoredMail], world: World) -> None:
+    stored = mails["report-ann"]
+    raw, message = reparse(
+        render_outgoing(stored, world.moderator.keyring, world.moderator.fingerprint, NOW)
+    )
+    assert message["Message-ID"] == stored.message_id
+    assert message["To"] == "ann@example.org" and message["From"] == MODERATOR
+    assert message["Subject"] == stored.subject and message["Subject"].count("[titan g1]") == 1
+    assert message["Auto-Submitted"] == "auto-generated" and message["X-Titan-Moderator"] == "g1"
+    assert message["In-Reply-To"] == compose.thread_root_id("g1", "titan.example")
+    ann = world.players["Ann"]
+    signed = compose.verify_incoming(raw, ann.keyring)
+    assert signed.valid and signed.fingerprint == world.moderator.fingerprint
+    assert stored.body.splitlines()[0] in signed.signed_text
+    encrypted = next(p for p in message.walk() if p.get_content_type() == "multipart/encrypted")
+    private = compose.decrypt_mime(encrypted, ann.keyring).get_content()
+    assert (stored.private_body or "").splitlines()[0] in private
+    assert f"Report token: {stored.token}" in private
+    assert compose.token_digest(stored.token or "") in signed.signed_text
+    assert stored.token not in signed.signed_text  # type: ignore[operator]
+    # Our own mail, should it come back, is dropped by the intake.
+    back = screen(parse(raw), own_addresses=[MODERATOR])
+    assert back.action is Action.DROP
+
+
+def test_a_reply_threads_under_the_players_mail(mails: dict[str, StoredMail], world: World) -> None:
+    stored = mails["reply"]
+    assert stored.recipient_key is None  # Bob has no key: his private part goes in clear
+    raw, message = reparse(
+        render_outgoing(stored, world.moderator.keyring, world.moderator.fingerprint, NOW)
+    )
+    assert message["Auto-Submitted"] == "auto-replied"
+    assert message["In-Reply-To"] == stored.headers["In-Reply-To"]
+    assert stored.headers["In-Reply-To"] in message["References"]
+    assert compose.thread_root_id("g1", "titan.example") in message["References"]
+    assert compose.verify_incoming(raw, world.moderator.keyring).valid
+    clear = [p for p in message.walk() if p.get("Content-Description", "").startswith("your")]
+    assert "Results of your mail" in clear[0].get_content()
+
+
+def test_a_refusal_is_one_signed_part(mails: dict[str, StoredMail], world: World) -> None:
+    stored = mails["refusal"]
+    assert stored.private_body is None and stored.game_id == "g1"
+    raw, message = reparse(
+        render_outgoing(stored, world.moderator.keyring, world.moderator.fingerprint, NOW)
+    )
+    result = compose.verify_incoming(raw, world.moderator.keyring)
+    text = quopri.decodestring(result.signed_data).decode()
+    assert result.valid and "was not carried out." in text
+    assert message["Auto-Submitted"] == "auto-replied"
+
+
+def test_without_a_keyring_the_parts_go_out_unsigned(mails: dict[str, StoredMail]) -> None:
+    _raw, message = reparse(render_outgoing(mails["report-bob"], None, None, NOW))
+    texts = [p.get_content() for p in message.walk() if p.get_content_maintype() == "text"]
+    assert texts[0].startswith("Titan game g1: report for Bob")
+    assert texts[1].startswith("Private part for Bob")
+    assert message["Date"] and message["Auto-Submitted"] == "auto-generated"
+
+
+def test_a_mail_of_no_game_still_carries_the_automatic_headers(
+    mails: dict[str, StoredMail],
+) -> None:
+    from dataclasses import replace
+
+    stored = replace(mails["refusal"], game_id=None)
+    _raw, message = reparse(render_outgoing(stored, None, None, NOW))
+    assert message["Auto-Submitted"] == "auto-replied"
+    assert message["X-Auto-Response-Suppress"] == "All" and message["X-Titan-Moderator"]
+    assert message["In-Reply-To"] == stored.headers["In-Reply-To"]
+    with pytest.raises(ValueError, match="From"):
+        render_outgoing(replace(stored, headers={}), None, None, NOW)

@@ -1,0 +1,162 @@
+"""Signing on by mail: with a key that signs the sign-on, or with a secret."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage, MIMEPart
+
+import pytest
+
+from moderator import game
+from moderator.mail import compose
+from moderator.mail.gpg import Keyring
+from moderator.service import MailGameHandler
+from moderator.store import EventStore, inbox, players
+
+from ..gpgparties import Party
+from .conftest import MODERATOR, Table, World, headers_of, plain_mail
+
+NEW = "stranger@elsewhere.example"
+
+
+def handler(keyring: Keyring | None) -> MailGameHandler:
+    return MailGameHandler((lambda: keyring) if keyring else None, MODERATOR)
+
+
+def send(store: EventStore, raw: bytes, keyring: Keyring | None) -> tuple[str, str, list]:
+    table = Table(store, handler(keyring))
+    sent = table.send(raw)
+    return sent.status, sent.note or "", sent.mails
+
+
+def key_part(party: Party) -> MIMEPart:
+    part = MIMEPart(policy=compose.POLICY)
+    part.set_content(
+        party.keyring.export_public(party.fingerprint).encode(),
+        maintype="application",
+        subtype="pgp-keys",
+        disposition="attachment",
+        filename="key.asc",
+    )
+    return part
+
+
+def signed_signon(signer: Party, sender: Party, body: str) -> bytes:
+    """PGP/MIME: the sign-on text and ``sender``'s key, signed by ``signer``."""
+    message = compose.signed_mime([body, key_part(sender)], signer.keyring, signer.fingerprint)
+    for key, value in headers_of("Stranger", sender=NEW, subject="signon").items():
+        message[key] = value
+    return message.as_bytes(policy=compose.POLICY)
+
+
+def registered(store: EventStore, address: str = NEW) -> players.Player | None:
+    with store.reading() as tx:
+        return players.player_by_address(tx, address)
+
+
+def test_sign_on_with_an_attached_key_that_signs_the_mail(
+    store: EventStore, stranger: Party, fresh_keyring: Keyring
+) -> None:
+    raw = signed_signon(stranger, stranger, "signon Stella Stranger\ntimezone Europe/Berlin\n")
+    status, note, mails = send(store, raw, fresh_keyring)
+    assert status == inbox.PROCESSED, note
+    player = registered(store)
+    assert player is not None
+    assert (player.name, player.time_zone) == ("Stella Stranger", "Europe/Berlin")
+    assert player.key_fingerprint == stranger.fingerprint and player.secret_hash is None
+    (welcome,) = mails
+    assert (welcome.recipient, welcome.kind) == (NEW, "welcome")
+    assert stranger.fingerprint in welcome.body
+    # The key is in the moderator's keyring now: the new player's signed mail is his.
+    signed = compose.verify_incoming(
+        compose.signed_mime(["x\n"], stranger.keyring, stranger.fingerprint).as_bytes(),
+        fresh_keyring,
+    )
+    assert signed.valid
+
+
+def test_sign_on_with_an_inline_key_in_a_clearsigned_mail(
+    store: EventStore, stranger: Party, fresh_keyring: Keyring
+) -> None:
+    key = stranger.keyring.export_public(stranger.fingerprint)
+    block = stranger.keyring.clearsign(f"signon Stella\n\n{key}", stranger.fingerprint)
+    raw = plain_mail(block.decode(), headers_of("Stella", sender=NEW))
+    status, note, _mails = send(store, raw, fresh_keyring)
+    assert status == inbox.PROCESSED, note
+    assert registered(store).key_fingerprint == stranger.fingerprint  # type: ignore[union-attr]
+
+
+def test_a_key_must_sign_its_own_sign_on(
+    store: EventStore, stranger: Party, world: World, fresh_keyring: Keyring
+) -> None:
+    unsigned = EmailMessage(policy=compose.POLICY)
+    for key, value in headers_of("Stranger", sender=NEW).items():
+        unsigned[key] = value
+    unsigned.set_content("signon Stella\n")
+    unsigned.add_attachment(
+        stranger.keyring.export_public(stranger.fingerprint).encode(),
+        maintype="application",
+        subtype="pgp-keys",
+        filename="key.asc",
+    )
+    status, note, mails = send(store, unsigned.as_bytes(), fresh_keyring)
+    assert status == inbox.REJECTED and "must be signed with the key you send" in note
+    assert [(m.recipient, m.kind) for m in mails] == [(NEW, "refusal")]
+    assert registered(store) is None
+    # Signed, but by another key than the one sent: refused too (and not answered twice).
+    raw = signed_signon(world.players["Ann"], stranger, "signon Stella\n")
+    status, note, mails = send(store, raw, fresh_keyring)
+    assert status == inbox.REJECTED and mails == []
+    assert registered(store) is None
+
+
+def test_sign_on_with_a_secret_keeps_only_its_hash(store: EventStore) -> None:
+    raw = plain_mail("signon Dora\nsecret correct-horse-battery\n", headers_of("Dora", sender=NEW))
+    status, note, mails = send(store, raw, None)
+    assert status == inbox.PROCESSED, note
+    player = registered(store)
+    assert player is not None and player.key_fingerprint is None
+    assert player.secret_hash and "correct-horse" not in player.secret_hash
+    assert players.secret_matches("correct-horse-battery", player.secret_hash)
+    assert all("correct-horse" not in (m.body + (m.private_body or "")) for m in mails)
+    # Seated in a game that allows secrets, Dora plays by mail with her secret.
+    game.new_game(store, "g2", ["Dora", "Eve"], seed=3)
+    with store.transaction() as tx:
+        players.seat_player(tx, "g2", "Dora", NEW)
+        loaded = tx.load("g2")
+        tx.append("g2", loaded.seq, [], options={**loaded.options, "allow_secrets": True})
+    raw = plain_mail(
+        "game g2\nsecret correct-horse-battery\nstatus\n",
+        headers_of("Dora", sender=NEW, message_id="<dora-2@x>"),
+    )
+    status, note, mails = send(store, raw, None)
+    assert status == inbox.PROCESSED, note
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("signon Dora\nsecret short\n", "at least 8 characters"),
+        (
+            "signon Dora\ntimezone Mars/Olympus\nsecret long-enough-1\n",
+            "not one of the tz database",
+        ),
+        ("signon <Dora>\nsecret long-enough-1\n", "write 'signon YOUR NAME'"),
+        ("signon Dora\n", "needs your PGP public key"),
+    ],
+    ids=["short-secret", "time-zone", "name", "nothing-to-authenticate"],
+)
+def test_bad_sign_ons_are_refused(store: EventStore, body: str, why: str) -> None:
+    status, note, mails = send(store, plain_mail(body, headers_of("Dora", sender=NEW)), None)
+    assert status == inbox.REJECTED and why in note
+    assert [m.kind for m in mails] == ["refusal"] and why in mails[0].body
+    assert registered(store) is None
+
+
+def test_a_registered_address_cannot_sign_on_again(store: EventStore) -> None:
+    with store.transaction() as tx:
+        players.add_player(tx, "Ann", "ann@example.org", secret="ann-secret-42")
+    raw = plain_mail("signon Mallory\nsecret another-secret\n", headers_of("Ann"))
+    status, _note, mails = send(store, raw, None)
+    assert status == inbox.REJECTED
+    assert registered(store, "ann@example.org").name == "Ann"  # type: ignore[union-attr]
+    assert [m.recipient for m in mails] == ["ann@example.org"]
