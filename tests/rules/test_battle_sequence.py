@@ -223,14 +223,10 @@ def test_wolff_11_1_preempted_first_maneuver_concession_costs_the_victor_nothing
     state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
     state = run(state, cmd.Maneuver(player=BOB, creature="Centaur", to_hex="E5"))
     state = run(state, cmd.Done(player=BOB))
-    # Defender strikes and attacker's windows pass; nothing is in contact.
-    while step(state) != "maneuver":
-        state = run(
-            state,
-            cmd.Proceed(player=to_act(state) or "")
-            if step(state) != "strike" and step(state) != "counterstrike"
-            else cmd.Done(player=to_act(state) or ""),
-        )
+    # Nothing is in contact: the defender strikes nothing, the attacker passes and strikes back nothing.
+    state = run(state, cmd.Done(player=BOB))  # strike
+    state = run(state, cmd.Proceed(player=ANN))  # counter-concede window
+    state = run(state, cmd.Done(player=ANN))  # counterstrike
     assert state.battle is not None and state.battle.phasing == "attacker"
     attempted = run(state, cmd.Concede(player=ANN))
     _, events = run_events(attempted, cmd.Concede(player=BOB))
