@@ -261,3 +261,160 @@ def play(
     summary = game.play_robot_game(players, seed, progress=progress)
     typer.echo("")
     typer.echo(summary.text())
+
+
+# -- the mail service --------------------------------------------------------------------
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        "-c",
+        envvar="TITAN_MODERATOR_CONFIG",
+        help="The configuration file (TOML; see deploy/config.example.toml). "
+        "Every key can be overridden as TITAN_<SECTION>_<KEY>.",
+        show_default=False,
+    ),
+]
+
+
+def _config(path: Path | None) -> Any:
+    from moderator.service.config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise _fail(f"configuration: {exc}") from None
+
+
+@app.command("serve")
+def serve(
+    config: ConfigOption = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every mail.")] = False,
+) -> None:
+    """Run the moderator: poll the mailbox, play the orders, send the reports, keep time."""
+    import asyncio
+    import logging
+    import signal
+
+    from moderator.service.runtime import Service
+
+    settings = _config(config)
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("moderator").setLevel(logging.INFO)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        service = Service(settings)
+        typer.echo(
+            f"titan-moderator: serving {settings.moderator.address} "
+            f"(imap {settings.imap.host}:{settings.imap.port}, "
+            f"smtp {settings.smtp.host}:{settings.smtp.port}); stop with Ctrl-C",
+            err=True,
+        )
+        await service.run(stop)
+
+    try:
+        asyncio.run(main())
+    except (StoreError, SQLAlchemyError) as exc:
+        raise _fail(f"error: {exc}") from None
+
+
+@app.command("check-config")
+def check_config(config: ConfigOption = None) -> None:
+    """Try the database, the mail servers and the moderator's key, as configured."""
+    import asyncio
+
+    from moderator.service.selfcheck import check_all
+
+    settings = _config(config)
+    typer.echo(f"Configuration: {settings.source}")
+    results = asyncio.run(check_all(settings))
+    for result in results:
+        typer.echo(result.line())
+    if not all(r.ok for r in results):
+        raise typer.Exit(1)
+
+
+game_app = typer.Typer(help="Games played by mail.", no_args_is_help=True)
+app.add_typer(game_app, name="game")
+
+
+@game_app.command("new")
+def game_new(
+    game_id: GameArg,
+    player: Annotated[
+        list[str],
+        typer.Option("--player", "-p", help="A signed-on player's address; 2 to 6, in seat order."),
+    ],
+    allow_secrets: Annotated[
+        bool, typer.Option("--allow-secrets", help="Let players authenticate by secret lines.")
+    ] = False,
+    seed: Annotated[int | None, typer.Option("--seed", help="Dice seed (default: random).")] = None,
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Start a game by mail for players who signed on; each gets his first report."""
+    from moderator.service.games import StartError, start_game
+
+    settings = _config(config)
+    with _store(db or settings.database.url) as store:
+        try:
+            state = start_game(
+                store,
+                game_id,
+                player,
+                sender=settings.moderator.address,
+                seed=seed,
+                allow_secrets=allow_secrets,
+            )
+        except StartError as exc:
+            raise _fail(f"error: {exc}") from None
+    typer.echo(
+        f"Game {game_id} started for {', '.join(p.name for p in state.players)}; "
+        "the reports are in the outbox (serve sends them)."
+    )
+
+
+@app.command("demo")
+def demo(
+    players: Annotated[int, typer.Option("--players", min=2, max=6, help="2 to 6 robots.")] = 3,
+    seed: Annotated[int | None, typer.Option("--seed", help="Dice and robots' seed.")] = None,
+    keep: Annotated[
+        Path | None, typer.Option("--keep", help="Folder for the mailboxes and the database.")
+    ] = None,
+    silent: Annotated[
+        list[str] | None, typer.Option("--silent", help="A robot that never answers (repeatable).")
+    ] = None,
+    speed: Annotated[
+        float | None,
+        typer.Option("--speed", help="Game seconds per real second (default: 1, or 7200 "
+                     "with --silent so that deadlines pass quickly)."),
+    ] = None,
+) -> None:
+    """Play a whole game by mail between robots on an embedded mail server."""
+    import asyncio
+
+    from moderator.service.demo import DemoOptions, run_demo
+
+    options = DemoOptions(
+        players=players,
+        seed=seed,
+        folder=keep,
+        silent=tuple(silent or ()),
+        speed=speed if speed is not None else (7200.0 if silent else 1.0),
+    )
+    try:
+        summary = asyncio.run(run_demo(options, typer.echo))
+    except (ValueError, TimeoutError) as exc:
+        raise _fail(f"demo: {exc}") from None
+    typer.echo("")
+    typer.echo(summary.text())
+    if not summary.finished:
+        raise typer.Exit(1)

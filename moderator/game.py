@@ -13,7 +13,8 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from moderator import robot
 from moderator.orders import OrderError, Query, help_text, parse_order, render_order, split_lines
@@ -41,6 +42,11 @@ from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import LABELS
 from moderator.store import EventStore
+from moderator.store.deadlines import DeadlineChange
+from moderator.store.deadlines import apply as apply_deadline
+
+if TYPE_CHECKING:
+    from moderator.service.timing import TimeLimits
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 #: How many order lines of "what is legal now" a rejection lists before cutting short.
@@ -124,11 +130,18 @@ def new_game(
     seed: int | None = None,
     script: Sequence[int] | None = None,
     position: Mapping[str, Any] | None = None,
+    *,
+    time_limits: TimeLimits | Mapping[str, Any] | None = None,
+    ends_at: datetime | None = None,
 ) -> GameState:
     """
     Create a game: set up with tower rolls for ``players``, or restored from a
     ``position`` (its own players).  Dice: ``seed`` (random if neither is given) or a
     ``script`` of die values (marked in the options as scripted).
+
+    ``time_limits`` (``moderator.service.timing.TimeLimits``, or its options) gives the
+    game deadlines (Wolff 21.0): the first, for the player to act, starts now.
+    ``ends_at`` is the game's end date (Wolff 21.1).  Without them the game has none.
     """
     if seed is not None and script is not None:
         raise GameError("give a dice seed or a dice script, not both")
@@ -155,9 +168,16 @@ def new_game(
         "from_position": position is not None,
         **dice.options(),
     }
+    changes: list[DeadlineChange] = []
+    if time_limits is not None or ends_at is not None:
+        from moderator.service.clockwork import time_limit_options  # the service's clock
+
+        options, changes = time_limit_options(state, options, store.clock(), time_limits, ends_at)
     with store.transaction() as tx:
         tx.create_game(game_id, {**options, "dice_rolled": 0})
-        tx.append(game_id, 0, events, options=options, state=state)
+        seq = tx.append(game_id, 0, events, options=options, state=state)
+        for change in changes:
+            apply_deadline(tx, game_id, change, seq)
     return state
 
 

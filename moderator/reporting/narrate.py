@@ -374,6 +374,29 @@ def _game_over(e: ev.GameOver, state: GameState | None) -> str:
     return f"Game over: {e.winner} wins" + (f"; final legions: {legions}" if legions else "")
 
 
+@_on(ev.TimeCalled)
+def _time_called(e: ev.TimeCalled, state: GameState | None) -> str:
+    return (
+        "Time is called (Wolff 21.1): every player still in the game has one more full "
+        f"turn; the game ends after {e.last_player}'s turn {e.last_turn}"
+    )
+
+
+@_on(ev.GameScored)
+def _game_scored(e: ev.GameScored, state: GameState | None) -> str:
+    parts = []
+    for name, score, value, total in e.scores:
+        legions = ", ".join(
+            f"{marker} ({_chars(contents)}: {worth})"
+            for marker, owner, contents, worth in e.legions
+            if owner == name
+        )
+        parts.append(f"{name} {score} + {value} for {legions or 'no legions'} = {total}")
+    won = "wins" if len(e.winners) == 1 else "tie for the win"
+    result = f"{_and(e.winners)} {won}"
+    return f"Game over, time (20.5): {'; '.join(parts)}; {result}"
+
+
 # -- battles ----------------------------------------------------------------------------------
 
 

@@ -150,13 +150,20 @@ def concede(state: GameState, player: str) -> list[ev.Event]:
     strikes, attempt to concede (the opponent may concede instead); after an
     attempt, concede instead of the one who attempted.
     """
-    battle, _, side = check_actor(
+    battle, eng, side = check_actor(
         state, player, *WINDOWS, "maneuver", "strike", "counterstrike", "concede-reply"
     )
     if battle.step in ("maneuver", "strike", "counterstrike"):
         events: list[ev.Event] = []
-        if battle.step == "maneuver" and battle.moved:
-            events.append(ev.ManeuverReset(side=side))
+        if battle.step == "maneuver":
+            # Wolff 11.0/20.4: the partial maneuver is undone, so an angel summoned or a
+            # reinforcement mustered in it has not entered and goes back (Wolff 14.1/15.1).
+            if battle.moved:
+                events.append(ev.ManeuverReset(side=side))
+            hexes = {f.id: f.hex for f in battle.fighters}
+            for fid, before in reversed(battle.moved):
+                hexes[fid] = before
+            events.extend(joins_undone(battle, eng, side, hexes))
         return [*events, ev.ConcessionAttempted(side=side)]
     return [ev.BattleEnded(how="concession", conceded=side)]
 
@@ -246,21 +253,35 @@ def reset(state: GameState, player: str) -> list[ev.Event]:
 def end_maneuver(state: GameState, player: str) -> list[ev.Event]:
     """2.5.6.4.x.1: the first maneuver slays the characters left off (10.1)."""
     battle, eng, side = check_actor(state, player, "maneuver")
-    out: list[ev.Event] = []
-    joined = [
-        f for f in battle.fighters if f.id in (battle.summoned, battle.reinforced) and f.hex is None
-    ]
-    for f in joined:
-        source = battle.summoned_from if f.id == battle.summoned else None
-        marker = eng.attacker if f.side == ATTACKER else eng.defender
-        out.append(ev.JoinUndone(fighter=f.id, marker=marker, creature=f.creature, source=source))
+    out: list[ev.Event] = joins_undone(battle, eng, side, {f.id: f.hex for f in battle.fighters})
+    joined = {e.fighter for e in out if isinstance(e, ev.JoinUndone)}
     if _first_maneuver(battle, side):
         left = tuple(
-            f.id for f in battle.fighters if f.side == side and f.hex is None and f not in joined
+            f.id for f in battle.fighters if f.side == side and f.hex is None and f.id not in joined
         )
         if left:
             out.append(ev.FightersLeftOff(fighters=left))
     out.append(ev.BattleStepBegan(turn=battle.turn, phasing=battle.phasing, step="after-maneuver"))
+    return out
+
+
+def joins_undone(
+    battle: Battle, eng: Engagement, side: str, hexes: dict[int, str | None]
+) -> list[ev.Event]:
+    """
+    Wolff 10.1/14.1/15.1: ``side``'s summoned angel or reinforcement that is not on the
+    battleland (``hexes``: where each fighter stands) goes back as if it never joined.
+    One that entered and was slain since is off the board too, but stays slain.
+    """
+    out: list[ev.Event] = []
+    for f in battle.fighters:
+        if f.id not in (battle.summoned, battle.reinforced) or f.side != side:
+            continue
+        if hexes.get(f.id) is not None or f.slain:
+            continue
+        source = battle.summoned_from if f.id == battle.summoned else None
+        marker = eng.attacker if f.side == ATTACKER else eng.defender
+        out.append(ev.JoinUndone(fighter=f.id, marker=marker, creature=f.creature, source=source))
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from moderator.rules import battle, setup, turn
+from moderator.rules import battle, setup, timelimit, turn
 from moderator.rules import commands as cmd
 from moderator.rules import engagement as eng_rules
 from moderator.rules import events as ev
@@ -89,7 +89,7 @@ def _next_automatic(state: GameState) -> list[ev.Event] | None:
             ev.TurnStarted(player=setup.first_mover(state), turn=1),
         ]
     if state.active is not None and state.player(state.active).eliminated and eng is None:
-        return [next_turn(state)]
+        return following_turn(state)
     return None
 
 
@@ -131,6 +131,17 @@ def _game_over(state: GameState) -> ev.GameOver:
     return ev.GameOver(winner=winner, legions=legions)
 
 
+def following_turn(state: GameState) -> list[ev.Event]:
+    """
+    What follows the end of the current turn: the next player's turn, or, once the
+    last turn a time limit allows is over (Wolff 21.1), the final score (20.5).
+    """
+    upcoming = next_turn(state)
+    if timelimit.time_is_up(state, upcoming):
+        return [timelimit.final_scores(state)]
+    return [upcoming]
+
+
 def next_turn(state: GameState) -> ev.TurnStarted:
     """2: turns pass in descending tower order; the round number grows on wrapping."""
     names = [p.name for p in state.players]
@@ -164,7 +175,10 @@ def _check_chooser(state: GameState, player: str) -> None:
 
 
 def _withdraw(state: GameState, c: cmd.Withdraw, dice: Dice) -> list[ev.Event]:
-    """20.4/Wolff 20.4 and 5.0: at colour choice, or in one's own split, move or muster step."""
+    """
+    20.4/Wolff 20.4 and 5.0: at colour choice, or in one's own split, move or muster
+    step; his legions are set aside with the slain and nobody scores.
+    """
     if state.step is Step.COLOUR:
         _check_chooser(state, c.player)
     elif state.step in (Step.SPLIT, Step.MOVE, Step.MUSTER) and state.active == c.player:
@@ -176,7 +190,12 @@ def _withdraw(state: GameState, c: cmd.Withdraw, dice: Dice) -> list[ev.Event]:
             "split, movement or muster step, never during engagements (Wolff 20.4)",
         )
     legions = tuple((lg.marker, lg.contents) for lg in state.legions_of(c.player))
-    return [ev.PlayerWithdrew(player=c.player, legions=legions)]
+    # Wolff 20.4: part way through his movement, all of the partial movement is undone
+    # first (one undo of the first move undoes every later one, Wolff 7.0).
+    undone: list[ev.Event] = []
+    if state.step is Step.MOVE and state.moves:
+        undone = turn.undo(state, cmd.UndoMove(player=c.player, marker=state.moves[0].marker))
+    return [*undone, ev.PlayerWithdrew(player=c.player, legions=legions)]
 
 
 def _split(state: GameState, c: cmd.Split, dice: Dice) -> list[ev.Event]:
@@ -222,7 +241,7 @@ def _done(state: GameState, c: cmd.Done, dice: Dice) -> list[ev.Event]:
     after = state
     for e in ended:
         after = evolve(after, e)
-    return [*ended, next_turn(after)]
+    return [*ended, *following_turn(after)]
 
 
 def _engage(state: GameState, c: cmd.Engage, dice: Dice) -> list[ev.Event]:

@@ -310,6 +310,38 @@ class GameOver(Event):
     legions: LegionList
 
 
+# -- the time limit (Wolff 21.0/21.1, rulebook 20.5) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeCalled(Event):
+    """
+    Wolff 21.1: the game's time limit was reached.  The current turn is finished, then
+    every player still in the game has one more full turn: the game ends when
+    ``last_player``'s turn in round ``last_turn`` is over (or when the next turn would
+    come after it, if he is eliminated before then).
+    """
+
+    TYPE: ClassVar[str] = "time-called"
+    last_player: str
+    last_turn: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameScored(Event):
+    """
+    Rulebook 20.5/21.1: the game ended by its time limit.  Every remaining legion is
+    revealed as it is counted; each player still in the game totals his score and the
+    value (16.0: power times skill, a Titan's power by 19.1) of his legions; the highest
+    total wins, and players tied for it share the win.  The game is over.
+    """
+
+    TYPE: ClassVar[str] = "game-scored"
+    scores: tuple[tuple[str, int, int, int], ...]  # (player, score, legions' value, total)
+    legions: tuple[tuple[str, str, tuple[str, ...], int], ...]  # (marker, owner, contents, value)
+    winners: tuple[str, ...]
+
+
 # -- battles (2.5.6) ------------------------------------------------------------------
 
 FighterList = tuple[tuple[int, str, str, int, int], ...]  # (id, side, creature, power, skill)
@@ -456,6 +488,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PlayerEliminated,
         EngagementEnded,
         GameOver,
+        TimeCalled,
+        GameScored,
         BattleStarted,
         BattleStepBegan,
         FighterMoved,

@@ -490,7 +490,35 @@ def _game_over(state: GameState, e: ev.GameOver) -> GameState:
     legions = dict(state.legions)
     for marker, _ in e.legions:
         legions[marker] = replace(legions[marker], known_to=None)
-    return replace(state, legions=legions, step=Step.OVER, winner=e.winner, engagement=None)
+    return replace(
+        state,
+        legions=legions,
+        step=Step.OVER,
+        winner=e.winner,
+        winners=(e.winner,) if e.winner else (),
+        engagement=None,
+    )
+
+
+@on(ev.TimeCalled)
+def _time_called(state: GameState, e: ev.TimeCalled) -> GameState:
+    return replace(state, final_turn=e.last_turn, final_player=e.last_player)
+
+
+@on(ev.GameScored)
+def _game_scored(state: GameState, e: ev.GameScored) -> GameState:
+    """20.5: every counted legion is revealed; the game is over."""
+    legions = dict(state.legions)
+    for marker, _owner, _contents, _value in e.legions:
+        legions[marker] = replace(legions[marker], known_to=None)
+    return replace(
+        state,
+        legions=legions,
+        step=Step.OVER,
+        winner=e.winners[0] if len(e.winners) == 1 else None,
+        winners=e.winners,
+        engagement=None,
+    )
 
 
 # Battle events register themselves into the same table.

@@ -208,6 +208,11 @@ class GameState:
     acquisitions: tuple[int, ...] = ()  # pending multiples of 100 (17.2) for the winner
     acquiring: str | None = None  # the legion that may take them
     winner: str | None = None
+    winners: tuple[str, ...] = ()  # the winner, or every player tied for the best total (20.5)
+    # Wolff 21.1: once time is called the game ends when the turn of ``final_player`` in
+    # round ``final_turn`` is over (players eliminated meanwhile drop out); see ``timelimit``.
+    final_turn: int | None = None
+    final_player: str | None = None
     version: int = 0  # number of events folded so far: the step reference
 
     # -- lookups ---------------------------------------------------------

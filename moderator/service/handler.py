@@ -23,6 +23,12 @@ For each mail:
 5. **Reports**: every seated player who may see one of the new events, and the player
    to act, gets a report of what he may see since his last one (``reported`` in the
    game's options), the public state, his legions and, on his move, his orders.
+6. **Deadlines** (a game with time limits, ``moderator.service.timing``): when the
+   player to act or the kind of step changed, a new deadline starts, written with the
+   events (``Outcome.deadlines``); every reply and report shows it.  Lines
+   ``absent from DATE to DATE`` and ``absent cancel`` (``moderator.service.absence``)
+   change no game state and need no step reference: they move the player's deadlines
+   within the game's limits, and the other players are told.
 
 No gpg work is done for outgoing mail here: the outbox row holds the public text, the
 private text, a fresh token and the recipient's key, and the sender signs and encrypts
@@ -34,9 +40,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from email.message import EmailMessage
+from typing import Any
 
-from moderator.game import REFUSED, Answerer, answer_query, run_orders
+from moderator.game import DONE, REFUSED, Answerer, LineResult, answer_query, run_orders
 from moderator.mail.checks.base import header_text
 from moderator.mail.gpg import Keyring
 from moderator.mail.intake import (
@@ -54,8 +62,9 @@ from moderator.mail.intake import (
 from moderator.orders import Query
 from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
-from moderator.rules.state import GameState
-from moderator.service import auth, notify, reference, reports, signon
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.service import absence, auth, notices, notify, reference, reports, signon, timing
 from moderator.service.notify import (
     ANSWER_KINDS,
     HISTORY,
@@ -65,6 +74,7 @@ from moderator.service.notify import (
     REPORTED,
     WELCOME,
 )
+from moderator.store.deadlines import ABSENCE_END, DeadlineChange
 from moderator.store.inbox import GameContext, InboundMessage, Lookup, NewPlayer, Outcome
 from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player, hash_secret, normal_address
@@ -73,12 +83,23 @@ from moderator.store.players import Player, hash_secret, normal_address
 DEFAULT_BUDGET = ReplyBudget(200)
 #: Game record mails one mail may ask for.
 HISTORIES_PER_MAIL = 3
+#: The code of a refused absence line.
+ABSENCE_REFUSED = "E-ABSENCE"
 
 _HEADER_GAME = re.compile(rf"^{reference.GAME_ID}$")
 _ADDRESS = re.compile(
     r"^[^\s\x00-\x1f\x7f<>()@,;:\"\\]{1,128}@[^\s\x00-\x1f\x7f<>()@,;:\"\\]{1,255}$"
 )
 _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fwd?)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _AbsenceChange:
+    """An absence a mail declared, ended early or withdrew."""
+
+    absence: absence.Absence
+    what: str  # declared, cancelled, withdrawn
+    withdrawn: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,16 +233,19 @@ class MailGameHandler:
     ) -> Outcome:
         refs, lines, unreadable = reference.split_refs(lines)
         skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
-        lines = [line for line in lines if line not in skipped]
+        away = [line for line in lines if absence.is_absence(line)]
+        lines = [line for line in lines if line not in skipped and line not in away]
         quoted = refs[0] if refs else None
         if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
             quoted = reference.subject_ref(info.subject)  # the subject as written
         now = reference.current(game.game_id, game.state)
         problem = reference.check(quoted, now)
+        moment = lookup.now()
+        options, absent, changes, moved = self._absences(game, seat, player, away, moment)
         asked: list[Query] = []
         run = run_orders(
             game.state,
-            game.options,
+            options,
             seat,
             lines,
             lambda: lookup.events(game.game_id),
@@ -230,15 +254,27 @@ class MailGameHandler:
         )
         ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
         after = reference.current(game.game_id, run.state)
+        resend = {seat} if any(q.kind == "report" for q in asked) else set()
+        settled = notify.settle(
+            self.moderator_address,
+            game,
+            lookup,
+            run.events,
+            run.state,
+            run.options,
+            moment,
+            resend,
+        )
+        options = settled.options
         texts = reports.reply(
             after,
             run.state,
             seat,
             info,
-            run.results,
+            [*absent, *run.results],
             run.unprocessed,
             [*ignored, *unreadable, *skipped],
-            options=game.options,
+            options=options,
             time_zone=player.time_zone,
             ref_problem=problem[1] if ref_refused and problem else "",
         )
@@ -249,20 +285,92 @@ class MailGameHandler:
             record = history_lines(events, seat, query.from_turn, query.to_turn)
             found = reports.history(after, seat, record, query.from_turn, query.to_turn)
             mails.append(self._answer(message, player, HISTORY, found, game.game_id))
-        resend = {seat} if any(q.kind == "report" for q in asked) else set()
-        options, sent = notify.report_round(
-            self.moderator_address, game, lookup, run.events, run.state, run.options, resend
-        )
-        mails.extend(sent)
-        refused = [r for r in run.results if r.outcome == REFUSED]
+        mails.extend(settled.mails)
+        for change in changes:
+            mails.extend(self._absence_notices(game, lookup, run.state, options, seat, change))
+        refused = [r for r in [*absent, *run.results] if r.outcome == REFUSED]
         note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
         changed = bool(run.events) or options != dict(game.options)
+        deadline_rows = [*moved, *settled.deadlines]
+        for change in changes:
+            ends = None if change.withdrawn else change.absence.ends
+            deadline_rows.append(
+                DeadlineChange(ABSENCE_END, ends, seat, change.absence.key)
+            )
         return Outcome(
             events=tuple(run.events),
             mails=tuple(mails),
             options=options if changed else None,
             note=note,
+            deadlines=tuple(deadline_rows) if changed else (),
         )
+
+    def _absences(
+        self,
+        game: GameContext,
+        seat: str,
+        player: Player,
+        lines: list[str],
+        now: datetime,
+    ) -> tuple[dict[str, Any], list[LineResult], list[_AbsenceChange], list[DeadlineChange]]:
+        """
+        The mail's absence lines (they change no game state, so need no step reference):
+        the game's options after them, a result per line, the absences changed and the
+        running deadline moved by them.
+        """
+        options = dict(game.options)
+        results: list[LineResult] = []
+        changes: list[_AbsenceChange] = []
+        moved: list[DeadlineChange] = []
+        limits = timing.TimeLimits.from_options(options)
+        for line in lines:
+            if game.state.step is Step.OVER:
+                results.append(
+                    LineResult(line, REFUSED, reason="the game is over", code=ABSENCE_REFUSED)
+                )
+                continue
+            done = absence.request(options, seat, line, now, player.time_zone, limits)
+            if done.options is None:
+                results.append(LineResult(line, REFUSED, reason=done.answer, code=ABSENCE_REFUSED))
+                continue
+            options, change = timing.recompute(done.options, now)
+            moved.extend(notify.deadline_change(change))
+            results.append(LineResult(line, DONE, (done.answer[:1].upper() + done.answer[1:],)))
+            if done.absence is not None:
+                withdrawn = done.cancelled and done.absence.begins > now
+                what = "withdrawn" if withdrawn else "cancelled" if done.cancelled else "declared"
+                changes.append(_AbsenceChange(done.absence, what, withdrawn))
+        return options, results, changes, moved
+
+    def _absence_notices(
+        self,
+        game: GameContext,
+        lookup: Lookup,
+        state: GameState,
+        options: Mapping[str, Any],
+        seat: str,
+        change: _AbsenceChange,
+    ) -> list[OutgoingMail]:
+        """The other players are told of ``seat``'s absence (it is public)."""
+        actor = to_act(state)
+        mails: list[OutgoingMail] = []
+        for other, player in sorted(lookup.seated_players(game.game_id).items()):
+            if other == seat or not state.has_player(other):
+                continue
+            texts = notices.absence(
+                game.game_id,
+                seat,
+                change.what,
+                change.absence.first,
+                change.absence.last,
+                change.absence.begins,
+                change.absence.ends,
+                actor=actor,
+                deadline=reports.deadline_line(options, player.time_zone),
+                time_zone=player.time_zone,
+            )
+            mails.append(self._mail(player, notices.NOTICE, texts, game.game_id, {}))
+        return mails
 
     # -- answers that play nothing -------------------------------------------------------
 

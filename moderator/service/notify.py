@@ -7,11 +7,17 @@ who may see none of them gets nothing, and his last reported version moves on al
 same (there was nothing to tell him).  The game's options keep, per player, the
 version he was last reported (``reported``) and where that report began
 (``report_from``, for the ``report`` query).
+
+``settle`` is what every change to a game calls (a mail's orders, a timeout, the end
+date): the deadline that follows the player to act (``timing.follow``), the reports
+showing it, and the result of a game ended by its time limit (rulebook 20.5).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from moderator.mail import compose
@@ -20,7 +26,8 @@ from moderator.rules import events as ev
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
-from moderator.service import auth, reference, reports
+from moderator.service import auth, notices, reference, reports, timing
+from moderator.store.deadlines import DeadlineChange
 from moderator.store.inbox import GameContext, Lookup
 from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player, normal_address
@@ -115,6 +122,51 @@ def report_round(
     options[REPORTED] = reported
     options[REPORT_FROM] = began
     return options, mails
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What a change to a game calls for: its new options, the mails, the deadline."""
+
+    options: dict[str, Any]
+    mails: list[OutgoingMail]
+    deadlines: tuple[DeadlineChange, ...]
+
+
+def deadline_change(change: timing.Change | None) -> tuple[DeadlineChange, ...]:
+    """The ``deadline`` table's change for a change of the acting deadline."""
+    if change is None:
+        return ()
+    row = DeadlineChange(change.kind or "", change.due, change.player, change.key, change.reminded)
+    return (row,)
+
+
+def settle(
+    sender: str,
+    game: GameContext,
+    lookup: Lookup,
+    new: Sequence[ev.Event],
+    state: GameState,
+    options: Mapping[str, Any],
+    now: datetime,
+    resend: set[str] | None = None,
+) -> Settled:
+    """
+    After ``new`` events led from ``game``'s state to ``state``: the deadline that
+    follows the player to act (a new one when he or the kind of step changed), the
+    reports (``report_round``, showing that deadline) and, when the game ended by its
+    time limit, the result (rulebook 20.5) to every player.
+    """
+    options, change = timing.follow(state, options, now)
+    options, mails = report_round(sender, game, lookup, new, state, options, resend or set())
+    scored = [e for e in new if isinstance(e, ev.GameScored)]
+    if scored:
+        ref = str(reference.current(game.game_id, state))
+        texts = notices.result(game.game_id, ref, scored[-1])
+        for seat, player in sorted(lookup.seated_players(game.game_id).items()):
+            if state.has_player(seat):
+                mails.append(mail_to(sender, player, notices.NOTICE, texts, game.game_id, {}))
+    return Settled(options, mails, deadline_change(change))
 
 
 def _timeline(

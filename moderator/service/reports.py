@@ -64,6 +64,15 @@ class MailInfo:
     topic: str = "your mail"  # the subject without "Re:" and step references
 
 
+def moment_line(moment: datetime, time_zone: str = "UTC") -> str:
+    """A moment as mails print it, in the player's time zone: ``2024-07-04 12:00 (Europe/Berlin)``."""
+    try:
+        zone = ZoneInfo(time_zone)
+    except (ValueError, ZoneInfoNotFoundError):
+        zone, time_zone = ZoneInfo("UTC"), "UTC"
+    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} ({time_zone})"
+
+
 def deadline_line(options: Mapping[str, Any], time_zone: str = "UTC") -> str:
     """The game's deadline in the player's time zone, or "no deadline set"."""
     value = options.get(DEADLINE)
@@ -71,12 +80,12 @@ def deadline_line(options: Mapping[str, Any], time_zone: str = "UTC") -> str:
         return "no deadline set"
     try:
         moment = datetime.fromisoformat(str(value))
-        zone = ZoneInfo(time_zone)
+        ZoneInfo(time_zone)
     except (ValueError, ZoneInfoNotFoundError):
         return str(value)
     if moment.tzinfo is None:
         return str(value)
-    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} ({time_zone})"
+    return moment_line(moment, time_zone)
 
 
 def _whose(state: GameState) -> tuple[str | None, bool]:

@@ -30,6 +30,8 @@ from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
 from moderator.store import players
+from moderator.store.deadlines import DeadlineChange
+from moderator.store.deadlines import apply as apply_deadline
 from moderator.store.errors import (
     ConflictError,
     GameNotFoundError,
@@ -105,6 +107,8 @@ class Outcome:
     What a handler decided: events to append, mails to send, the game's new options.
     ``rejected``: the message was for no game or player we know (nothing changes).
     ``players``: players to register (a sign-on), in the same transaction.
+    ``deadlines``: changes to the game's deadlines (the deadline that follows the player
+    to act, an absence's end), made in the same transaction.
     """
 
     events: tuple[Event, ...] = ()
@@ -113,6 +117,7 @@ class Outcome:
     rejected: bool = False
     note: str = ""
     players: tuple[NewPlayer, ...] = ()
+    deadlines: tuple[DeadlineChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,9 +392,11 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     except Exception as exc:  # whatever the handler raises shunts the message
         raise _HandlerFailedError from exc
     if context is not None and (outcome.events or outcome.options is not None):
-        tx.append(
+        seq = tx.append(
             context.game_id, context.seq, outcome.events, options=outcome.options, state=state
         )
+        for change in outcome.deadlines:
+            apply_deadline(tx, context.game_id, change, seq)
     elif outcome.events:
         raise _HandlerFailedError from ValueError("the handler gave events for no game")
     for new in outcome.players:

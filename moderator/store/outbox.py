@@ -27,6 +27,8 @@ from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT
 MESSAGE_ID_DOMAIN = "titan-moderator.invalid"
 #: How long a claimed mail is left to its sender before another may try.
 LEASE = timedelta(minutes=5)
+#: Tries before a mail is marked failed.
+MAX_ATTEMPTS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,12 +190,50 @@ def claim_due(tx: Tx, now: datetime) -> StoredMail | None:
             return replace(_mail(row), attempts=row.attempts + 1)
 
 
+def mark_sent(store: EventStore, mail_id: int) -> None:
+    """The server took the mail: it is never sent again."""
+    with store.transaction() as tx:
+        tx.connection.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id == mail_id)
+            .values(status=SENT, sent_at=tx.now(), last_error=None)
+        )
+
+
+def mark_failed(
+    store: EventStore,
+    mail: StoredMail,
+    error: str,
+    *,
+    give_up: bool = False,
+    retry_at: datetime | None = None,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> bool:
+    """
+    Sending ``mail`` failed: it is tried again at ``retry_at`` (default: after
+    ``backoff``), unless ``give_up`` (a permanent refusal) or its attempts are spent.
+    Returns True when it was given up.
+    """
+    gave_up = give_up or mail.attempts >= max_attempts
+    with store.transaction() as tx:
+        tx.connection.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id == mail.id)
+            .values(
+                status=FAILED if gave_up else PENDING,
+                next_attempt_at=retry_at or tx.now() + backoff(mail.attempts),
+                last_error=error,
+            )
+        )
+    return gave_up
+
+
 def deliver(
     store: EventStore,
     send: Callable[[StoredMail], None],
     *,
     limit: int = 100,
-    max_attempts: int = 8,
+    max_attempts: int = MAX_ATTEMPTS,
 ) -> tuple[int, int]:
     """
     Send due mails with ``send`` (which raises if the mail could not be handed on);
@@ -208,24 +248,9 @@ def deliver(
         try:
             send(mail)
         except Exception as exc:  # noqa: BLE001 - any failure to send is recorded and retried
-            gave_up = mail.attempts >= max_attempts
-            with store.transaction() as tx:
-                tx.connection.execute(
-                    update(OUTBOX)
-                    .where(OUTBOX.c.id == mail.id)
-                    .values(
-                        status=FAILED if gave_up else PENDING,
-                        next_attempt_at=tx.now() + backoff(mail.attempts),
-                        last_error=str(exc) or type(exc).__name__,
-                    )
-                )
+            mark_failed(store, mail, str(exc) or type(exc).__name__, max_attempts=max_attempts)
             failed += 1
             continue
-        with store.transaction() as tx:
-            tx.connection.execute(
-                update(OUTBOX)
-                .where(OUTBOX.c.id == mail.id)
-                .values(status=SENT, sent_at=tx.now(), last_error=None)
-            )
+        mark_sent(store, mail.id)
         sent += 1
     return sent, failed

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from moderator.store.errors import PlayerExistsError, StoreError
@@ -21,6 +21,8 @@ from moderator.store.eventstore import Tx
 from moderator.store.tables import PLAYER, SEAT
 
 _ITERATIONS = 200_000
+#: The role of a tournament director (``Player.roles``): he may create tournaments.
+DIRECTOR = "director"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,10 @@ class Player:
     time_zone: str
     key_fingerprint: str | None
     secret_hash: str | None
+    roles: tuple[str, ...] = ()
+
+    def has_role(self, role: str) -> bool:
+        return role in self.roles
 
 
 def normal_address(address: str) -> str:
@@ -98,9 +104,19 @@ def add_player(
 
 
 def _player(row: Any) -> Player:
+    roles = tuple(r for r in str(row.roles or "").split(",") if r)
     return Player(
-        row.id, row.name, row.address, row.time_zone, row.key_fingerprint, row.secret_hash
+        row.id, row.name, row.address, row.time_zone, row.key_fingerprint, row.secret_hash, roles
     )
+
+
+def set_roles(tx: Tx, address: str, roles: tuple[str, ...]) -> bool:
+    """Give the player with ``address`` exactly ``roles``; False if nobody has that address."""
+    cleaned = ",".join(sorted({r.strip().lower() for r in roles if r.strip()}))
+    moved = tx.connection.execute(
+        update(PLAYER).where(PLAYER.c.address == normal_address(address)).values(roles=cleaned)
+    )
+    return moved.rowcount == 1
 
 
 def player_by_address(tx: Tx, address: str) -> Player | None:

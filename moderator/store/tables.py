@@ -1,6 +1,7 @@
 """
 The database tables (the only ``table=True`` models): games, players and their seats,
-the event log and its snapshots, inbound messages, the outbox and deadlines.
+the event log and its snapshots, inbound messages, the outbox, deadlines and
+tournaments (their event streams).
 
 The schema itself is made by the alembic migrations in ``migrations/versions``; these
 models must describe the same tables (``tests/store/test_migrations.py`` compares them).
@@ -14,11 +15,14 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Dialect,
     Index,
+    Integer,
     LargeBinary,
+    String,
     Table,
     Text,
     TypeDecorator,
@@ -116,6 +120,8 @@ class PlayerRow(SQLModel, table=True):
     key_fingerprint: str | None = None
     secret_hash: str | None = None
     created_at: datetime = _moment()
+    #: What else he may do, comma-separated: ``director`` (create tournaments).
+    roles: str = Field(default="", sa_column=Column(String, nullable=False, server_default=""))
 
 
 class SeatRow(SQLModel, table=True):
@@ -196,7 +202,10 @@ class DeadlineRow(SQLModel, table=True):
     """When a game (or one player in it) must have acted."""
 
     __tablename__ = "deadline"
-    __table_args__ = (Index("ix_deadline_status_due", "status", "due_at"),)
+    __table_args__ = (
+        Index("ix_deadline_status_due", "status", "due_at"),
+        Index("ix_deadline_game_status", "game_id", "status"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id")
@@ -205,9 +214,71 @@ class DeadlineRow(SQLModel, table=True):
     due_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
     status: str = Field(default=DUE)
     created_at: datetime = _moment()
+    #: What the deadline times (e.g. ``Ann/turn/3``): a deadline that follows
+    #: the acting player is replaced when this changes; an absence's end names the absence.
+    step: str | None = None
+    #: The game's sequence number when the deadline started.
+    seq: int | None = None
+    #: How many of the game's reminders (earliest first) were sent for this deadline.
+    reminded: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
 
 
-TABLES = (GameRow, EventRow, SnapshotRow, PlayerRow, SeatRow, InboundRow, OutboxRow, DeadlineRow)
+class ServiceStateRow(SQLModel, table=True):
+    """A named moment or value the service keeps, e.g. its ``heartbeat``."""
+
+    __tablename__ = "service_state"
+
+    name: str = Field(primary_key=True)
+    at: datetime | None = _moment(nullable=True)
+    value: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+class TournamentRow(SQLModel, table=True):
+    """A tournament: its event stream's head (``last_seq``) and who directs it."""
+
+    __tablename__ = "tournament"
+
+    id: str = Field(primary_key=True)
+    created_at: datetime = _moment()
+    director: str
+    #: The sequence number of the stream's last event: the optimistic-concurrency check.
+    last_seq: int = Field(default=0)
+    finished: bool = Field(
+        default=False, sa_column=Column(Boolean, nullable=False, server_default="0")
+    )
+
+
+class TournamentEventRow(SQLModel, table=True):
+    """One event of a tournament's stream (``moderator.tournament.events``)."""
+
+    __tablename__ = "tournament_event"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "seq", name="uq_tournament_event_seq"),
+        Index("ix_tournament_event_type", "type"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: str = Field(foreign_key="tournament.id")
+    seq: int
+    type: str
+    version: int
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    recorded_at: datetime = _moment()
+
+
+TABLES = (
+    GameRow,
+    EventRow,
+    SnapshotRow,
+    PlayerRow,
+    SeatRow,
+    InboundRow,
+    OutboxRow,
+    DeadlineRow,
+    ServiceStateRow,
+    TournamentRow,
+    TournamentEventRow,
+)
 
 # The tables for SQLAlchemy Core statements (the hot paths use Core, not the ORM).
 GAME: Table = SQLModel.metadata.tables["game"]
@@ -218,3 +289,6 @@ SEAT: Table = SQLModel.metadata.tables["seat"]
 INBOUND: Table = SQLModel.metadata.tables["inbound"]
 OUTBOX: Table = SQLModel.metadata.tables["outbox"]
 DEADLINE: Table = SQLModel.metadata.tables["deadline"]
+SERVICE_STATE: Table = SQLModel.metadata.tables["service_state"]
+TOURNAMENT: Table = SQLModel.metadata.tables["tournament"]
+TOURNAMENT_EVENT: Table = SQLModel.metadata.tables["tournament_event"]

@@ -1,0 +1,332 @@
+"""
+``titan-moderator demo``: the whole service on one machine, with nothing to set up.
+
+An embedded mail hub (SMTP and IMAP on loopback, ``moderator.mail.hub``), GnuPG keys
+made in temporary homes for the moderator and each robot, a SQLite database, and the
+service itself (``Service``: the same poller, sender and deadline jobs as ``serve``).
+Robot players (``mailrobot``) sign on by mail with their keys, the moderator starts a
+game for them (as ``game new`` does), and they play it to the end by mail, each order
+signed, each report signed and its private part encrypted to its reader.
+
+Everything lands in one folder: every robot's mailbox as an mbox file, the moderator's
+incoming mail, and the database (``titan-moderator --db sqlite:///FOLDER/demo.sqlite
+local history demo`` replays the game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import mailbox
+import random
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from moderator.game import DEFAULT_NAMES
+from moderator.mail.gpg import Keyring
+from moderator.mail.hub import MailHub
+from moderator.mail.imap import ImapSource
+from moderator.mail.smtp import SmtpSink
+from moderator.rules.state import GameState, Step
+from moderator.service.config import (
+    Config,
+    DatabaseSettings,
+    GnupgSettings,
+    ImapSettings,
+    ModeratorSettings,
+    ServiceSettings,
+    SmtpSettings,
+)
+from moderator.service.games import start_game
+from moderator.service.mailrobot import MailRobot
+from moderator.service.runtime import Service
+from moderator.store import inbox, outbox, players
+from moderator.store.eventstore import EventStore
+from moderator.store.tables import PENDING
+
+MODERATOR = "moderator@titan.invalid"
+ROBOT_DOMAIN = "robots.titan.invalid"
+GAME_ID = "demo"
+
+
+@dataclass
+class DemoOptions:
+    players: int = 3
+    seed: int | None = None
+    #: Where to keep the mailboxes and the database (default: a new temporary folder).
+    folder: Path | None = None
+    #: Robots that never order (the deadlines time them out).
+    silent: tuple[str, ...] = ()
+    #: Game seconds per real second (the deadlines' clock; 1 = real time).
+    speed: float = 1.0
+    #: Give up after this many real seconds.
+    timeout: float = 1800.0
+
+
+@dataclass
+class DemoSummary:
+    folder: Path
+    state: GameState
+    orders: int
+    mails_sent: int
+    mails_read: int
+    seconds: float
+    mailboxes: dict[str, Path] = field(default_factory=dict)
+    seed: int = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.state.step is Step.OVER
+
+    def text(self) -> str:
+        scores = ", ".join(f"{p.name} {p.score}" for p in self.state.players)
+        winner = self.state.winner or "nobody (a draw)"
+        lines = [
+            f"Game over after {self.state.turn} turns: winner {winner}; scores: {scores}."
+            if self.finished
+            else f"The game did not finish (turn {self.state.turn}).",
+            (
+                f"{self.orders} orders by mail, {self.mails_sent} mails from the moderator "
+                f"(all signed), {self.mails_read} read by the robots, in {self.seconds:.0f} s "
+                f"({60 * self.orders / max(self.seconds, 1e-9):.0f} orders a minute); "
+                f"dice seed {self.seed}."
+            ),
+            "",
+            f"Everything is in {self.folder}:",
+        ]
+        for who, path in self.mailboxes.items():
+            lines.append(f"  {who:<10} {path}")
+        db = self.folder / "demo.sqlite"
+        lines += [
+            f"  database   {db}",
+            "",
+            "Read a mailbox with any mail program (mutt -f FILE), or replay the game:",
+            f"  titan-moderator local history {GAME_ID} --db sqlite:///{db}",
+        ]
+        return "\n".join(lines)
+
+
+class FastClock:
+    """Real time, ``speed`` times faster, from the moment it is made."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self.start = datetime.now(UTC)
+        self._t0 = time.monotonic()
+
+    def __call__(self) -> datetime:
+        return self.start + timedelta(seconds=(time.monotonic() - self._t0) * self.speed)
+
+
+def _gnupg_home(tag: str) -> Path:
+    # gpg-agent's socket lives in the home: keep its path short.
+    return Path(tempfile.mkdtemp(prefix=f"tdemo-{tag}-", dir="/tmp"))
+
+
+def _drop_home(home: Path) -> None:
+    subprocess.run(
+        ["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False, capture_output=True
+    )
+    shutil.rmtree(home, ignore_errors=True)
+
+
+async def run_demo(
+    options: DemoOptions, progress: Callable[[str], None] = lambda _line: None
+) -> DemoSummary:
+    """Play one game by mail on the embedded hub; see the module's text."""
+    started = time.monotonic()
+    seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
+    folder = options.folder or Path(tempfile.mkdtemp(prefix="titan-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mail").mkdir(exist_ok=True)
+    names = list(DEFAULT_NAMES[: options.players])
+    unknown = [n for n in options.silent if n not in names]
+    if unknown:
+        msg = f"--silent names no robot of this game: {', '.join(unknown)} (robots: {names})"
+        raise ValueError(msg)
+    homes: list[Path] = []
+    try:
+        progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
+        mod_home = _gnupg_home("mod")
+        homes.append(mod_home)
+        mod_ring = Keyring(mod_home)
+        mod_key = await asyncio.to_thread(mod_ring.generate_key, "Titan moderator", MODERATOR)
+        robot_rings: dict[str, tuple[Keyring, str]] = {}
+        for name in names:
+            home = _gnupg_home(name[:3].lower())
+            homes.append(home)
+            ring = Keyring(home)
+            address = f"{name.lower()}@{ROBOT_DOMAIN}"
+            robot_rings[name] = (ring, await asyncio.to_thread(ring.generate_key, name, address))
+            ring.import_key(mod_ring.export_public(mod_key))
+        async with MailHub() as hub:
+            return await _play(
+                options, progress, folder, seed, names, hub, mod_home, mod_key, robot_rings,
+                started,
+            )
+    finally:
+        for home in homes:
+            _drop_home(home)
+
+
+async def _play(
+    options: DemoOptions,
+    progress: Callable[[str], None],
+    folder: Path,
+    seed: int,
+    names: list[str],
+    hub: MailHub,
+    mod_home: Path,
+    mod_key: str,
+    robot_rings: dict[str, tuple[Keyring, str]],
+    started: float,
+) -> DemoSummary:
+    hub.add_user(MODERATOR, "moderator-password")
+    config = Config(
+        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator (demo)"),
+        database=DatabaseSettings(url=f"sqlite:///{folder / 'demo.sqlite'}"),
+        imap=ImapSettings(
+            host=hub.host,
+            port=hub.imap_port,
+            tls="none",
+            user=MODERATOR,
+            password="moderator-password",
+            poll_seconds=2.0,
+        ),
+        smtp=SmtpSettings(host=hub.host, port=hub.smtp_port, tls="none", send_seconds=1.0),
+        gnupg=GnupgSettings(home=str(mod_home), key=mod_key),
+        service=ServiceSettings(deadline_seconds=0.5, reply_budget=100_000),
+        source="demo",
+    )
+    rng = random.Random(f"demo-robots:{seed}")
+    robots: list[MailRobot] = []
+    for index, name in enumerate(names):
+        address = f"{name.lower()}@{ROBOT_DOMAIN}"
+        hub.add_user(address, f"{name}-password")
+        ring, key = robot_rings[name]
+        robots.append(
+            MailRobot(
+                name=name,
+                address=address,
+                keyring=ring,
+                fingerprint=key,
+                source=ImapSource(
+                    hub.host, hub.imap_port, address, f"{name}-password", tls=False
+                ),
+                sink=SmtpSink(hub.host, hub.smtp_port),
+                moderator=MODERATOR,
+                mbox_path=folder / "mail" / f"{name.lower()}.mbox",
+                rng=random.Random(rng.random()),
+                silent=name in options.silent,
+                pgp_mime=index % 2 == 0,
+            )
+        )
+    service = Service(config, clock=FastClock(options.speed))
+    await service.start()
+    try:
+        progress(f"Mail hub on 127.0.0.1 (SMTP {hub.smtp_port}, IMAP {hub.imap_port}).")
+        progress("Robots sign on by mail with their public keys ...")
+        for bot in robots:
+            await bot.sign_on()
+        await _until(lambda: _registered(service.store) == len(robots), options, started)
+        for bot in robots:
+            await bot.read_mail(0)  # the welcome
+        progress(f"Signed on: {', '.join(names)}. The moderator starts game {GAME_ID!r}.")
+        await asyncio.to_thread(
+            start_game,
+            service.store,
+            GAME_ID,
+            [bot.address for bot in robots],
+            sender=MODERATOR,
+            seed=seed,
+        )
+        await service.send_now()
+        await _play_to_the_end(service, robots, options, progress, started)
+        await service.send_now()
+        for bot in robots:
+            await bot.read_mail(0)
+    finally:
+        await service.stop()
+        for bot in robots:
+            await bot.source.close()
+    store = EventStore(config.database.url)
+    try:
+        state = store.load_state(GAME_ID).state
+        mailboxes = {bot.name: bot.mbox_path for bot in robots}
+        mailboxes["moderator"] = _dump_inbox(store, folder / "mail" / "moderator.mbox")
+        with store.reading() as tx:
+            sent = len(outbox.mails(tx)) - len(outbox.mails(tx, status=PENDING))
+    finally:
+        store.close()
+    return DemoSummary(
+        folder=folder,
+        state=state,
+        orders=sum(bot.tally.orders_sent for bot in robots),
+        mails_sent=sent,
+        mails_read=sum(bot.tally.mails_read for bot in robots),
+        seconds=time.monotonic() - started,
+        mailboxes=mailboxes,
+        seed=seed,
+    )
+
+
+async def _play_to_the_end(
+    service: Service,
+    robots: list[MailRobot],
+    options: DemoOptions,
+    progress: Callable[[str], None],
+    started: float,
+) -> None:
+    shown_turn = 0
+    while True:
+        state = await asyncio.to_thread(lambda: service.store.load_state(GAME_ID).state)
+        if state.step is Step.OVER:
+            progress(f"Turn {state.turn}: the game is over; winner {state.winner or 'nobody'}.")
+            return
+        if state.turn != shown_turn and state.step is not Step.COLOUR:
+            shown_turn = state.turn
+            orders = sum(bot.tally.orders_sent for bot in robots)
+            live = ", ".join(f"{p.name} {p.score}" for p in state.live_players)
+            progress(f"Turn {state.turn:>3}: {orders} orders so far; scores {live}")
+        if time.monotonic() - started > options.timeout:
+            msg = f"the demo game did not finish in {options.timeout:.0f} s (turn {state.turn})"
+            raise TimeoutError(msg)
+        acted = False
+        for bot in robots:
+            acted |= await bot.play_once(service.store, GAME_ID)
+        # Wait for the answers: the robot to act hears by IDLE, the others are read too.
+        waits = [bot.read_mail(0.0 if acted else 0.5) for bot in robots]
+        await asyncio.gather(*waits)
+
+
+async def _until(check: Callable[[], bool], options: DemoOptions, started: float) -> None:
+    while not await asyncio.to_thread(check):
+        if time.monotonic() - started > options.timeout:
+            raise TimeoutError("the demo timed out waiting for the moderator")
+        await asyncio.sleep(0.1)
+
+
+def _registered(store: EventStore) -> int:
+    with store.reading() as tx:
+        return sum(
+            1
+            for name in DEFAULT_NAMES
+            if players.player_by_address(tx, f"{name.lower()}@{ROBOT_DOMAIN}") is not None
+        )
+
+
+def _dump_inbox(store: EventStore, path: Path) -> Path:
+    """The moderator's incoming mail, as archived, into an mbox file."""
+    box = mailbox.mbox(path)
+    try:
+        with store.reading() as tx:
+            for message in inbox.messages(tx):
+                box.add(message.raw)
+    finally:
+        box.close()
+    return path

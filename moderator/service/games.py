@@ -1,0 +1,78 @@
+"""
+Starting a game played by mail: players who signed on are seated, the game is set up,
+and each player is mailed his first report.
+
+The moderator does this with ``titan-moderator game new``; a tournament does it when
+it forms a game.  Setting up rolls for the towers and the first player (1.1-1.6); the
+first report tells each player his tower and who picks a colour first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from moderator import game
+from moderator.rules.state import GameState
+from moderator.service import auth, notify
+from moderator.store import players
+from moderator.store.eventstore import EventStore
+from moderator.store.inbox import GameContext, Lookup
+from moderator.store.outbox import add_mails
+
+
+class StartError(ValueError):
+    """The game cannot be started as asked; says why."""
+
+
+def start_game(
+    store: EventStore,
+    game_id: str,
+    addresses: Sequence[str],
+    *,
+    sender: str,
+    seed: int | None = None,
+    allow_secrets: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> GameState:
+    """
+    Create ``game_id`` for the players registered with ``addresses`` (2 to 6, in seat
+    order), seat them, and write each one's first report to the outbox.
+
+    Raises:
+        StartError: an address is not registered, two players share a name, or the
+            game exists.
+    """
+    if not 2 <= len(addresses) <= 6:
+        raise StartError(f"a game of Titan has 2 to 6 players, not {len(addresses)}")
+    with store.reading() as tx:
+        found = [players.player_by_address(tx, address) for address in addresses]
+        exists = game_id in tx.games()
+    if exists:
+        raise StartError(f"there is already a game {game_id!r}")
+    missing = [a for a, p in zip(addresses, found) if p is None]
+    if missing:
+        raise StartError(
+            f"not signed on: {', '.join(missing)} (a player signs on by mail first)"
+        )
+    seated = [p for p in found if p is not None]
+    names = [p.name for p in seated]
+    if len(set(names)) != len(names):
+        raise StartError(f"two players have the same name in {names}: one must sign on anew")
+    try:
+        game.new_game(store, game_id, names, seed=seed)
+    except game.GameError as exc:
+        raise StartError(str(exc)) from exc
+    with store.transaction() as tx:
+        for player in seated:
+            players.seat_player(tx, game_id, player.name, player.address)
+        loaded = tx.load(game_id)
+        setup = tx.events(game_id)
+        base = {**loaded.options, **(options or {}), auth.ALLOW_SECRETS: allow_secrets}
+        context = GameContext(game_id, GameState(), 0, base, players.seats(tx, game_id))
+        new_options, mails = notify.report_round(
+            sender, context, Lookup(tx), setup, loaded.state, base, set()
+        )
+        tx.append(game_id, loaded.seq, [], options=new_options)
+        add_mails(tx, mails, game_id=game_id)
+    return loaded.state

@@ -1,0 +1,166 @@
+"""
+A robot player by mail: it signs on, reads its mailbox over IMAP and answers over
+SMTP, each order signed with its own key, like a player at a mail client.
+
+What it learns from its mail is what a player learns: the step reference of the latest
+report or reply, and so whether the mail it would answer is current.  What to order it
+decides with ``moderator.robot`` (a random legal order), which needs the game's state:
+the robot reads it from the moderator's database, read only, and only when its mail
+says the game is at the step it last heard of.  It never orders on a reference it has
+not been mailed, so every order it sends goes the whole way through the service.
+
+Robots sign their mail alternately as PGP/MIME and clearsigned text, the two ways
+players' clients sign.  A *silent* robot signs on and reads its mail but never orders
+(the deadlines time it out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import mailbox
+import random
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage, MIMEPart
+from email.utils import format_datetime
+from pathlib import Path
+
+from moderator import robot
+from moderator.mail import compose
+from moderator.mail.gpg import Keyring
+from moderator.mail.imap import ImapSource
+from moderator.mail.smtp import SmtpSink
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState
+from moderator.service import reference
+from moderator.store.eventstore import EventStore
+
+
+@dataclass
+class RobotTally:
+    mails_read: int = 0
+    orders_sent: int = 0
+
+
+@dataclass
+class MailRobot:
+    """One robot player (see the module's text)."""
+
+    name: str
+    address: str
+    keyring: Keyring
+    fingerprint: str
+    source: ImapSource
+    sink: SmtpSink
+    moderator: str
+    mbox_path: Path
+    rng: random.Random
+    silent: bool = False
+    pgp_mime: bool = True
+    tally: RobotTally = field(default_factory=RobotTally)
+    #: The newest step reference mailed to this robot, per game.
+    heard: dict[str, int] = field(default_factory=dict)
+    #: The reference of the robot's last order, per game (not ordered again on it).
+    ordered_on: dict[str, int] = field(default_factory=dict)
+    _uid: int | None = None
+    _validity: int | None = None
+
+    # -- mail out ---------------------------------------------------------------------------
+
+    async def sign_on(self) -> None:
+        """Mail ``signon NAME`` with the robot's public key, signed by that key."""
+        key = MIMEPart(policy=compose.POLICY)
+        key.set_content(
+            self.keyring.export_public(self.fingerprint).encode(),
+            maintype="application",
+            subtype="pgp-keys",
+            disposition="attachment",
+            filename="key.asc",
+        )
+        text = f"signon {self.name}\ntimezone UTC\n"
+        message = await asyncio.to_thread(
+            compose.signed_mime, [text, key], self.keyring, self.fingerprint
+        )
+        await self._send(message, "signon")
+
+    async def order(self, game_id: str, version: int, line: str) -> None:
+        """Mail one order for ``game_id``, quoting its step reference."""
+        text = f"game {game_id}\nref {game_id}-{version}\n{line}\n"
+        subject = f"[titan {game_id}] {line}"
+        if self.pgp_mime:
+            message = await asyncio.to_thread(
+                compose.signed_mime, [text], self.keyring, self.fingerprint
+            )
+        else:
+            signed = await asyncio.to_thread(self.keyring.clearsign, text, self.fingerprint)
+            message = EmailMessage(policy=compose.POLICY)
+            message.set_content(signed.decode("ascii"))
+        await self._send(message, subject)
+        self.ordered_on[game_id] = version
+        self.tally.orders_sent += 1
+
+    async def _send(self, message: EmailMessage, subject: str) -> None:
+        message["From"] = f"{self.name} <{self.address}>"
+        message["To"] = self.moderator
+        message["Subject"] = subject
+        message["Date"] = format_datetime(datetime.now(UTC))
+        message["Message-ID"] = f"<{uuid.uuid4().hex}@robots.titan.invalid>"
+        await self.sink.send(message.as_bytes(policy=compose.POLICY), self.address, [self.moderator])
+
+    # -- mail in ------------------------------------------------------------------------------
+
+    async def read_mail(self, wait: float) -> int:
+        """Wait up to ``wait`` seconds for mail, file what came and note its references."""
+        if wait > 0:
+            await self.source.idle_wait(wait)
+        found = await self.source.fetch_new(self._uid, self._validity)
+        self._validity = found.uidvalidity
+        if not found.messages:
+            return 0
+        self._uid = found.last_uid
+        box = mailbox.mbox(self.mbox_path)
+        try:
+            for _uid, raw in found.messages:
+                box.add(raw)
+                self._note(raw)
+        finally:
+            box.close()
+        self.tally.mails_read += len(found.messages)
+        return len(found.messages)
+
+    def _note(self, raw: bytes) -> None:
+        parsed = message_from_bytes(raw, policy=policy.default)
+        ref = reference.subject_ref(str(parsed.get("Subject", "")))
+        if ref is None:
+            return
+        if ref.version > self.heard.get(ref.game, -1):
+            self.heard[ref.game] = ref.version
+        elif ref.version == self.ordered_on.get(ref.game):
+            # The answer to our order, and the game has not moved: it was refused.
+            del self.ordered_on[ref.game]
+
+    # -- play -------------------------------------------------------------------------------
+
+    def choose(self, game_id: str, state: GameState) -> str | None:
+        """The order to mail now, or None: not our move, or not told of this step."""
+        if self.silent or to_act(state) != self.name:
+            return None
+        if self.heard.get(game_id) != state.version:
+            return None  # our mail has not caught up with the game
+        if self.ordered_on.get(game_id) == state.version:
+            return None  # ordered on this reference already; its answer is on its way
+        line, _command = robot.choose_order(state, self.rng)
+        return line
+
+    async def play_once(self, store: EventStore, game_id: str) -> bool:
+        """Order if it is our move by our latest mail; True when an order went out."""
+        state = await asyncio.to_thread(lambda: store.load_state(game_id).state)
+        line = self.choose(game_id, state)
+        if line is None:
+            return False
+        await self.order(game_id, state.version, line)
+        return True
+
+

@@ -1,0 +1,222 @@
+"""
+The texts of the mails the service's clock writes: reminders before a deadline,
+timeout notices (what the moderator did for a player who did not act in time, Wolff
+20.4/21.0), absences declared, withdrawn and ended, the game's end date (Wolff 21.1)
+and its result (rulebook 20.5), and the notices after an outage of the service.
+
+Each is one public part (signed when it is sent) and holds only what every player may
+know: who was to act, the order lines given on his behalf (refusals: withdraw, flee,
+concede, decline, the lowest engagement, no carry-over), moments, scores and legions
+revealed by the count.  The events themselves reach each player in his report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from moderator.reporting.render import render
+from moderator.rules import events as ev
+from moderator.service.reports import Texts, moment_line
+from moderator.service.timing import KIND_NAMES
+
+#: The outbox's kind of these mails: ``notice``, which the sender marks as generated
+#: (``Auto-Submitted: auto-generated``), not as an answer to a mail.
+NOTICE = "notice"
+
+
+def span(length: timedelta) -> str:
+    """A length of time in words, rounded: "3 days 4 hours", "about 24 hours", "50 minutes"."""
+    minutes = max(0, round(length.total_seconds() / 60))
+    if minutes < 120:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours = round(minutes / 60)
+    if hours <= 48:
+        return f"about {hours} hours"
+    days, hours = divmod(hours, 24)
+    return f"{days} days" + (f" {hours} hour{'s' if hours != 1 else ''}" if hours else "")
+
+
+def step_name(kind: str | None) -> str:
+    return KIND_NAMES.get(kind or "", "move")
+
+
+def reminder(
+    game: str,
+    ref: str,
+    viewer: str,
+    kind: str,
+    due: datetime,
+    now: datetime,
+    time_zone: str,
+    default: str | None,
+) -> Texts:
+    """A reminder to ``viewer``, the player to act, that his deadline comes near."""
+    text = render(
+        "player.reminder.txt.j2",
+        game=game,
+        ref=ref,
+        viewer=viewer,
+        step=step_name(kind),
+        deadline=moment_line(due, time_zone),
+        left=span(due - now),
+        default=default,
+    )
+    return Texts(f"Reminder: your move is due {moment_line(due, time_zone)} (ref {ref})", text)
+
+
+def timeout(
+    game: str,
+    ref: str,
+    who: str,
+    viewer: str,
+    kind: str,
+    due: datetime,
+    orders: Sequence[str],
+    *,
+    actor: str | None,
+    over: bool,
+    next_deadline: str,
+    time_zone: str,
+) -> Texts:
+    """What the moderator did for ``who`` when his deadline passed, as ``viewer`` is told."""
+    own = who == viewer
+    text = render(
+        "player.timeout.txt.j2",
+        game=game,
+        ref=ref,
+        who=who,
+        own=own,
+        step=step_name(kind),
+        deadline=moment_line(due, time_zone),
+        orders=list(orders),
+        over=over,
+        your_move=actor == viewer and not over,
+        actor=actor,
+        next_deadline=next_deadline,
+    )
+    whose = "Your" if own else f"{who}'s"
+    return Texts(f"{whose} deadline passed: the moderator acted (ref {ref})", text)
+
+
+def absence(
+    game: str,
+    who: str,
+    what: str,
+    first: str,
+    last: str,
+    begins: datetime,
+    ends: datetime,
+    *,
+    actor: str | None,
+    deadline: str,
+    time_zone: str,
+) -> Texts:
+    """``who``'s absence ``declared``, ``withdrawn``, ``cancelled`` (ended early) or ``ended``."""
+    text = render(
+        "player.absence.txt.j2",
+        game=game,
+        who=who,
+        what=what,
+        first=first,
+        last=last,
+        begins=moment_line(begins, time_zone),
+        ends=moment_line(ends, time_zone),
+        actor=actor,
+        deadline=deadline,
+    )
+    subjects = {
+        "declared": f"{who} will be away from {first} to {last}",
+        "withdrawn": f"{who} will not be away after all",
+    }
+    return Texts(subjects.get(what, f"{who} is back"), text)
+
+
+def outage(
+    game: str,
+    down_from: datetime,
+    down_to: datetime,
+    *,
+    actor: str | None,
+    deadline: str,
+    time_zone: str,
+) -> Texts:
+    """To a game's players: the service was down, the deadline was extended."""
+    text = render(
+        "player.outage.txt.j2",
+        game=game,
+        down_from=moment_line(down_from, time_zone),
+        down_to=moment_line(down_to, time_zone),
+        length=span(down_to - down_from),
+        actor=actor,
+        deadline=deadline,
+    )
+    return Texts("The moderator was down: deadlines extended", text)
+
+
+def outage_summary(
+    down_from: datetime, down_to: datetime, allowed: timedelta, games: Sequence[str]
+) -> Texts:
+    """To the moderator: how long the service was down and what was extended."""
+    text = render(
+        "player.outage-summary.txt.j2",
+        down_from=moment_line(down_from),
+        down_to=moment_line(down_to),
+        length=span(down_to - down_from),
+        allowed=span(allowed),
+        games=list(games),
+    )
+    return Texts(f"Titan moderator: down for {span(down_to - down_from)}, deadlines extended", text)
+
+
+def time_called(
+    game: str, ref: str, ends: datetime, called: ev.TimeCalled, time_zone: str
+) -> Texts:
+    """Wolff 21.1: the game's end date has come."""
+    text = render(
+        "player.time-called.txt.j2",
+        game=game,
+        ref=ref,
+        ends=moment_line(ends, time_zone),
+        last_player=called.last_player,
+        last_turn=called.last_turn,
+    )
+    return Texts(f"The game's end date has come: last round {called.last_turn} (ref {ref})", text)
+
+
+def result(game: str, ref: str, scored: ev.GameScored) -> Texts:
+    """Rulebook 20.5/21.1: the totals of a game ended by its time limit."""
+    rows = [
+        {"player": player, "score": score, "value": value, "total": total}
+        for player, score, value, total in sorted(scored.scores, key=lambda r: (-r[3], r[0]))
+    ]
+    legions = [
+        f"{marker} ({owner}): {', '.join(contents) or 'empty'} = {value}"
+        for marker, owner, contents, value in scored.legions
+    ]
+    text = render(
+        "player.result.txt.j2",
+        game=game,
+        ref=ref,
+        scores=rows,
+        winners=list(scored.winners),
+        legions=legions,
+    )
+    won = " and ".join(scored.winners) or "nobody"
+    return Texts(
+        f"The game is over: {won} {'wins' if len(scored.winners) == 1 else 'win'} (ref {ref})", text
+    )
+
+
+__all__ = [
+    "NOTICE",
+    "absence",
+    "outage",
+    "outage_summary",
+    "reminder",
+    "result",
+    "span",
+    "step_name",
+    "time_called",
+    "timeout",
+]

@@ -1,0 +1,151 @@
+"""
+The poller: new mail from the moderator's IMAP folder into the store, processed, then
+marked on the server.
+
+The order is what makes a mail count once whatever fails:
+
+1. fetch the mails above the highest UID the store holds for the folder (under the
+   folder's UIDVALIDITY; when that changed, every mail is fetched again);
+2. archive each raw mail (``inbox.receive``: one row per folder, UIDVALIDITY and UID)
+   before anything reads it;
+3. process every archived mail still waiting, each in its own transaction
+   (``inbox.process_message``; a mail seen before under another UID is recognised by
+   its Message-ID and body and not played twice);
+4. only then flag (or move) them on the server.
+
+A crash between 2 and 3 leaves the mail archived and waiting: the next poll processes
+it.  A crash between 3 and 4 leaves it unflagged on the server but known to the store,
+which never fetches a UID twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, select
+
+from moderator.mail.imap import ImapSource, UidValidityChangedError
+from moderator.store import inbox
+from moderator.store.eventstore import EventStore
+from moderator.store.inbox import BUSY, SKIPPED, Handler
+from moderator.store.tables import INBOUND, RECEIVED
+
+log = logging.getLogger(__name__)
+
+#: Mails fetched in one poll; the rest wait for the next (which comes at once).
+FETCH_LIMIT = 200
+
+
+@dataclass
+class PollResult:
+    """What one poll did: mails fetched, and how many ended in each state."""
+
+    fetched: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    more: bool = False
+
+    @property
+    def processed(self) -> int:
+        return sum(n for status, n in self.statuses.items() if status not in (BUSY, SKIPPED))
+
+
+def last_seen(store: EventStore, mailbox: str) -> tuple[int | None, int | None]:
+    """The newest UIDVALIDITY the store has mail under for ``mailbox``, and its top UID."""
+    with store.reading() as tx:
+        row = tx.connection.execute(
+            select(INBOUND.c.uidvalidity, func.max(INBOUND.c.uid))
+            .where(INBOUND.c.mailbox == mailbox, INBOUND.c.uid.is_not(None))
+            .group_by(INBOUND.c.uidvalidity)
+            .order_by(func.max(INBOUND.c.id).desc())
+            .limit(1)
+        ).first()
+    if row is None:
+        return None, None
+    return row[0], row[1]
+
+
+def _statuses(store: EventStore, ids: Sequence[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    with store.reading() as tx:
+        rows = tx.connection.execute(
+            select(INBOUND.c.id, INBOUND.c.status).where(INBOUND.c.id.in_(list(ids)))
+        )
+        return {int(r.id): str(r.status) for r in rows}
+
+
+class Poller:
+    """Moves mail from one IMAP folder through the store (see the module's text)."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        source: ImapSource,
+        handler: Handler,
+        *,
+        gm_address: str | None = None,
+    ) -> None:
+        self.store = store
+        self.source = source
+        self.handler = handler
+        self.gm_address = gm_address
+        #: (uidvalidity, uid, inbound id) archived but not yet flagged on the server.
+        self._unmarked: list[tuple[int, int, int]] = []
+        self._lock = asyncio.Lock()
+
+    async def poll(self) -> PollResult:
+        """Fetch, archive, process and mark; one poll at a time."""
+        async with self._lock:
+            return await self._poll()
+
+    async def _poll(self) -> PollResult:
+        folder = self.source.folder
+        uidvalidity, since = await asyncio.to_thread(last_seen, self.store, folder)
+        found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
+        result = PollResult(fetched=len(found.messages), more=found.more)
+        for uid, raw in found.messages:
+            message_id = await asyncio.to_thread(
+                inbox.receive,
+                self.store,
+                raw,
+                mailbox=folder,
+                uidvalidity=found.uidvalidity,
+                uid=uid,
+            )
+            self._unmarked.append((found.uidvalidity, uid, message_id))
+        for status in await asyncio.to_thread(self._process_waiting):
+            result.statuses[status] = result.statuses.get(status, 0) + 1
+        await self._mark()
+        return result
+
+    def _process_waiting(self) -> list[str]:
+        statuses = []
+        for message_id in inbox.pending_ids(self.store, limit=FETCH_LIMIT):
+            status = inbox.process_message(
+                self.store, message_id, self.handler, gm_address=self.gm_address
+            )
+            statuses.append(status)
+            if status != SKIPPED:
+                log.info("mail %d: %s", message_id, status)
+        return statuses
+
+    async def _mark(self) -> None:
+        """Flag on the server the mails whose processing has committed."""
+        if not self._unmarked:
+            return
+        statuses = await asyncio.to_thread(
+            _statuses, self.store, [message_id for _, _, message_id in self._unmarked]
+        )
+        done = [entry for entry in self._unmarked if statuses.get(entry[2], RECEIVED) != RECEIVED]
+        by_validity: dict[int, list[int]] = {}
+        for validity, uid, _ in done:
+            by_validity.setdefault(validity, []).append(uid)
+        for validity, uids in by_validity.items():
+            try:
+                await self.source.mark_done(uids, uidvalidity=validity)
+            except UidValidityChangedError:
+                log.warning("folder renumbered: %d processed mails left unflagged", len(uids))
+        self._unmarked = [entry for entry in self._unmarked if entry not in done]

@@ -1,0 +1,119 @@
+"""
+``check-config``: each thing the service needs, tried for real, with what to do when
+it fails.
+
+The database (reachable, migrations current), the IMAP folder (login, select, IDLE),
+the SMTP server (connect, TLS, login) and the moderator's key (present with its secret
+part, able to sign).  Nothing is sent and no mail is touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import aiosmtplib
+
+from moderator.mail.errors import MailError
+from moderator.service.config import Config
+from moderator.service.runtime import imap_source, keyring
+from moderator.store import migrate
+from moderator.store.engine import make_engine
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.name:<9} {'ok' if self.ok else 'FAILED'}  {self.detail}"
+
+
+def check_database(config: Config) -> Check:
+    url = config.database.url
+    shown = url.split("@")[-1] if "@" in url else url
+    try:
+        engine = make_engine(url)
+        try:
+            with engine.connect() as connection:
+                current = migrate.current_revision(connection)
+        finally:
+            engine.dispose()
+    except Exception as exc:  # noqa: BLE001 - whatever the driver raises is the answer
+        return Check("database", False, f"{shown}: {exc}")
+    head = migrate.script_head()
+    if current != head:
+        return Check(
+            "database",
+            False,
+            f"{shown}: schema revision {current or 'none'}, this program needs {head} "
+            "(run: titan-moderator db upgrade)",
+        )
+    return Check("database", True, f"{shown}: schema revision {head}, current")
+
+
+async def check_imap(config: Config) -> Check:
+    source = imap_source(config)
+    where = f"{config.imap.user}@{config.imap.host}:{config.imap.port}/{config.imap.folder}"
+    try:
+        await source.fetch_new(None, None, limit=1)
+        idle = "IDLE" in source.capabilities
+    except MailError as exc:
+        return Check("imap", False, f"{where}: {exc}")
+    finally:
+        await source.close()
+    how = "IDLE offered" if idle else f"no IDLE: polling every {config.imap.poll_seconds:g} s"
+    return Check("imap", True, f"{where}: logged in, folder selected, {how}")
+
+
+async def check_smtp(config: Config) -> Check:
+    smtp = config.smtp
+    where = f"{smtp.host}:{smtp.port} ({smtp.tls})"
+    client = aiosmtplib.SMTP(
+        hostname=smtp.host,
+        port=smtp.port,
+        use_tls=smtp.tls == "tls",
+        start_tls=smtp.tls == "starttls",
+        timeout=smtp.timeout,
+    )
+    try:
+        await client.connect()
+        if smtp.user:
+            await client.login(smtp.user, config.smtp_password)
+        await client.quit()
+    except (aiosmtplib.SMTPException, OSError) as exc:
+        return Check("smtp", False, f"{where}: {exc}")
+    return Check("smtp", True, f"{where}: connected{', logged in' if smtp.user else ''}")
+
+
+def check_key(config: Config) -> Check:
+    ring = keyring(config)
+    if ring is None:
+        return Check(
+            "gnupg", False, "no [gnupg] home and key: mail would go out unsigned (trials only)"
+        )
+    try:
+        fingerprint = config.gnupg.key
+        if not ring.has_secret_key(fingerprint):
+            return Check(
+                "gnupg",
+                False,
+                f"{config.gnupg.home} holds no secret key {fingerprint} "
+                "(gpg --homedir HOME --list-secret-keys shows what it holds)",
+            )
+        ring.sign_detached(b"titan-moderator check-config\n", fingerprint)
+    except MailError as exc:
+        return Check("gnupg", False, str(exc))
+    finally:
+        ring.stop_agent()
+    return Check("gnupg", True, f"key {fingerprint} signs (gpg {ring.gpg_version})")
+
+
+async def check_all(config: Config) -> list[Check]:
+    """Every check, in order; the mail servers are tried at once."""
+    database = await asyncio.to_thread(check_database, config)
+    imap, smtp = await asyncio.gather(check_imap(config), check_smtp(config))
+    key = await asyncio.to_thread(check_key, config)
+    return [database, imap, smtp, key]

@@ -1,0 +1,107 @@
+"""
+The sender: due outbox rows signed (and their private parts encrypted) just before they
+are handed to SMTP, a few at a time.
+
+A row is claimed (``outbox.claim_due``: its lease keeps other senders off it), made
+into its PGP/MIME message (``render_outgoing``), sent, and marked sent.  A temporary
+failure is tried again later with a doubling, jittered wait (``smtp.next_attempt``); a
+permanent one (a 5xx answer, a recipient key that is missing) gives the row up at once,
+where ``db`` tools and the moderator can see it.  Signing runs in worker threads, so a
+few mails are signed at once on a machine with several cores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+
+from moderator.mail.errors import GpgError, MailTransportError
+from moderator.mail.gpg import Keyring
+from moderator.mail.smtp import SmtpSink, next_attempt
+from moderator.service.outgoing import render_outgoing
+from moderator.store import outbox
+from moderator.store.eventstore import EventStore
+from moderator.store.outbox import StoredMail
+
+log = logging.getLogger(__name__)
+
+#: Mails signed and sent at once.
+DEFAULT_CONCURRENCY = 4
+
+
+@dataclass
+class SendTally:
+    sent: int = 0
+    failed: int = 0
+    given_up: int = 0
+
+
+class Sender:
+    """Sends the outbox of ``store`` through ``sink`` (see the module's text)."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        sink: SmtpSink,
+        keyring: Keyring | None,
+        signer: str | None,
+        envelope_sender: str,
+        *,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.sink = sink
+        self.keyring = keyring
+        self.signer = signer
+        self.envelope_sender = envelope_sender
+        self.concurrency = max(1, concurrency)
+        self.rng = rng or random.Random()
+        self._lock = asyncio.Lock()
+
+    async def send_due(self, limit: int = 500) -> SendTally:
+        """Send every due mail (at most ``limit``); one round at a time."""
+        async with self._lock:
+            tally = SendTally()
+            budget = [limit]
+            await asyncio.gather(*(self._worker(tally, budget) for _ in range(self.concurrency)))
+            return tally
+
+    async def _worker(self, tally: SendTally, budget: list[int]) -> None:
+        while budget[0] > 0:
+            budget[0] -= 1
+            mail = await asyncio.to_thread(self._claim)
+            if mail is None:
+                return
+            await self._send(mail, tally)
+
+    def _claim(self) -> StoredMail | None:
+        with self.store.transaction() as tx:
+            return outbox.claim_due(tx, tx.now())
+
+    async def _send(self, mail: StoredMail, tally: SendTally) -> None:
+        try:
+            message = await asyncio.to_thread(
+                render_outgoing, mail, self.keyring, self.signer, self.store.clock()
+            )
+            await self.sink.send(message, self.envelope_sender, [mail.recipient])
+        except (GpgError, MailTransportError, ValueError) as exc:
+            permanent = not isinstance(exc, MailTransportError) or exc.permanent
+            retry = next_attempt(mail.attempts, self.store.clock(), rng=self.rng)
+            gave_up = await asyncio.to_thread(
+                outbox.mark_failed, self.store, mail, str(exc), give_up=permanent, retry_at=retry
+            )
+            tally.failed += 1
+            tally.given_up += gave_up
+            log.warning(
+                "mail %d to %s %s: %s",
+                mail.id,
+                mail.recipient,
+                "given up" if gave_up else "to be tried again",
+                exc,
+            )
+            return
+        await asyncio.to_thread(outbox.mark_sent, self.store, mail.id)
+        tally.sent += 1

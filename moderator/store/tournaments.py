@@ -1,0 +1,229 @@
+"""
+Tournaments in the store: each an event stream (``moderator.tournament.events``) with
+optimistic appends, like a game's (``moderator.store.eventstore``).
+
+``append`` moves the tournament's ``last_seq`` from the number the caller saw to the
+new one in one conditional UPDATE, backed by the unique ``(tournament_id, seq)`` key:
+a caller who saw an old number gets ``ConflictError`` and nothing is stored.  On
+PostgreSQL that UPDATE (or ``load(..., lock=True)``) holds the tournament's row until
+the transaction ends, which serialises its writers.
+
+Also here: handing a game's seat to another player (``reseat``), and a player's
+reliability summed over every tournament.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from moderator.store.errors import ConflictError, StoreError
+from moderator.store.eventstore import Tx
+from moderator.store.players import normal_address, player_by_address
+from moderator.store.tables import SEAT, TOURNAMENT, TOURNAMENT_EVENT
+from moderator.tournament import events as tev
+from moderator.tournament.codec import decode, encode
+from moderator.tournament.state import TournamentState, replay
+
+
+class TournamentNotFoundError(StoreError, LookupError):
+    """Raised when no tournament by the given name is stored."""
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(tournament_id)
+        self.tournament_id = tournament_id
+
+    def __str__(self) -> str:
+        return f"there is no tournament called {self.tournament_id!r}"
+
+
+class TournamentExistsError(StoreError):
+    """Raised when a tournament is created under a name that is taken."""
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(tournament_id)
+        self.tournament_id = tournament_id
+
+    def __str__(self) -> str:
+        return f"there is already a tournament called {self.tournament_id!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedTournament:
+    tournament_id: str
+    state: TournamentState
+    seq: int  # the last event's sequence number
+
+
+def create(tx: Tx, tournament_id: str, director: str) -> None:
+    """
+    Make an empty stream for ``tournament_id`` (its first event is appended next).
+
+    Raises:
+        TournamentExistsError: the name is taken.
+    """
+    found = tx.connection.execute(
+        select(TOURNAMENT.c.id).where(TOURNAMENT.c.id == tournament_id)
+    ).first()
+    if found is not None:
+        raise TournamentExistsError(tournament_id)
+    try:
+        with tx.connection.begin_nested():
+            tx.connection.execute(
+                insert(TOURNAMENT).values(
+                    id=tournament_id,
+                    created_at=tx.now(),
+                    director=normal_address(director),
+                    last_seq=0,
+                    finished=False,
+                )
+            )
+    except IntegrityError as exc:
+        raise TournamentExistsError(tournament_id) from exc
+
+
+def exists(tx: Tx, tournament_id: str) -> bool:
+    query = select(TOURNAMENT.c.id).where(TOURNAMENT.c.id == tournament_id)
+    return tx.connection.execute(query).first() is not None
+
+
+def tournament_ids(tx: Tx, *, finished: bool | None = None) -> list[str]:
+    """Every tournament's name (or only the finished / unfinished ones), in order."""
+    query = select(TOURNAMENT.c.id).order_by(TOURNAMENT.c.id)
+    if finished is not None:
+        query = query.where(TOURNAMENT.c.finished == finished)
+    return [str(name) for name in tx.connection.scalars(query)]
+
+
+def append(
+    tx: Tx, tournament_id: str, expected_seq: int, events: Iterable[tev.TournamentEvent]
+) -> int:
+    """
+    Store ``events`` as ``expected_seq + 1, ...``; returns the new last seq.
+
+    Raises:
+        ConflictError: the stream is not at ``expected_seq``; nothing was stored.
+        TournamentNotFoundError: there is no such tournament.
+    """
+    records = [encode(e) for e in events]
+    last = expected_seq + len(records)
+    values: dict[str, object] = {"last_seq": last}
+    if any(isinstance(e, tev.TournamentFinished) for e in events):
+        values["finished"] = True
+    moved = tx.connection.execute(
+        update(TOURNAMENT)
+        .where(TOURNAMENT.c.id == tournament_id, TOURNAMENT.c.last_seq == expected_seq)
+        .values(**values)
+    )
+    if moved.rowcount != 1:
+        actual = _row(tx, tournament_id).last_seq
+        msg = (
+            f"tournament {tournament_id!r} is at event {actual}, not {expected_seq}: "
+            "reload and retry"
+        )
+        raise ConflictError(msg)
+    if not records:
+        return last
+    now = tx.now()
+    rows = [
+        {
+            "tournament_id": tournament_id,
+            "seq": seq,
+            "type": record["type"],
+            "version": record["version"],
+            "payload": record["payload"],
+            "recorded_at": now,
+        }
+        for seq, record in enumerate(records, expected_seq + 1)
+    ]
+    try:
+        tx.connection.execute(insert(TOURNAMENT_EVENT), rows)
+    except IntegrityError as exc:
+        msg = f"tournament {tournament_id!r} moved on while these events were stored"
+        raise ConflictError(msg) from exc
+    return last
+
+
+def _row(tx: Tx, tournament_id: str, *, lock: bool = False) -> Any:
+    query = select(TOURNAMENT).where(TOURNAMENT.c.id == tournament_id)
+    if lock and tx.dialect == "postgresql":
+        query = query.with_for_update()
+    row = tx.connection.execute(query).first()
+    if row is None:
+        raise TournamentNotFoundError(tournament_id)
+    return row
+
+
+def events(tx: Tx, tournament_id: str) -> list[tev.TournamentEvent]:
+    """The tournament's events, in order."""
+    _row(tx, tournament_id)
+    rows = tx.connection.execute(
+        select(TOURNAMENT_EVENT.c.type, TOURNAMENT_EVENT.c.version, TOURNAMENT_EVENT.c.payload)
+        .where(TOURNAMENT_EVENT.c.tournament_id == tournament_id)
+        .order_by(TOURNAMENT_EVENT.c.seq)
+    )
+    return [decode({"type": t, "version": v, "payload": p}) for t, v, p in rows]
+
+
+def load(tx: Tx, tournament_id: str, *, lock: bool = False) -> LoadedTournament:
+    """
+    The tournament's state (the fold of its events).  ``lock`` holds its row until the
+    transaction ends on PostgreSQL.
+
+    Raises:
+        TournamentNotFoundError: there is no such tournament.
+    """
+    _row(tx, tournament_id, lock=lock)
+    found = events(tx, tournament_id)
+    return LoadedTournament(tournament_id, replay(found), len(found))
+
+
+def reliability(tx: Tx, player: str) -> tuple[int, int]:
+    """(moves on time, timeouts) of the player with ``player``'s address, over every tournament."""
+    address = normal_address(player)
+    rows = tx.connection.execute(
+        select(TOURNAMENT_EVENT.c.payload).where(
+            TOURNAMENT_EVENT.c.type == tev.ReliabilityRecorded.TYPE
+        )
+    )
+    on_time = timeouts = 0
+    for (payload,) in rows:
+        if payload.get("player") == address:
+            on_time += int(payload.get("on_time", 0))
+            timeouts += int(payload.get("timeouts", 0))
+    return on_time, timeouts
+
+
+def reseat(tx: Tx, game_id: str, seat: str, address: str) -> None:
+    """
+    Hand the seat ``seat`` of ``game_id`` to the player registered with ``address``:
+    from now on the seat's reports and mails are his, and the old holder's mail for
+    the game is refused like a stranger's.
+
+    Raises:
+        StoreError: no player has that address, the seat does not exist, or the player
+            has another seat in the game.
+    """
+    tx.game(game_id)
+    player = player_by_address(tx, address)
+    if player is None:
+        msg = f"no player is registered with the address {normal_address(address)!r}"
+        raise StoreError(msg)
+    other = tx.connection.execute(
+        select(SEAT.c.seat).where(SEAT.c.game_id == game_id, SEAT.c.player_id == player.id)
+    ).first()
+    if other is not None:
+        msg = f"{player.address!r} has the seat {other[0]!r} in game {game_id!r} already"
+        raise StoreError(msg)
+    moved = tx.connection.execute(
+        update(SEAT)
+        .where(SEAT.c.game_id == game_id, SEAT.c.seat == seat)
+        .values(player_id=player.id)
+    )
+    if moved.rowcount != 1:
+        msg = f"game {game_id!r} has no seat {seat!r}"
+        raise StoreError(msg)

@@ -1,0 +1,42 @@
+"""Tournament events to and from JSON-able dicts (``{"type", "version", "payload"}``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from moderator.tournament.events import EVENT_TYPES, TournamentEvent
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def encode(event: TournamentEvent) -> dict[str, Any]:
+    payload = {f.name: _plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    return {"type": event.TYPE, "version": event.VERSION, "payload": payload}
+
+
+def decode(record: Mapping[str, Any]) -> TournamentEvent:
+    """
+    Raises:
+        ValueError: the type is unknown.
+    """
+    kind = record["type"]
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        msg = f"unknown tournament event type {kind!r}"
+        raise ValueError(msg)
+    payload = dict(record["payload"])
+    return cls(**{name: _tupled(value) for name, value in payload.items()})

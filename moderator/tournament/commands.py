@@ -1,0 +1,106 @@
+"""
+What players, the director and the shell ask of a tournament, in the imperative.
+
+Players are named by their registered address.  ``by`` is who asks (for the
+director's commands: he must be the tournament's director).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moderator.tournament.scoring import GameResult
+from moderator.tournament.settings import Settings
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command:
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateTournament(Command):
+    tournament: str
+    by: str
+    by_name: str
+    may_direct: bool  # the shell's answer: does ``by`` hold the director role?
+    settings: Settings
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Join(Command):
+    player: str
+    name: str
+    #: (moves on time, timeouts) over every tournament: the shell adds them up.
+    record: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(Command):
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Withdraw(Command):
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Standby(Command):
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FormGames(Command):
+    seed: int
+    #: Game ids in use (in the store): a new game gets the next free ``TOURNAMENT-N``.
+    taken: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordResult(Command):
+    game: str
+    result: GameResult
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplaceSeat(Command):
+    by: str
+    game: str
+    seat: str  # the seat's name in the game, or its holder's address
+    new: str | None = None  # None: the first suitable player on the standby list
+    new_name: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordReliability(Command):
+    game: str
+    seat: str
+    on_time: int = 0
+    timeouts: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PauseGame(Command):
+    by: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResumeGame(Command):
+    by: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtendDeadline(Command):
+    by: str
+    game: str
+    hours: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndGame(Command):
+    by: str
+    game: str

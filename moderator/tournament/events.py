@@ -1,0 +1,178 @@
+"""
+A tournament's events: the facts its commands decided, in the past tense.
+
+Players are named by their registered address (normalised: lower case), which is
+unique and outlives a change of name; ``name`` fields keep what they were called
+then, for the standings.  Every event carries ``at``, the moment (ISO 8601) the
+shell passed in.  Events hold only strings, ints, bools, None, tuples and (for the
+settings) a plain mapping, so ``codec`` stores them as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+#: (seat, player): a seat of a game (the name the game knows him by) and who holds it.
+Seats = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentEvent:
+    TYPE: ClassVar[str] = "tournament-event"
+    VERSION: ClassVar[int] = 1
+    at: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentCreated(TournamentEvent):
+    TYPE: ClassVar[str] = "tournament-created"
+    tournament: str
+    director: str
+    director_name: str
+    settings: Mapping[str, Any]  # ``Settings.to_payload()``
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerJoined(TournamentEvent):
+    """The player is on the waiting list: games are formed from it."""
+
+    TYPE: ClassVar[str] = "player-joined"
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerLeft(TournamentEvent):
+    """Off the waiting list (no new games); his games under way go on.  He may join again."""
+
+    TYPE: ClassVar[str] = "player-left"
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerWithdrew(TournamentEvent):
+    """Out of the tournament for good: no new games; his seats are for the director to fill."""
+
+    TYPE: ClassVar[str] = "player-withdrew"
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandbyJoined(TournamentEvent):
+    """The player is willing to take over a seat in a game under way."""
+
+    TYPE: ClassVar[str] = "standby-joined"
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameFormed(TournamentEvent):
+    """A game was formed: its players in seat order (towers and colours are the game's)."""
+
+    TYPE: ClassVar[str] = "game-formed"
+    game: str
+    seats: Seats
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameFinished(TournamentEvent):
+    """
+    A game's result.  ``ranking`` lists the seats best first, one tuple per place
+    (several seats in one tuple share it); ``totals`` is each seat's rulebook 20.5
+    total (score plus the value of his legions left); ``ended`` says how: ``play``
+    (one player, or nobody, left), ``time`` (the Wolff 21.1 time limit) or
+    ``director``.  Points go to whoever holds each seat at this moment.
+    """
+
+    TYPE: ClassVar[str] = "game-finished"
+    game: str
+    ranking: tuple[tuple[str, ...], ...]
+    totals: tuple[tuple[str, int], ...]
+    ended: str
+    winner: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatReplaced(TournamentEvent):
+    """The director handed a seat to another player; the seat keeps its name."""
+
+    TYPE: ClassVar[str] = "seat-replaced"
+    game: str
+    seat: str
+    old: str
+    new: str
+    new_name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReliabilityRecorded(TournamentEvent):
+    """Moves made in time and timeouts of the player holding ``seat`` (from the shell)."""
+
+    TYPE: ClassVar[str] = "reliability-recorded"
+    player: str
+    game: str
+    seat: str
+    on_time: int
+    timeouts: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GamePaused(TournamentEvent):
+    TYPE: ClassVar[str] = "game-paused"
+    game: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameResumed(TournamentEvent):
+    TYPE: ClassVar[str] = "game-resumed"
+    game: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadlineExtended(TournamentEvent):
+    TYPE: ClassVar[str] = "deadline-extended"
+    game: str
+    by: str
+    hours: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameEndedByDirector(TournamentEvent):
+    """The director stopped the game; it is scored by rulebook 20.5 (``GameFinished``)."""
+
+    TYPE: ClassVar[str] = "game-ended-by-director"
+    game: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentFinished(TournamentEvent):
+    """Every game is finished and no more can be formed."""
+
+    TYPE: ClassVar[str] = "tournament-finished"
+
+
+EVENT_TYPES: dict[str, type[TournamentEvent]] = {
+    cls.TYPE: cls
+    for cls in (
+        TournamentCreated,
+        PlayerJoined,
+        PlayerLeft,
+        PlayerWithdrew,
+        StandbyJoined,
+        GameFormed,
+        GameFinished,
+        SeatReplaced,
+        ReliabilityRecorded,
+        GamePaused,
+        GameResumed,
+        DeadlineExtended,
+        GameEndedByDirector,
+        TournamentFinished,
+    )
+}

@@ -1,0 +1,146 @@
+"""
+What the tournament's mails say: sentences and the view-model of the standings, built
+from the state (pure; the shell renders them with the ``tournament.*.txt.j2``
+templates).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.tournament import events as ev
+from moderator.tournament.scoring import DIRECTOR, PLAY, TIME, place_points
+from moderator.tournament.settings import Scoring
+from moderator.tournament.standings import format_points, standings
+from moderator.tournament.state import TournamentGame, TournamentState
+
+#: How a game ended, in words (``GameFinished.ended``).
+HOW = {
+    PLAY: "played to its end",
+    TIME: "its time limit ran out",
+    DIRECTOR: "stopped by the director",
+}
+
+
+def confirmation(state: TournamentState, kind: str) -> list[str]:
+    """The answer to a player's ``join``, ``leave``, ``withdraw`` or ``standby`` line."""
+    settings = state.settings
+    size = settings.players_per_game
+    match kind:
+        case "join":
+            return [
+                (
+                    f"You are on the waiting list of {state.name}: {len(state.pool())} player(s) "
+                    f"wait; a game of {size} is formed as soon as {size} wait (you play at most "
+                    f"{settings.rounds} game(s), {settings.max_games} at a time)."
+                )
+            ]
+        case "leave":
+            return [f"You are off the waiting list of {state.name}; your games under way go on."]
+        case "withdraw":
+            return [
+                (
+                    f"You have withdrawn from {state.name}. The director hands your seats in games "
+                    "under way to other players."
+                )
+            ]
+        case _:
+            return [
+                (
+                    f"You are on the standby list of {state.name}: the director may hand you a "
+                    "seat in a game under way."
+                )
+            ]
+
+
+def withdrawal(state: TournamentState, player: str) -> tuple[str, list[str]] | None:
+    """The director's notice that ``player`` withdrew with games under way (None: none)."""
+    games = [g for g in state.unfinished if player in g.players]
+    if not games:
+        return None
+    seats = ", ".join(f"{g.game} ({g.seat_of(player)})" for g in games)
+    return (
+        f"{state.name_of(player)} has withdrawn from the tournament {state.name}.",
+        [
+            f"Seats to hand over: {seats}.",
+            (
+                "Write 'replace SEAT in GAME with ADDRESS' (or without 'with ...' to take the "
+                "first free player on the standby list)."
+            ),
+        ],
+    )
+
+
+def replacement(
+    state: TournamentState, replaced: ev.SeatReplaced
+) -> tuple[str, list[str], list[str], list[str]]:
+    """(heading, to the new holder, to the old holder, to the other players) of a seat handed over."""
+    game, seat = replaced.game, replaced.seat
+    new_name, old_name = state.name_of(replaced.new), state.name_of(replaced.old)
+    return (
+        f"Game {game}: the seat {seat} is now played by {new_name}.",
+        [
+            (
+                f"You now hold the seat {seat} in the game {game} of the tournament {state.name}, "
+                f"and play as {seat}. The seat's latest report follows in a mail of its own; write "
+                f"your orders with the line 'game {game}'."
+            )
+        ],
+        [
+            (
+                f"The tournament director has handed your seat {seat} in {game} to {new_name}: "
+                "you get no more mail about the game."
+            )
+        ],
+        [f"({old_name} no longer plays in it.)"],
+    )
+
+
+def game_summary(state: TournamentState, game: TournamentGame) -> dict[str, Any] | None:
+    """A finished game's places, points and 20.5 totals, as the standings mail shows them."""
+    result = game.result
+    if result is None:
+        return None
+    worth = place_points(result.ranking, state.settings.scoring)
+    totals = dict(result.totals)
+    holders = dict(result.holders)
+    places = []
+    place = 1
+    for group in result.ranking:
+        for seat in group:
+            who = state.name_of(holders[seat])
+            shown = seat if who == seat else f"{seat} ({who})"
+            tie = " (shared)" if len(group) > 1 else ""
+            places.append(
+                f"{place}. {shown}{tie}: {format_points(worth[seat])} point(s), "
+                f"20.5 total {totals.get(seat, 0)}"
+            )
+        place += len(group)
+    return {"id": game.game, "how": HOW.get(result.ended, result.ended), "places": places}
+
+
+def standings_context(state: TournamentState, game: TournamentGame | None = None) -> dict[str, Any]:
+    """What ``tournament.standings.txt.j2`` prints (after ``game`` finished, if given)."""
+    scoring = (
+        "per game, one point per player finished ahead of"
+        if state.settings.scoring is Scoring.PLACES
+        else "one point for a win"
+    )
+    return {
+        "heading": "",
+        "tournament": state.name,
+        "final": state.finished,
+        "game": game_summary(state, game) if game is not None else None,
+        "rows": standings(state),
+        "scoring": scoring,
+        "running": [g.game for g in state.unfinished],
+        "waiting": [state.name_of(p) for p in state.pool()],
+    }
+
+
+def standings_subject(state: TournamentState, game: TournamentGame | None) -> str:
+    if state.finished:
+        return f"Tournament {state.name}: final standings"
+    if game is not None:
+        return f"Tournament {state.name}: {game.game} is over, the standings"
+    return f"Tournament {state.name}: standings"

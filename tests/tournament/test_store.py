@@ -1,0 +1,107 @@
+"""The tournament streams in the store: optimistic appends, loading, seats handed over."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from moderator import game
+from moderator.service import timing
+from moderator.store import ConflictError, EventStore, StoreError, players
+from moderator.store import tournaments as stored
+from moderator.tournament import events as ev
+from moderator.tournament.settings import OPTION_TOURNAMENT, Settings
+
+from .conftest import address, register
+
+AT = datetime(2024, 9, 1, tzinfo=UTC).isoformat()
+CREATED = ev.TournamentCreated(
+    at=AT, tournament="t", director="dee@x", director_name="Dee", settings=Settings().to_payload()
+)
+
+
+def test_append_is_optimistic_and_load_folds(any_store: EventStore) -> None:
+    with any_store.transaction() as tx:
+        stored.create(tx, "t", "Dee@X")
+        assert stored.append(tx, "t", 0, [CREATED]) == 1
+        assert stored.append(tx, "t", 1, [ev.PlayerJoined(at=AT, player="a@x", name="A")]) == 2
+    with any_store.transaction() as tx, pytest.raises(ConflictError, match="at event 2, not 1"):
+        stored.append(tx, "t", 1, [ev.PlayerLeft(at=AT, player="a@x")])
+    with any_store.reading() as tx:
+        loaded = stored.load(tx, "t")
+        assert loaded.seq == 2
+        assert loaded.state.name == "t" and loaded.state.entrants["a@x"].waiting
+        assert stored.events(tx, "t")[0] == CREATED
+        assert stored.tournament_ids(tx) == ["t"]
+        assert stored.tournament_ids(tx, finished=True) == []
+    with any_store.transaction() as tx:
+        stored.append(tx, "t", 2, [ev.TournamentFinished(at=AT)])
+    with any_store.reading() as tx:
+        assert stored.tournament_ids(tx, finished=True) == ["t"]
+        assert stored.tournament_ids(tx, finished=False) == []
+
+
+def test_names_are_unique_and_unknown_ones_are_refused(any_store: EventStore) -> None:
+    with any_store.transaction() as tx:
+        stored.create(tx, "t", "dee@x")
+        with pytest.raises(stored.TournamentExistsError, match="already a tournament"):
+            stored.create(tx, "t", "dee@x")
+    with any_store.reading() as tx:
+        with pytest.raises(stored.TournamentNotFoundError, match="no tournament called 'u'"):
+            stored.load(tx, "u")
+        assert not stored.exists(tx, "u")
+
+
+def test_reliability_is_summed_over_every_tournament(any_store: EventStore) -> None:
+    with any_store.transaction() as tx:
+        for name in ("t", "u"):
+            stored.create(tx, name, "dee@x")
+            stored.append(
+                tx,
+                name,
+                0,
+                [
+                    CREATED,
+                    ev.ReliabilityRecorded(
+                        at=AT, player="ann@x", game=f"{name}-1", seat="Ann", on_time=4, timeouts=1
+                    ),
+                ],
+            )
+        assert stored.reliability(tx, "ANN@x") == (8, 2)
+        assert stored.reliability(tx, "bob@x") == (0, 0)
+
+
+def test_a_seat_is_handed_over_in_the_seat_table(any_store: EventStore) -> None:
+    register(any_store, "Ann", "Bob", "Gus")
+    game.new_game(any_store, "g1", ["Ann", "Bob"], seed=1)
+    with any_store.transaction() as tx:
+        players.seat_player(tx, "g1", "Ann", address("Ann"))
+        players.seat_player(tx, "g1", "Bob", address("Bob"))
+        stored.reseat(tx, "g1", "Ann", address("Gus"))
+        assert players.seats(tx, "g1") == {address("Gus"): "Ann", address("Bob"): "Bob"}
+        with pytest.raises(StoreError, match="has the seat 'Bob'"):
+            stored.reseat(tx, "g1", "Ann", address("Bob"))
+        with pytest.raises(StoreError, match="no seat 'Cy'"):
+            stored.reseat(tx, "g1", "Cy", address("Ann"))
+        with pytest.raises(StoreError, match="no player is registered"):
+            stored.reseat(tx, "g1", "Ann", "nobody@x")
+
+
+def test_roles_are_stored_with_the_player(any_store: EventStore) -> None:
+    register(any_store, "Ann")
+    with any_store.transaction() as tx:
+        assert players.set_roles(tx, address("Ann"), ("Director", " "))
+        assert not players.set_roles(tx, "nobody@x", ("director",))
+    with any_store.reading() as tx:
+        ann = players.player_by_address(tx, address("Ann"))
+    assert ann is not None and ann.roles == ("director",) and ann.has_role(players.DIRECTOR)
+
+
+def test_the_game_options_are_the_ones_the_clock_reads() -> None:
+    assert timing.TIME_LIMITS == "time_limits"
+    assert timing.ENDS_AT == "ends_at"
+    assert OPTION_TOURNAMENT == "tournament"
+    limits = Settings(time_limits={"turn_hours": 48}, absence={"absences": 2}).limits()
+    parsed = timing.TimeLimits.from_options({timing.TIME_LIMITS: limits})
+    assert parsed is not None and (parsed.turn_hours, parsed.absences) == (48, 2)
