@@ -297,9 +297,14 @@ def serve(
     import logging
     import signal
 
+    from moderator.service.config import ConfigError
     from moderator.service.runtime import Service
 
     settings = _config(config)
+    try:
+        _ = (settings.imap_password, settings.smtp_password, settings.gpg_passphrase)
+    except ConfigError as exc:
+        raise _fail(f"configuration: {exc}") from None
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

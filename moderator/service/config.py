@@ -11,6 +11,7 @@ that it need not sit in the configuration or the environment.  See
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -156,7 +157,7 @@ def load_config(
     if path is not None:
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"cannot read the configuration file {str(path)!r}: {exc}") from exc
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{str(path)!r} is not valid TOML: {exc}") from exc
@@ -213,9 +214,12 @@ def _typed(value: Any, kind: type, what: str, variable: str) -> Any:
         raise ConfigError(f"{what} (or ${variable}) must be true or false, not {value!r}")
     if kind in (int, float):
         try:
-            number = kind(value)
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{what} (or ${variable}) must be a number, not {value!r}") from exc
+            number = kind(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None or not math.isfinite(number) or (kind is int and number != float(value)):
+            whole = " (a whole one)" if kind is int else ""
+            raise ConfigError(f"{what} (or ${variable}) must be a number{whole}, not {value!r}")
         if number < 0:
             raise ConfigError(f"{what} (or ${variable}) cannot be negative")
         return number
@@ -244,6 +248,9 @@ def _check(config: Config) -> None:
         raise ConfigError("[smtp] give password or password_file, not both")
     if config.imap.poll_seconds < 1:
         raise ConfigError("[imap] poll_seconds must be at least 1")
+    if config.database.snapshot_every < 1:
+        raise ConfigError("[database] snapshot_every must be at least 1")
+
 
 
 def _secret(value: str, path: str, section: str) -> str:
@@ -251,5 +258,5 @@ def _secret(value: str, path: str, section: str) -> str:
         return value
     try:
         return Path(path).read_text(encoding="utf-8").strip()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"[{section}] cannot read the secret file {path!r}: {exc}") from exc

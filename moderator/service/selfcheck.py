@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import aiosmtplib
 
 from moderator.mail.errors import MailError
-from moderator.service.config import Config
+from moderator.service.config import Config, ConfigError
 from moderator.service.runtime import imap_source, keyring
 from moderator.store import migrate
 from moderator.store.engine import make_engine
@@ -111,9 +111,21 @@ def check_key(config: Config) -> Check:
     return Check("gnupg", True, f"key {fingerprint} signs (gpg {ring.gpg_version})")
 
 
+def check_secrets(config: Config) -> Check:
+    """The password and passphrase files can be read."""
+    try:
+        _ = (config.imap_password, config.smtp_password, config.gpg_passphrase)
+    except ConfigError as exc:
+        return Check("secrets", False, str(exc))
+    return Check("secrets", True, "password files readable")
+
+
 async def check_all(config: Config) -> list[Check]:
     """Every check, in order; the mail servers are tried at once."""
+    secrets = check_secrets(config)
+    if not secrets.ok:
+        return [secrets]
     database = await asyncio.to_thread(check_database, config)
     imap, smtp = await asyncio.gather(check_imap(config), check_smtp(config))
     key = await asyncio.to_thread(check_key, config)
-    return [database, imap, smtp, key]
+    return [secrets, database, imap, smtp, key]

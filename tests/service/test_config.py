@@ -467,3 +467,24 @@ def test_compose_runs_the_moderator_beside_postgres() -> None:
         assert declared[name]["file"] == f"./secrets/{name}"
     assert set(data["volumes"]) == {"db", "state"}
     assert "state:/var/lib/titan-moderator" in moderator["volumes"]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("TITAN_IMAP_PORT", "993.7"),
+        ("TITAN_IMAP_POLL_SECONDS", "nan"),
+        ("TITAN_SMTP_TIMEOUT", "inf"),
+        ("TITAN_DATABASE_SNAPSHOT_EVERY", "0"),
+    ],
+)
+def test_numbers_must_be_whole_finite_and_useful(variable: str, value: str) -> None:
+    with pytest.raises(ConfigError):
+        load_config(None, {variable: value})
+
+
+def test_a_boolean_is_not_a_port(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("[imap]\nport = true\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[imap\] port"):
+        load_config(path, {})
