@@ -27,6 +27,7 @@ import contextlib
 import logging
 import ssl
 from collections.abc import Callable
+from functools import partial
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -159,7 +160,13 @@ class Service:
     async def deadlines_now(self) -> list[str]:
         """Reminders, timeouts and time limits due now; then the mail they wrote."""
         done = await asyncio.to_thread(
-            clockwork.check_deadlines, self.store, self.config.moderator.address, self.store.clock()
+            partial(
+                clockwork.check_deadlines,
+                self.store,
+                self.config.moderator.address,
+                self.store.clock(),
+                max_outage=timedelta(hours=self.config.service.max_outage_hours),
+            )
         )
         for line in done:
             log.info("deadlines: %s", line)
@@ -194,7 +201,9 @@ class Service:
                 seconds=seconds,
                 id=name,
                 name=name,
-                max_instances=1,
+                # A second start finds the first running and asks it for one more round
+                # (``_job``), so a job brought forward never waits nor runs twice at once.
+                max_instances=2,
                 coalesce=True,
                 next_run_time=now,
                 misfire_grace_time=None,
@@ -232,15 +241,32 @@ class Service:
     # -- helpers ----------------------------------------------------------------------------
 
     def _job(self, work: Callable[[], Any]) -> Callable[[], Any]:
-        """A job that logs a failure and lets the next run try again."""
+        """A job that logs a failure and lets the next run try again.
+
+        Started while it runs, it does not run beside itself: the running round goes
+        once more when it ends, so news that came during a round is never left waiting
+        for the next interval.
+        """
+        state = {"running": False, "again": False}
 
         async def job() -> None:
+            if state["running"]:
+                state["again"] = True
+                return
+            state["running"] = True
             try:
-                await work()
-            except MailError as exc:
-                log.warning("%s: %s", work.__name__, exc)
-            except Exception:
-                log.exception("%s failed; it runs again at its next time", work.__name__)
+                while True:
+                    state["again"] = False
+                    try:
+                        await work()
+                    except MailError as exc:
+                        log.warning("%s: %s", work.__name__, exc)
+                    except Exception:
+                        log.exception("%s failed; it runs again at its next time", work.__name__)
+                    if not state["again"]:
+                        break
+            finally:
+                state["running"] = False
 
         job.__name__ = work.__name__
         return job
