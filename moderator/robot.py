@@ -7,6 +7,9 @@ never withdraws, undoes a move or resets a battle maneuver, and while any other
 action is open it will not concede, accept or propose terms that cost its Titan's
 legion.
 
+On the masterboard a robot usually (``ATTACK_RATE``) takes a move that attacks an
+enemy legion when it has one, so that games between robots come to an end.
+
 Robots fight battles (they may answer ``no more proposals`` with ``fight``):
 
 * at a window they proceed, and they accept an opponent's attempt to concede;
@@ -45,6 +48,8 @@ MOVE_RATE = 0.8
 GREEDY_RATE = 0.75
 #: The chance of summoning or reinforcing in a battle when offered.
 JOIN_RATE = 0.6
+#: The chance of taking a move into an enemy's land, when there is one.
+ATTACK_RATE = 0.5
 
 
 def loses_titan(state: GameState, command: cmd.Command) -> bool:
@@ -84,9 +89,16 @@ def pick(state: GameState, rng: random.Random) -> cmd.Command:
         raise RuntimeError(f"nothing to do in step {state.step.value}")
     if state.step is Step.BATTLE and state.battle is not None:
         return pick_in_battle(state, state.battle, options, rng)
+    attacks = [c for c in options if isinstance(c, cmd.MoveLegion) and _attacks(state, c)]
+    if attacks and rng.random() < ATTACK_RATE:
+        return rng.choice(attacks)
     kinds = sorted({type(c).__name__ for c in options})
     kind = rng.choice(kinds)
     return rng.choice([c for c in options if type(c).__name__ == kind])
+
+
+def _attacks(state: GameState, move: cmd.MoveLegion) -> bool:
+    return any(legion.owner != move.player for legion in state.legions_at(move.land))
 
 
 # -- battles ------------------------------------------------------------------------------

@@ -6,6 +6,9 @@ folder (``moderator.store.pgtemp``) with the moderator's schema.  Without the se
 binaries the tests that use it are skipped, except under ``CI=true`` where that is a
 failure.
 
+``dovecot``: a real Dovecot IMAP server on loopback for the session
+(``tests/mail/dovecot.py``); missing, its tests are skipped, except under ``CI=true``.
+
 ``gpg_world``: the moderator and two players, Ann and Bob, each in a real GnuPG home
 of his own with his own key (``tests/gpgparties.py``); the moderator holds both
 players' public keys and each player holds the moderator's.  Made once per session:
@@ -24,12 +27,29 @@ from moderator.store import migrate
 from moderator.store.pgtemp import PostgresUnavailableError, TemporaryPostgres
 
 from .gpgparties import GpgWorld, Party, make_party
+from .mail.dovecot import DovecotUnavailableError, TemporaryDovecot
 
 
 def _unavailable(reason: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"PostgreSQL is required under CI=true: {reason}", pytrace=False)
     pytest.skip(f"no PostgreSQL server: {reason}")
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[TemporaryDovecot]:
+    """A Dovecot IMAP server of our own for the session (``tests/mail/dovecot.py``)."""
+    try:
+        server = TemporaryDovecot()
+        server.start()
+    except DovecotUnavailableError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Dovecot is required under CI=true: {exc}", pytrace=False)
+        pytest.skip(f"no Dovecot: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

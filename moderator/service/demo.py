@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Protocol
 
 from moderator.game import DEFAULT_NAMES
 from moderator.mail.gpg import Keyring
@@ -45,6 +46,7 @@ from moderator.service.config import (
 from moderator.service.games import start_game
 from moderator.service.mailrobot import MailRobot
 from moderator.service.runtime import Service
+from moderator.service.timing import TimeLimits
 from moderator.store import inbox, outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import PENDING
@@ -135,10 +137,30 @@ def _drop_home(home: Path) -> None:
     shutil.rmtree(home, ignore_errors=True)
 
 
+class MailSystem(Protocol):
+    """Where the demo's mail goes: SMTP and IMAP on one host, with users it can add."""
+
+    host: str
+
+    @property
+    def smtp_port(self) -> int: ...
+
+    @property
+    def imap_port(self) -> int: ...
+
+    def add_user(self, address: str, password: str) -> None: ...
+
+
 async def run_demo(
-    options: DemoOptions, progress: Callable[[str], None] = lambda _line: None
+    options: DemoOptions,
+    progress: Callable[[str], None] = lambda _line: None,
+    *,
+    mail: MailSystem | None = None,
 ) -> DemoSummary:
-    """Play one game by mail on the embedded hub; see the module's text."""
+    """
+    Play one game by mail on the embedded hub (or on ``mail``, e.g. a real mail
+    server); see the module's text.
+    """
     started = time.monotonic()
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
     folder = options.folder or Path(tempfile.mkdtemp(prefix="titan-demo-"))
@@ -164,6 +186,11 @@ async def run_demo(
             address = f"{name.lower()}@{ROBOT_DOMAIN}"
             robot_rings[name] = (ring, await asyncio.to_thread(ring.generate_key, name, address))
             ring.import_key(mod_ring.export_public(mod_key))
+        if mail is not None:
+            return await _play(
+                options, progress, folder, seed, names, mail, mod_home, mod_key, robot_rings,
+                started,
+            )
         async with MailHub() as hub:
             return await _play(
                 options, progress, folder, seed, names, hub, mod_home, mod_key, robot_rings,
@@ -180,7 +207,7 @@ async def _play(
     folder: Path,
     seed: int,
     names: list[str],
-    hub: MailHub,
+    hub: MailSystem,
     mod_home: Path,
     mod_key: str,
     robot_rings: dict[str, tuple[Keyring, str]],
@@ -229,7 +256,7 @@ async def _play(
     service = Service(config, clock=FastClock(options.speed))
     await service.start()
     try:
-        progress(f"Mail hub on 127.0.0.1 (SMTP {hub.smtp_port}, IMAP {hub.imap_port}).")
+        progress(f"Mail on {hub.host} (SMTP {hub.smtp_port}, IMAP {hub.imap_port}).")
         progress("Robots sign on by mail with their public keys ...")
         for bot in robots:
             await bot.sign_on()
@@ -244,6 +271,7 @@ async def _play(
             [bot.address for bot in robots],
             sender=MODERATOR,
             seed=seed,
+            time_limits=TimeLimits(),
         )
         await service.send_now()
         await _play_to_the_end(service, robots, options, progress, started)
@@ -283,8 +311,13 @@ async def _play_to_the_end(
     started: float,
 ) -> None:
     shown_turn = 0
+    playing = {bot.name for bot in robots}
     while True:
         state = await asyncio.to_thread(lambda: service.store.load_state(GAME_ID).state)
+        for gone in sorted(playing - {p.name for p in state.live_players}):
+            playing.discard(gone)
+            why = "timed out (a silent robot)" if gone in options.silent else "was eliminated"
+            progress(f"Turn {state.turn:>3}: {gone} {why}; out of the game.")
         if state.step is Step.OVER:
             progress(f"Turn {state.turn}: the game is over; winner {state.winner or 'nobody'}.")
             return

@@ -10,11 +10,13 @@ first report tells each player his tower and who picks a colour first.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from moderator import game
 from moderator.rules.state import GameState
 from moderator.service import auth, notify
+from moderator.service.timing import TimeLimits
 from moderator.store import players
 from moderator.store.eventstore import EventStore
 from moderator.store.inbox import GameContext, Lookup
@@ -34,10 +36,15 @@ def start_game(
     seed: int | None = None,
     allow_secrets: bool = False,
     options: Mapping[str, Any] | None = None,
+    time_limits: TimeLimits | None = None,
+    ends_at: datetime | None = None,
 ) -> GameState:
     """
     Create ``game_id`` for the players registered with ``addresses`` (2 to 6, in seat
     order), seat them, and write each one's first report to the outbox.
+
+    ``time_limits`` gives the game deadlines (Wolff 21.0; the first report shows the
+    first one) and ``ends_at`` an end date (Wolff 21.1); without them it has neither.
 
     Raises:
         StartError: an address is not registered, two players share a name, or the
@@ -60,7 +67,7 @@ def start_game(
     if len(set(names)) != len(names):
         raise StartError(f"two players have the same name in {names}: one must sign on anew")
     try:
-        game.new_game(store, game_id, names, seed=seed)
+        game.new_game(store, game_id, names, seed=seed, time_limits=time_limits, ends_at=ends_at)
     except game.GameError as exc:
         raise StartError(str(exc)) from exc
     with store.transaction() as tx:

@@ -127,6 +127,45 @@ class TimeLimits:
         return out
 
     @classmethod
+    def parse(cls, limits: Sequence[str] = (), reminders: str | None = None) -> TimeLimits:
+        """
+        The defaults changed by ``KIND=HOURS`` settings (``turn=96``, ``battle=24``,
+        ``minimum=12``, ``absences=2``, ``absence_days=10``) and ``reminders`` as
+        comma-separated hours (``24,4``); ValueError says what is wrong.
+        """
+        names = [*KINDS, "minimum"]
+        counts = ("absences", "absence_days", "absence_total_days")
+        values: dict[str, Any] = {}
+        for item in limits:
+            key, sep, raw = item.partition("=")
+            key = key.strip().lower()
+            if not sep or key not in (*names, *counts):
+                msg = (
+                    f"{item!r}: write KIND=HOURS with KIND one of {', '.join(names)} "
+                    f"(or {', '.join(counts)}=NUMBER)"
+                )
+                raise ValueError(msg)
+            try:
+                number = float(raw)
+            except ValueError:
+                raise ValueError(f"{item!r}: {raw.strip()!r} is not a number") from None
+            if key in counts:
+                if number != int(number):
+                    raise ValueError(f"{item!r}: {key} is a whole number")
+                values[key] = int(number)
+            else:
+                values[f"{key}_hours"] = number
+        if reminders is not None:
+            try:
+                values["reminder_hours"] = tuple(
+                    float(h) for h in reminders.split(",") if h.strip()
+                )
+            except ValueError:
+                msg = f"reminders {reminders!r}: write hours before the deadline, e.g. 24,4"
+                raise ValueError(msg) from None
+        return cls(**values)
+
+    @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> TimeLimits | None:
         """The game's time limits, or None if it has none (unknown keys are ignored)."""
         stored = options.get(TIME_LIMITS)

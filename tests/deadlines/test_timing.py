@@ -167,3 +167,30 @@ def test_absence_cancel_ends_a_running_one_and_withdraws_a_coming_one() -> None:
     gone = absence.request(coming.options or {}, "Ann", "absent cancel", NOW, "UTC", limits)
     assert gone.cancelled and absence.absences(gone.options or {}, "Ann") == []
     assert absence.request({}, "Ann", "absent cancel", NOW, "UTC", limits).refused
+
+
+def test_wolff_21_0_time_limits_are_set_from_kind_equals_hours_lines() -> None:
+    limits = TimeLimits.parse(["turn=96", "Battle=24.5", "minimum=12", "absences=1"], "48,6")
+    assert limits.turn_hours == 96.0
+    assert limits.battle_hours == 24.5
+    assert limits.minimum_hours == 12.0
+    assert limits.absences == 1
+    assert limits.reminders == (timedelta(hours=48), timedelta(hours=6))
+    assert limits.muster_hours == TimeLimits().muster_hours  # the rest keep their defaults
+    assert TimeLimits.parse() == TimeLimits()
+
+
+@pytest.mark.parametrize(
+    ("limits", "reminders", "says"),
+    [
+        (["turn"], None, "KIND=HOURS"),
+        (["lunch=2"], None, "KIND one of setup, turn"),
+        (["turn=soon"], None, "'soon' is not a number"),
+        (["absences=1.5"], None, "whole number"),
+        (["turn=-1"], None, "positive"),
+        ([], "24,later", "e.g. 24,4"),
+    ],
+)
+def test_time_limit_settings_that_cannot_be_read_say_why(limits, reminders, says) -> None:
+    with pytest.raises(ValueError, match=says):
+        TimeLimits.parse(limits, reminders)

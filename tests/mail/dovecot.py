@@ -20,6 +20,7 @@ Needs ``dovecot`` and ``doveadm`` (Debian: ``dovecot-imapd``;
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import pwd
@@ -30,6 +31,9 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Self
+
+from aiosmtpd.smtp import SMTP, Envelope, Session
 
 SBIN = ("/usr/sbin", "/usr/local/sbin", "/sbin")
 #: Users written to the passwd-file at a time.
@@ -231,6 +235,12 @@ service anvil {{
             time.sleep(1.1)
         return self._pool.pop(0)
 
+    def add_named_user(self, address: str, password: str) -> None:
+        """Add a user with the address given (waits out Dovecot's stat of the file)."""
+        with self.passwd.open("a") as out:
+            out.write(f"{address}:{{PLAIN}}{password}\n")
+        time.sleep(1.1)
+
     def _write_users(self, count: int) -> None:
         fresh = [(f"u{uuid.uuid4().hex[:10]}@example.org", "secret") for _ in range(count)]
         with self.passwd.open("a") as out:
@@ -276,3 +286,68 @@ service anvil {{
     def set_uidvalidity(self, address: str, folder: str, value: int) -> None:
         """Give a folder another UIDVALIDITY (as a rebuilt index may)."""
         self.doveadm("mailbox", "update", "-u", address, "--uid-validity", str(value), folder)
+
+
+class _Delivery:
+    """aiosmtpd hooks: take mail for Dovecot's users and drop it in their maildirs."""
+
+    def __init__(self, dovecot: TemporaryDovecot, users: set[str]) -> None:
+        self.dovecot = dovecot
+        self.users = users
+
+    async def handle_RCPT(  # aiosmtpd names its hooks so
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
+    ) -> str:
+        if address.lower() not in self.users:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        content = envelope.original_content or b""
+        for address in envelope.rcpt_tos:
+            await asyncio.to_thread(self.dovecot.deliver, address.lower(), content)
+        return "250 OK delivered"
+
+
+class DovecotMailSystem:
+    """
+    A mail system around a ``TemporaryDovecot``: an aiosmtpd SMTP server on loopback
+    delivers into the users' maildirs as a mail server's delivery agent would, and
+    Dovecot serves them over IMAP.  Use as ``async with``.
+    """
+
+    host = "127.0.0.1"
+
+    def __init__(self, dovecot: TemporaryDovecot) -> None:
+        self.dovecot = dovecot
+        self._users: set[str] = set()
+        self._server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> Self:
+        loop = asyncio.get_running_loop()
+        handler = _Delivery(self.dovecot, self._users)
+        self._server = await loop.create_server(
+            lambda: SMTP(handler, hostname="mx.titan-tests.invalid"), self.host, 0
+        )
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+
+    @property
+    def smtp_port(self) -> int:
+        assert self._server is not None, "use DovecotMailSystem with async with"
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    @property
+    def imap_port(self) -> int:
+        return self.dovecot.port
+
+    def add_user(self, address: str, password: str) -> None:
+        self._users.add(address.lower())
+        self.dovecot.add_named_user(address.lower(), password)

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import random
 import shutil
 import socket
 import ssl
 import subprocess
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -42,7 +41,7 @@ from moderator.mail.imap import (
 )
 from moderator.mail.smtp import SmtpSink, TlsMode, next_attempt
 
-from .dovecot import DovecotUnavailableError, TemporaryDovecot
+from .dovecot import TemporaryDovecot
 
 SCENARIO_TIMEOUT = 60.0
 
@@ -124,22 +123,6 @@ class DovecotServer:
 
 Server = HubServer | DovecotServer
 Scenario = Callable[[Server], Awaitable[None]]
-
-
-@pytest.fixture(scope="session")
-def dovecot() -> Iterator[TemporaryDovecot]:
-    """A Dovecot of our own for the session (see ``tests/mail/dovecot.py``)."""
-    try:
-        server = TemporaryDovecot()
-        server.start()
-    except DovecotUnavailableError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Dovecot is required under CI=true: {exc}", pytrace=False)
-        pytest.skip(f"no Dovecot: {exc}")
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(params=["hub", "dovecot"])

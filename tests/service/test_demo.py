@@ -1,0 +1,114 @@
+"""
+The whole service end to end: ``titan-moderator demo`` plays by mail, on the embedded
+hub and on a real Dovecot (with an SMTP server delivering into its maildirs).
+
+Every order goes from a robot's key through SMTP, the moderator's IMAP mailbox, the
+poller, intake and rules core, and back as signed reports read over IMAP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import mailbox
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from moderator.service.demo import DemoOptions, DemoSummary, run_demo
+from moderator.store.eventstore import EventStore
+
+from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
+
+#: Game hours per real second for a silent robot: a 72-hour deadline passes in about
+#: 13 seconds, while an answering robot's order (well under a second) costs it an hour.
+FAST = 20_000.0
+
+
+def messages(path: Path) -> list[EmailMessage]:
+    box = mailbox.mbox(path)
+    try:
+        return [
+            message_from_bytes(m.as_bytes(), policy=policy.default)  # type: ignore[misc]
+            for m in box
+        ]
+    finally:
+        box.close()
+
+
+def from_moderator(summary: DemoSummary, who: str) -> list[EmailMessage]:
+    return [
+        m
+        for m in messages(summary.mailboxes[who])
+        if "moderator@" in str(m["From"])
+    ]
+
+
+def check_every_mail_is_signed_and_threaded(summary: DemoSummary) -> None:
+    for who in summary.state.players:
+        mails = from_moderator(summary, who.name)
+        assert mails, f"{who.name} got no mail"
+        for mail in mails:
+            # Signed (RFC 3156); a private part goes beside it, encrypted to its reader.
+            signed, *private = mail.iter_parts() if mail.get_content_type() == (
+                "multipart/mixed"
+            ) else [mail]
+            assert signed.get_content_type() == "multipart/signed", mail["Subject"]
+            assert signed.get_param("protocol") == "application/pgp-signature"
+            assert all(p.get_content_type() == "multipart/encrypted" for p in private)
+            assert str(mail["Auto-Submitted"]).startswith("auto-")
+            assert mail["Message-ID"]
+
+
+def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
+    """Bob never answers: his deadlines pass, the moderator acts for him (20.4) and
+    everyone is told; without him Ann wins."""
+    options = DemoOptions(players=2, seed=11, folder=tmp_path, silent=("Bob",), speed=FAST,
+                          timeout=300)
+    summary = asyncio.run(run_demo(options))
+
+    assert summary.finished
+    assert summary.state.winner == "Ann"
+    for who in ("Ann", "Bob"):
+        subjects = [str(m["Subject"]) for m in from_moderator(summary, who)]
+        assert any("deadline passed" in s for s in subjects), (who, subjects)
+    bob_orders = [
+        m for m in messages(summary.mailboxes["moderator"]) if "bob@" in str(m["From"])
+    ]
+    assert len(bob_orders) == 1  # his sign-on, and no order
+    check_every_mail_is_signed_and_threaded(summary)
+
+
+def test_the_demo_plays_a_whole_game_by_mail_to_its_end(tmp_path):
+    """Two robots play a game to its end by mail (the README's first command, smaller)."""
+    options = DemoOptions(players=2, seed=5, folder=tmp_path, timeout=900)
+    summary = asyncio.run(run_demo(options))
+
+    assert summary.finished
+    assert summary.orders > 20
+    # Every order was answered, and each robot read what was mailed to it.
+    assert summary.mails_read == summary.mails_sent
+    check_every_mail_is_signed_and_threaded(summary)
+    store = EventStore(f"sqlite:///{tmp_path / 'demo.sqlite'}")
+    try:
+        replayed = store.load_state("demo").state
+    finally:
+        store.close()
+    assert replayed == summary.state
+    assert "Game over" in summary.text()
+
+
+def test_the_service_plays_by_mail_through_a_real_dovecot(tmp_path, dovecot: TemporaryDovecot):
+    """The same service against Dovecot over IMAP (with IDLE) and a delivering SMTP
+    server: sign-on, first reports, orders, a timeout and the end of the game."""
+
+    async def play() -> DemoSummary:
+        async with DovecotMailSystem(dovecot) as mail:
+            options = DemoOptions(players=2, seed=3, folder=tmp_path, silent=("Bob",),
+                                  speed=FAST, timeout=300)
+            return await run_demo(options, mail=mail)
+
+    summary = asyncio.run(play())
+
+    assert summary.finished
+    assert summary.state.winner == "Ann"
+    check_every_mail_is_signed_and_threaded(summary)
