@@ -296,7 +296,7 @@ def signed_part_bytes(raw: bytes, boundary: str) -> bytes | None:
     RFC 1847 signs them: from after the first delimiter line up to, not
     including, the line end before the next one.  None if not found.
     """
-    delimiter = re.compile(rb"^--" + re.escape(boundary.encode("ascii", "replace"))
+    delimiter = re.compile(rb"^--" + re.escape(boundary.encode("utf-8", "surrogateescape"))
                            + rb"(--)?[ \t]*\r?$", re.MULTILINE)
     opening = next((m for m in delimiter.finditer(raw) if not m.group(1)), None)
     if opening is None or opening.end() >= len(raw):

@@ -42,6 +42,7 @@ from moderator.mail.checks.base import (
     param,
     raw_values,
 )
+from moderator.mail.compose import signed_part_bytes
 from moderator.orders.finder import split_lines
 
 __all__ = [
@@ -510,7 +511,7 @@ def _mime_signed(container: Message, raw: bytes | None, notes: list[str]) -> Sig
         notes.append(f"signed-unreadable: multipart/signed with protocol {protocol!r}")
         return None
     boundary = container.get_boundary() or ""
-    signed = _signed_part_bytes(raw, boundary) if raw is not None and boundary else None
+    signed = signed_part_bytes(raw, boundary) if raw is not None and boundary else None
     exact = signed is not None
     if signed is None:
         notes.append("pgp-mime: signed part written out again (no raw bytes); may not verify")
@@ -528,20 +529,6 @@ def _mime_signed(container: Message, raw: bytes | None, notes: list[str]) -> Sig
 
 def _listed(payload: object) -> list[object]:
     return list(payload) if isinstance(payload, list) else []
-
-
-def _signed_part_bytes(raw: bytes, boundary: str) -> bytes | None:
-    """RFC 1847: from after the first delimiter line to the line end before the next one."""
-    delimiter = re.compile(
-        rb"^--" + re.escape(boundary.encode("utf-8", "surrogateescape")) + rb"(--)?[ \t]*\r?$",
-        re.MULTILINE,
-    )
-    opening = next((m for m in delimiter.finditer(raw) if not m.group(1)), None)
-    closing = delimiter.search(raw, opening.end() + 1) if opening else None
-    if opening is None or closing is None:
-        return None
-    end = closing.start() - (2 if raw[closing.start() - 2 : closing.start()] == b"\r\n" else 1)
-    return raw[opening.end() + 1 : max(opening.end() + 1, end)]
 
 
 # -- text/plain format=flowed and text/html
