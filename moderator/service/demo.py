@@ -151,6 +151,98 @@ class MailSystem(Protocol):
     def add_user(self, address: str, password: str) -> None: ...
 
 
+def robot_address(name: str) -> str:
+    return f"{name.lower()}@{ROBOT_DOMAIN}"
+
+
+@dataclass
+class DemoKeys:
+    """Key pairs in temporary GnuPG homes: the moderator's and one per robot."""
+
+    moderator_home: Path
+    moderator_key: str
+    robots: dict[str, tuple[Keyring, str]]
+    homes: list[Path]
+
+    @classmethod
+    async def make(cls, names: list[str]) -> DemoKeys:
+        """Make the keys (each robot holds the moderator's public key)."""
+        homes = [_gnupg_home("mod")]
+        keys = cls(homes[0], "", {}, homes)
+        try:
+            ring = Keyring(keys.moderator_home)
+            keys.moderator_key = await asyncio.to_thread(
+                ring.generate_key, "Titan moderator", MODERATOR
+            )
+            public = ring.export_public(keys.moderator_key)
+            for name in names:
+                homes.append(_gnupg_home(name[:3].lower()))
+                robot_ring = Keyring(homes[-1])
+                key = await asyncio.to_thread(robot_ring.generate_key, name, robot_address(name))
+                robot_ring.import_key(public)
+                keys.robots[name] = (robot_ring, key)
+        except BaseException:
+            keys.drop()
+            raise
+        return keys
+
+    def drop(self) -> None:
+        """Stop the agents and remove the homes."""
+        for home in self.homes:
+            _drop_home(home)
+
+
+def demo_config(mail: MailSystem, folder: Path, keys: DemoKeys) -> Config:
+    """The service's configuration for the demo's mail system, database and key."""
+    mail.add_user(MODERATOR, "moderator-password")
+    return Config(
+        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator (demo)"),
+        database=DatabaseSettings(url=f"sqlite:///{folder / 'demo.sqlite'}"),
+        imap=ImapSettings(
+            host=mail.host,
+            port=mail.imap_port,
+            tls="none",
+            user=MODERATOR,
+            password="moderator-password",
+            poll_seconds=2.0,
+        ),
+        smtp=SmtpSettings(host=mail.host, port=mail.smtp_port, tls="none", send_seconds=1.0),
+        gnupg=GnupgSettings(home=str(keys.moderator_home), key=keys.moderator_key),
+        service=ServiceSettings(deadline_seconds=0.5, reply_budget=100_000),
+        source="demo",
+    )
+
+
+def demo_robot(
+    name: str,
+    mail: MailSystem,
+    keys: DemoKeys,
+    folder: Path,
+    rng: random.Random,
+    *,
+    silent: bool = False,
+    pgp_mime: bool = True,
+) -> MailRobot:
+    """A robot with a mailbox on ``mail`` and its mbox file in ``folder/mail``."""
+    address = robot_address(name)
+    mail.add_user(address, f"{name}-password")
+    ring, key = keys.robots[name]
+    (folder / "mail").mkdir(parents=True, exist_ok=True)
+    return MailRobot(
+        name=name,
+        address=address,
+        keyring=ring,
+        fingerprint=key,
+        source=ImapSource(mail.host, mail.imap_port, address, f"{name}-password", tls=False),
+        sink=SmtpSink(mail.host, mail.smtp_port),
+        moderator=MODERATOR,
+        mbox_path=folder / "mail" / f"{name.lower()}.mbox",
+        rng=rng,
+        silent=silent,
+        pgp_mime=pgp_mime,
+    )
+
+
 async def run_demo(
     options: DemoOptions,
     progress: Callable[[str], None] = lambda _line: None,
@@ -165,40 +257,20 @@ async def run_demo(
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
     folder = options.folder or Path(tempfile.mkdtemp(prefix="titan-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "mail").mkdir(exist_ok=True)
     names = list(DEFAULT_NAMES[: options.players])
     unknown = [n for n in options.silent if n not in names]
     if unknown:
         msg = f"--silent names no robot of this game: {', '.join(unknown)} (robots: {names})"
         raise ValueError(msg)
-    homes: list[Path] = []
+    progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
+    keys = await DemoKeys.make(names)
     try:
-        progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
-        mod_home = _gnupg_home("mod")
-        homes.append(mod_home)
-        mod_ring = Keyring(mod_home)
-        mod_key = await asyncio.to_thread(mod_ring.generate_key, "Titan moderator", MODERATOR)
-        robot_rings: dict[str, tuple[Keyring, str]] = {}
-        for name in names:
-            home = _gnupg_home(name[:3].lower())
-            homes.append(home)
-            ring = Keyring(home)
-            address = f"{name.lower()}@{ROBOT_DOMAIN}"
-            robot_rings[name] = (ring, await asyncio.to_thread(ring.generate_key, name, address))
-            ring.import_key(mod_ring.export_public(mod_key))
         if mail is not None:
-            return await _play(
-                options, progress, folder, seed, names, mail, mod_home, mod_key, robot_rings,
-                started,
-            )
+            return await _play(options, progress, folder, seed, names, mail, keys, started)
         async with MailHub() as hub:
-            return await _play(
-                options, progress, folder, seed, names, hub, mod_home, mod_key, robot_rings,
-                started,
-            )
+            return await _play(options, progress, folder, seed, names, hub, keys, started)
     finally:
-        for home in homes:
-            _drop_home(home)
+        keys.drop()
 
 
 async def _play(
@@ -208,51 +280,23 @@ async def _play(
     seed: int,
     names: list[str],
     hub: MailSystem,
-    mod_home: Path,
-    mod_key: str,
-    robot_rings: dict[str, tuple[Keyring, str]],
+    keys: DemoKeys,
     started: float,
 ) -> DemoSummary:
-    hub.add_user(MODERATOR, "moderator-password")
-    config = Config(
-        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator (demo)"),
-        database=DatabaseSettings(url=f"sqlite:///{folder / 'demo.sqlite'}"),
-        imap=ImapSettings(
-            host=hub.host,
-            port=hub.imap_port,
-            tls="none",
-            user=MODERATOR,
-            password="moderator-password",
-            poll_seconds=2.0,
-        ),
-        smtp=SmtpSettings(host=hub.host, port=hub.smtp_port, tls="none", send_seconds=1.0),
-        gnupg=GnupgSettings(home=str(mod_home), key=mod_key),
-        service=ServiceSettings(deadline_seconds=0.5, reply_budget=100_000),
-        source="demo",
-    )
+    config = demo_config(hub, folder, keys)
     rng = random.Random(f"demo-robots:{seed}")
-    robots: list[MailRobot] = []
-    for index, name in enumerate(names):
-        address = f"{name.lower()}@{ROBOT_DOMAIN}"
-        hub.add_user(address, f"{name}-password")
-        ring, key = robot_rings[name]
-        robots.append(
-            MailRobot(
-                name=name,
-                address=address,
-                keyring=ring,
-                fingerprint=key,
-                source=ImapSource(
-                    hub.host, hub.imap_port, address, f"{name}-password", tls=False
-                ),
-                sink=SmtpSink(hub.host, hub.smtp_port),
-                moderator=MODERATOR,
-                mbox_path=folder / "mail" / f"{name.lower()}.mbox",
-                rng=random.Random(rng.random()),
-                silent=name in options.silent,
-                pgp_mime=index % 2 == 0,
-            )
+    robots = [
+        demo_robot(
+            name,
+            hub,
+            keys,
+            folder,
+            random.Random(rng.random()),
+            silent=name in options.silent,
+            pgp_mime=index % 2 == 0,
         )
+        for index, name in enumerate(names)
+    ]
     service = Service(config, clock=FastClock(options.speed))
     await service.start()
     try:
@@ -349,7 +393,7 @@ def _registered(store: EventStore) -> int:
         return sum(
             1
             for name in DEFAULT_NAMES
-            if players.player_by_address(tx, f"{name.lower()}@{ROBOT_DOMAIN}") is not None
+            if players.player_by_address(tx, robot_address(name)) is not None
         )
 
 
