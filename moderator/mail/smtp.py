@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import Literal, Protocol
+from typing import Literal, Protocol, Self
 
 import aiosmtplib
 
@@ -91,7 +91,8 @@ def next_attempt(
 
 class SmtpSink:
     """
-    An SMTP server to send through; one connection per ``send``.
+    An SMTP server to send through; one connection per ``send``, or one for many
+    mails through a ``session``.
 
     ``tls`` is ``"none"`` (plain, and no opportunistic STARTTLS either),
     ``"starttls"`` (required) or ``"tls"`` (implicit TLS, port 465).
@@ -134,51 +135,113 @@ class SmtpSink:
     ) -> SendResult:
         """
         Send ``message`` (its bytes as they are, or an ``EmailMessage``) from
-        the envelope ``sender`` to the envelope ``recipients``.
+        the envelope ``sender`` to the envelope ``recipients``, over a
+        connection of its own.
 
         Raises:
             MailTransportError: nothing was sent; ``permanent`` says whether to
                 give up (see the module's docstring).
         """
+        async with self.session() as session:
+            return await session.send(message, sender, recipients)
+
+    def session(self) -> SmtpSession:
+        """One connection for many mails (``async with sink.session() as s``)."""
+        return SmtpSession(self)
+
+    def _client(self) -> aiosmtplib.SMTP:
+        return aiosmtplib.SMTP(
+            hostname=self.host,
+            port=self.port,
+            username=self.user,
+            password=self._password,
+            use_tls=self.tls == "tls",
+            start_tls=self.tls == "starttls",
+            tls_context=self._tls_context,
+            local_hostname=self._local_hostname,
+            timeout=self._timeout,
+        )
+
+
+class SmtpSession:
+    """
+    A connection to an ``SmtpSink``'s server kept open between mails: opened at the
+    first ``send``, opened again after any failure, closed with QUIT at the end.
+    Saves a connection, greeting, ``EHLO``, ``STARTTLS`` and ``AUTH`` per mail.
+    """
+
+    def __init__(self, sink: SmtpSink) -> None:
+        self.sink = sink
+        self._client: aiosmtplib.SMTP | None = None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def send(
+        self, message: EmailMessage | bytes, sender: str, recipients: Iterable[str]
+    ) -> SendResult:
+        """As ``SmtpSink.send``, over this session's connection."""
         targets = list(recipients)
         if not targets:
             msg = "a mail needs at least one recipient"
             raise ValueError(msg)
+        sink = self.sink
         try:
-            refused, reply = await aiosmtplib.send(
-                message,
-                sender=sender,
-                recipients=targets,
-                hostname=self.host,
-                port=self.port,
-                username=self.user,
-                password=self._password,
-                use_tls=self.tls == "tls",
-                start_tls=self.tls == "starttls",
-                tls_context=self._tls_context,
-                local_hostname=self._local_hostname,
-                timeout=self._timeout,
-            )
-        except aiosmtplib.SMTPRecipientsRefused as exc:
-            raise _recipients_refused(self, exc) from exc
-        except (
-            aiosmtplib.SMTPSenderRefused,
-            aiosmtplib.SMTPDataError,
-            aiosmtplib.SMTPRecipientRefused,
-        ) as exc:
-            msg = f"smtp server {self.host}:{self.port} refused the mail: {exc.code} {exc.message}"
-            raise MailTransportError(msg, permanent=_is_5xx(exc.code), code=exc.code) from exc
-        except aiosmtplib.SMTPResponseException as exc:
-            # Greeting, EHLO, STARTTLS or AUTH: about the server or our settings, not the mail.
-            msg = f"smtp server {self.host}:{self.port} answered {exc.code} {exc.message}"
-            raise MailTransportError(msg, permanent=False, code=exc.code) from exc
+            if self._client is None or not self._client.is_connected:
+                self._client = sink._client()
+                await self._client.connect()
+            if isinstance(message, bytes):
+                refused, reply = await self._client.sendmail(sender, targets, message)
+            else:
+                refused, reply = await self._client.send_message(
+                    message, sender=sender, recipients=targets
+                )
         except (aiosmtplib.SMTPException, OSError) as exc:
-            msg = f"smtp server {self.host}:{self.port} unreachable: {exc}"
-            raise MailTransportError(msg, permanent=False) from exc
+            await self._drop()
+            raise _mapped(sink, exc) from exc
+        except BaseException:
+            await self._drop()
+            raise
         return SendResult(
             reply=reply,
             refused={address: (answer.code, answer.message) for address, answer in refused.items()},
         )
+
+    async def close(self) -> None:
+        """Say QUIT (or just drop a connection that cannot)."""
+        client, self._client = self._client, None
+        if client is None or not client.is_connected:
+            return
+        try:
+            await client.quit()
+        except (aiosmtplib.SMTPException, OSError):
+            client.close()
+
+    async def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None and client.is_connected:
+            client.close()
+
+
+def _mapped(sink: SmtpSink, exc: aiosmtplib.SMTPException | OSError) -> MailTransportError:
+    """The ``MailTransportError`` an aiosmtplib failure means (see the module's text)."""
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
+        return _recipients_refused(sink, exc)
+    if isinstance(
+        exc,
+        aiosmtplib.SMTPSenderRefused | aiosmtplib.SMTPDataError | aiosmtplib.SMTPRecipientRefused,
+    ):
+        msg = f"smtp server {sink.host}:{sink.port} refused the mail: {exc.code} {exc.message}"
+        return MailTransportError(msg, permanent=_is_5xx(exc.code), code=exc.code)
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        # Greeting, EHLO, STARTTLS or AUTH: about the server or our settings, not the mail.
+        msg = f"smtp server {sink.host}:{sink.port} answered {exc.code} {exc.message}"
+        return MailTransportError(msg, permanent=False, code=exc.code)
+    msg = f"smtp server {sink.host}:{sink.port} unreachable: {exc}"
+    return MailTransportError(msg, permanent=False)
 
 
 def _is_5xx(code: int) -> bool:

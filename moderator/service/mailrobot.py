@@ -20,10 +20,12 @@ import asyncio
 import mailbox
 import random
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email import message_from_bytes, policy
+from email import policy
 from email.message import EmailMessage, MIMEPart
+from email.parser import BytesHeaderParser
 from email.utils import format_datetime
 from pathlib import Path
 
@@ -35,6 +37,7 @@ from moderator.mail.smtp import SmtpSink
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
 from moderator.service import reference
+from moderator.store import players
 from moderator.store.eventstore import EventStore
 
 
@@ -64,6 +67,8 @@ class MailRobot:
     heard: dict[str, int] = field(default_factory=dict)
     #: The reference of the robot's last order, per game (not ordered again on it).
     ordered_on: dict[str, int] = field(default_factory=dict)
+    #: The Message-ID of the robot's last order, per game (its answer refers to it).
+    order_ids: dict[str, str] = field(default_factory=dict)
     _uid: int | None = None
     _validity: int | None = None
 
@@ -97,17 +102,20 @@ class MailRobot:
             signed = await asyncio.to_thread(self.keyring.clearsign, text, self.fingerprint)
             message = EmailMessage(policy=compose.POLICY)
             message.set_content(signed.decode("ascii"))
-        await self._send(message, subject)
+        self.order_ids[game_id] = await self._send(message, subject)
         self.ordered_on[game_id] = version
         self.tally.orders_sent += 1
 
-    async def _send(self, message: EmailMessage, subject: str) -> None:
+    async def _send(self, message: EmailMessage, subject: str) -> str:
+        """Address and send ``message``; returns its Message-ID."""
+        message_id = f"<{uuid.uuid4().hex}@robots.titan.invalid>"
         message["From"] = f"{self.name} <{self.address}>"
         message["To"] = self.moderator
         message["Subject"] = subject
         message["Date"] = format_datetime(datetime.now(UTC))
-        message["Message-ID"] = f"<{uuid.uuid4().hex}@robots.titan.invalid>"
+        message["Message-ID"] = message_id
         await self.sink.send(message.as_bytes(policy=compose.POLICY), self.address, [self.moderator])
+        return message_id
 
     # -- mail in ------------------------------------------------------------------------------
 
@@ -131,14 +139,19 @@ class MailRobot:
         return len(found.messages)
 
     def _note(self, raw: bytes) -> None:
-        parsed = message_from_bytes(raw, policy=policy.default)
-        ref = reference.subject_ref(str(parsed.get("Subject", "")))
+        headers = BytesHeaderParser(policy=policy.default).parsebytes(raw)
+        ref = reference.subject_ref(str(headers.get("Subject", "")))
         if ref is None:
             return
         if ref.version > self.heard.get(ref.game, -1):
             self.heard[ref.game] = ref.version
-        elif ref.version == self.ordered_on.get(ref.game):
+        elif (
+            ref.version == self.ordered_on.get(ref.game)
+            and str(headers.get("In-Reply-To", "")).strip() == self.order_ids.get(ref.game)
+        ):
             # The answer to our order, and the game has not moved: it was refused.
+            # (A report of the move comes with the same reference as the answer to it,
+            # and may come second: only the answer tells of a refusal.)
             del self.ordered_on[ref.game]
 
     # -- play -------------------------------------------------------------------------------
@@ -163,4 +176,56 @@ class MailRobot:
         await self.order(game_id, state.version, line)
         return True
 
+    # -- tournaments (issue 7): lines that are not orders, and more than one game ---------
+
+    async def send_lines(self, lines: Sequence[str], subject: str) -> None:
+        """Mail ``lines`` (tournament lines, say), signed like the robot's orders."""
+        text = "".join(f"{line}\n" for line in lines)
+        if self.pgp_mime:
+            message = await asyncio.to_thread(
+                compose.signed_mime, [text], self.keyring, self.fingerprint
+            )
+        else:
+            signed = await asyncio.to_thread(self.keyring.clearsign, text, self.fingerprint)
+            message = EmailMessage(policy=compose.POLICY)
+            message.set_content(signed.decode("ascii"))
+        await self._send(message, subject)
+
+    async def join_tournament(self, tournament: str, *, standby: bool = False) -> None:
+        """``join tournament T`` (or ``standby tournament T``) by signed mail."""
+        word = "standby" if standby else "join"
+        await self.send_lines([f"{word} tournament {tournament}"], f"{word} {tournament}")
+
+    def games_heard_of(self) -> list[str]:
+        """The games whose reports this robot was mailed (their step references)."""
+        return sorted(self.heard)
+
+    def choose_as(self, game_id: str, seat: str, state: GameState) -> str | None:
+        """``choose`` for the seat ``seat`` (in a tournament it may differ from the name)."""
+        if self.silent or to_act(state) != seat:
+            return None
+        if self.heard.get(game_id) != state.version:
+            return None
+        if self.ordered_on.get(game_id) == state.version:
+            return None
+        line, _command = robot.choose_order(state, self.rng)
+        return line
+
+    async def play_seat(self, store: EventStore, game_id: str) -> bool:
+        """
+        ``play_once`` for whichever seat of ``game_id`` the robot holds now (none: a seat
+        handed to another player is no longer the robot's to play).
+        """
+
+        def look() -> tuple[GameState, str | None]:
+            with store.reading() as tx:
+                seat = players.seats(tx, game_id).get(self.address)
+                return tx.load(game_id).state, seat
+
+        state, seat = await asyncio.to_thread(look)
+        line = None if seat is None else self.choose_as(game_id, seat, state)
+        if line is None:
+            return False
+        await self.order(game_id, state.version, line)
+        return True
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from moderator.mail.errors import GpgError, MailTransportError
 from moderator.mail.gpg import Keyring
-from moderator.mail.smtp import SmtpSink, next_attempt
+from moderator.mail.smtp import SmtpSession, SmtpSink, next_attempt
 from moderator.service.outgoing import render_outgoing
 from moderator.store import outbox
 from moderator.store.eventstore import EventStore
@@ -70,23 +70,25 @@ class Sender:
             return tally
 
     async def _worker(self, tally: SendTally, budget: list[int]) -> None:
-        while budget[0] > 0:
-            budget[0] -= 1
-            mail = await asyncio.to_thread(self._claim)
-            if mail is None:
-                return
-            await self._send(mail, tally)
+        # Each worker keeps its SMTP connection for the round.
+        async with self.sink.session() as session:
+            while budget[0] > 0:
+                budget[0] -= 1
+                mail = await asyncio.to_thread(self._claim)
+                if mail is None:
+                    return
+                await self._send(mail, tally, session)
 
     def _claim(self) -> StoredMail | None:
         with self.store.transaction() as tx:
             return outbox.claim_due(tx, tx.now())
 
-    async def _send(self, mail: StoredMail, tally: SendTally) -> None:
+    async def _send(self, mail: StoredMail, tally: SendTally, session: SmtpSession) -> None:
         try:
             message = await asyncio.to_thread(
                 render_outgoing, mail, self.keyring, self.signer, self.store.clock()
             )
-            await self.sink.send(message, self.envelope_sender, [mail.recipient])
+            await session.send(message, self.envelope_sender, [mail.recipient])
         except (GpgError, MailTransportError, ValueError) as exc:
             permanent = not isinstance(exc, MailTransportError) or exc.permanent
             retry = next_attempt(mail.attempts, self.store.clock(), rng=self.rng)
