@@ -563,6 +563,28 @@ def test_smtp_to_the_hub_delivers_into_the_recipients_mailbox():
     run_with_hub(scenario)
 
 
+def test_an_smtp_session_sends_many_mails_over_one_connection_and_reconnects_when_dropped():
+    async def scenario(hub: MailHub) -> None:
+        ann, _ = HubServer(hub).new_user()
+        sink = SmtpSink("127.0.0.1", hub.smtp_port, local_hostname="moderator.test")
+        async with sink.session() as session:
+            await session.send(message("one"), "moderator@titan.example", [ann])
+            first = session._client
+            await session.send(message("two"), "moderator@titan.example", [ann])
+            assert session._client is first and first is not None and first.is_connected
+            first.close()  # the server or the network dropped it
+            await session.send(message("three"), "moderator@titan.example", [ann])
+            assert session._client is not first
+            # A refusal leaves the session usable for the next mail.
+            with pytest.raises(MailTransportError):
+                await session.send(message("x"), "moderator@titan.example", ["nobody@x.org"])
+            await session.send(message("four"), "moderator@titan.example", [ann])
+        assert session._client is None
+        assert hub.deliveries == {ann: 4}
+
+    run_with_hub(scenario)
+
+
 def test_smtp_unknown_recipients_are_refused_for_good():
     async def scenario(hub: MailHub) -> None:
         ann, _ = HubServer(hub).new_user()
