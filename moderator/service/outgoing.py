@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr, parseaddr
 
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
@@ -28,12 +28,18 @@ GENERATED_KINDS = ("report", "notice")
 _GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
-def outgoing_headers(mail: StoredMail, now: datetime) -> dict[str, str]:
-    """The headers of the mail, in order (``From`` comes from the row's headers)."""
+def outgoing_headers(mail: StoredMail, now: datetime, from_name: str = "") -> dict[str, str]:
+    """
+    The headers of the mail, in order.  ``From`` comes from the row's headers, with
+    ``from_name`` (the moderator's name) as its display name when it has none.
+    """
     sender = mail.headers.get("From")
     if not sender:
         msg = f"outbox mail {mail.id} has no From header"
         raise ValueError(msg)
+    name, address = parseaddr(sender)
+    if from_name and not name and address:
+        sender = formataddr((from_name, address))
     answer = mail.kind not in GENERATED_KINDS
     in_reply_to = mail.headers.get("In-Reply-To") if answer else None
     references = mail.headers.get("References") if answer else None
@@ -66,7 +72,11 @@ def outgoing_headers(mail: StoredMail, now: datetime) -> dict[str, str]:
 
 
 def render_outgoing(
-    mail: StoredMail, keyring: Keyring | None, signer: str | None, now: datetime
+    mail: StoredMail,
+    keyring: Keyring | None,
+    signer: str | None,
+    now: datetime,
+    from_name: str = "",
 ) -> EmailMessage:
     """
     The message to send for an outbox row.  With a ``keyring`` and ``signer`` (the
@@ -78,7 +88,7 @@ def render_outgoing(
         GpgError: the moderator cannot sign, or the recipient's key is not in the keyring.
         ValueError: the row has no From header, or ``now`` is naive.
     """
-    headers = outgoing_headers(mail, now)
+    headers = outgoing_headers(mail, now, from_name)
     signing = keyring is not None and signer is not None
     if mail.private_body is not None:
         token = mail.token or compose.new_token()

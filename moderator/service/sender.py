@@ -51,8 +51,11 @@ class Sender:
         *,
         concurrency: int = DEFAULT_CONCURRENCY,
         rng: random.Random | None = None,
+        from_name: str = "",
     ) -> None:
         self.store = store
+        #: The moderator's display name, in the From of every mail.
+        self.from_name = from_name
         self.sink = sink
         self.keyring = keyring
         self.signer = signer
@@ -86,7 +89,12 @@ class Sender:
     async def _send(self, mail: StoredMail, tally: SendTally, session: SmtpSession) -> None:
         try:
             message = await asyncio.to_thread(
-                render_outgoing, mail, self.keyring, self.signer, self.store.clock()
+                render_outgoing,
+                mail,
+                self.keyring,
+                self.signer,
+                self.store.clock(),
+                self.from_name,
             )
             await session.send(message, self.envelope_sender, [mail.recipient])
         except (GpgError, MailTransportError, ValueError) as exc:

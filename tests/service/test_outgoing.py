@@ -112,3 +112,11 @@ def test_a_mail_of_no_game_still_carries_the_automatic_headers(
     assert message["In-Reply-To"] == stored.headers["In-Reply-To"]
     with pytest.raises(ValueError, match="From"):
         render_outgoing(replace(stored, headers={}), None, None, NOW)
+
+
+def test_mail_comes_from_the_moderator_by_name(mails: dict[str, StoredMail]) -> None:
+    _raw, named = reparse(render_outgoing(mails["report-bob"], None, None, NOW, "Titan GM"))
+    assert named["From"].addresses[0].display_name == "Titan GM"
+    assert named["From"].addresses[0].addr_spec == MODERATOR
+    _raw, plain = reparse(render_outgoing(mails["report-bob"], None, None, NOW))
+    assert plain["From"].addresses[0].addr_spec == MODERATOR
