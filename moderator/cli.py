@@ -3,7 +3,9 @@ The ``titan-moderator`` command line.
 
 ``local ...`` plays a game kept in the event store, one order at a time; ``db ...``
 creates, upgrades and checks the database; ``play`` runs a whole game between robot
-players.  The work is done in ``moderator.game`` and ``moderator.store``; this module
+players; ``serve``, ``game``, ``player`` and ``tournament`` run play by mail (the
+director role, tournaments created and scored by hand); ``demo`` shows it all on an
+embedded mail hub.  The work is done in ``moderator.game`` and ``moderator.store``; this module
 only reads options and prints.
 """
 
@@ -13,6 +15,7 @@ import json
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -362,12 +365,42 @@ def game_new(
         bool, typer.Option("--allow-secrets", help="Let players authenticate by secret lines.")
     ] = False,
     seed: Annotated[int | None, typer.Option("--seed", help="Dice seed (default: random).")] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="Change a time limit, KIND=HOURS (setup, turn, engagement, battle, muster, "
+            "minimum) or absences/absence_days/absence_total_days=NUMBER; repeatable.",
+        ),
+    ] = None,
+    reminders: Annotated[
+        str | None, typer.Option("--reminders", help="Hours before a deadline, e.g. 24,4.")
+    ] = None,
+    no_time_limits: Annotated[
+        bool, typer.Option("--no-time-limits", help="No deadlines: the game waits for players.")
+    ] = False,
+    ends: Annotated[
+        datetime | None,
+        typer.Option(
+            "--ends",
+            formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M"],
+            help="End date (UTC; Wolff 21.1): then every player has one more turn and "
+            "the game is scored by 20.5.",
+        ),
+    ] = None,
     config: ConfigOption = None,
     db: DbOption = None,
 ) -> None:
     """Start a game by mail for players who signed on; each gets his first report."""
     from moderator.service.games import StartError, start_game
+    from moderator.service.timing import TimeLimits
 
+    if no_time_limits and (limit or reminders):
+        raise _fail("error: --no-time-limits with --limit or --reminders")
+    try:
+        limits = None if no_time_limits else TimeLimits.parse(limit or (), reminders)
+    except ValueError as exc:
+        raise _fail(f"error: {exc}") from None
     settings = _config(config)
     with _store(db or settings.database.url) as store:
         try:
@@ -378,18 +411,26 @@ def game_new(
                 sender=settings.moderator.address,
                 seed=seed,
                 allow_secrets=allow_secrets,
+                time_limits=limits,
+                ends_at=ends.replace(tzinfo=UTC) if ends is not None else None,
             )
         except StartError as exc:
             raise _fail(f"error: {exc}") from None
+    clocks = "no time limits" if limits is None else f"a {limits.turn_hours:g} h turn limit"
     typer.echo(
-        f"Game {game_id} started for {', '.join(p.name for p in state.players)}; "
-        "the reports are in the outbox (serve sends them)."
+        f"Game {game_id} started for {', '.join(p.name for p in state.players)} with "
+        f"{clocks}; the reports are in the outbox (serve sends them)."
     )
 
 
 @app.command("demo")
 def demo(
-    players: Annotated[int, typer.Option("--players", min=2, max=6, help="2 to 6 robots.")] = 3,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", min=2, max=6, help="2 to 6 robots (default: 3; 4 with --tournament)."
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Dice and robots' seed.")] = None,
     keep: Annotated[
         Path | None, typer.Option("--keep", help="Folder for the mailboxes and the database.")
@@ -402,14 +443,30 @@ def demo(
         typer.Option("--speed", help="Game seconds per real second (default: 1, or 7200 "
                      "with --silent so that deadlines pass quickly)."),
     ] = None,
+    tournament: Annotated[
+        bool,
+        typer.Option(
+            "--tournament",
+            help="Run a small tournament instead: robots sign up by mail, the moderator forms "
+            "and starts 2-player games, a seat is handed to a standby, games end by their "
+            "end date (Wolff 21.1), standings are mailed (--players robots join, default 4; "
+            "--speed default 2880: a game day in 30 s).",
+        ),
+    ] = False,
 ) -> None:
-    """Play a whole game by mail between robots on an embedded mail server."""
+    """Play a whole game (or a small tournament) by mail between robots on an embedded hub."""
     import asyncio
 
     from moderator.service.demo import DemoOptions, run_demo
 
+    if tournament:
+        if silent:
+            raise _fail("demo: --silent is for the one-game demo, not with --tournament")
+        _tournament_demo(players, seed, keep, speed)
+        return
+
     options = DemoOptions(
-        players=players,
+        players=players if players is not None else 3,
         seed=seed,
         folder=keep,
         silent=tuple(silent or ()),
@@ -423,3 +480,136 @@ def demo(
     typer.echo(summary.text())
     if not summary.finished:
         raise typer.Exit(1)
+
+
+def _tournament_demo(
+    players: int | None, seed: int | None, keep: Path | None, speed: float | None
+) -> None:
+    import asyncio
+
+    from moderator.service.tournament_demo import TournamentDemoOptions, run_tournament_demo
+
+    options = TournamentDemoOptions(
+        players=players if players is not None else TournamentDemoOptions.players,
+        seed=seed,
+        folder=keep,
+        speed=speed if speed is not None else TournamentDemoOptions.speed,
+    )
+    try:
+        summary = asyncio.run(run_tournament_demo(options, typer.echo))
+    except (ValueError, TimeoutError) as exc:
+        raise _fail(f"demo: {exc}") from None
+    typer.echo("")
+    typer.echo(summary.text())
+    if not summary.finished:
+        raise typer.Exit(1)
+
+
+# -- players and tournaments ------------------------------------------------------------------
+
+player_app = typer.Typer(help="Players who signed on by mail.", no_args_is_help=True)
+app.add_typer(player_app, name="player")
+tournament_app = typer.Typer(help="Tournaments run by mail.", no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
+
+
+@player_app.command("role")
+def player_role(
+    address: Annotated[str, typer.Argument(help="The player's registered address.")],
+    director: Annotated[
+        bool | None,
+        typer.Option(
+            "--director/--no-director",
+            help="Grant (or revoke) the tournament director role: create tournaments and "
+            "direct their games by mail.",
+        ),
+    ] = None,
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Show a player's roles, or grant or revoke the director role."""
+    from moderator.store import players
+
+    with _store(db or _config(config).database.url) as store, store.transaction() as tx:
+        player = players.player_by_address(tx, address)
+        if player is None:
+            raise _fail(f"error: nobody is registered with {address}: he signs on by mail first")
+        roles = set(player.roles)
+        if director is True:
+            roles.add(players.DIRECTOR)
+        elif director is False:
+            roles.discard(players.DIRECTOR)
+        if director is not None:
+            players.set_roles(tx, player.address, tuple(sorted(roles)))
+    shown = ", ".join(sorted(roles)) or "none"
+    typer.echo(f"{player.name} <{player.address}>: roles {shown}")
+
+
+@tournament_app.command("create")
+def tournament_create(
+    name: Annotated[str, typer.Argument(help="The tournament's name (its games are NAME-1, ...).")],
+    director: Annotated[
+        str, typer.Option("--director", help="The director's registered address (a director).")
+    ],
+    settings: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Settings as in the mail line 'tournament create NAME ...': players N, "
+            "rounds N, games N, days N or to-the-end, reliability PERCENT, scoring "
+            "places|winner, secrets yes|no, timing KEY=VALUE..., absence KEY=VALUE...",
+        ),
+    ] = None,
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Create a tournament, as its director's mail 'tournament create ...' would."""
+    from moderator.service import tournaments
+    from moderator.store import outbox, players
+
+    cfg = _config(config)
+    line = " ".join(["tournament", "create", name, *(settings or [])])
+    with _store(db or cfg.database.url) as store, store.transaction() as tx:
+        player = players.player_by_address(tx, director)
+        if player is None:
+            raise _fail(f"error: nobody is registered with {director}")
+        out = tournaments.carry_out(
+            tx, player, [line], moderator_address=cfg.moderator.address, now=tx.now()
+        )
+        outbox.add_mails(tx, out.mails)
+    text = out.mails[0].body if out.mails else ""
+    typer.echo(text.rstrip())
+    if "Refused (" in text:
+        raise typer.Exit(1)
+
+
+@tournament_app.command("standings")
+def tournament_standings(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Print a tournament's standings (as 'standings NAME' mails them)."""
+    from moderator.reporting.render import render
+    from moderator.store import tournaments as stored
+    from moderator.tournament import texts
+
+    with _store(db or _config(config).database.url) as store, store.reading() as tx:
+        try:
+            state = stored.load(tx, name.lower()).state
+        except stored.TournamentNotFoundError as exc:
+            raise _fail(f"error: {exc}") from None
+    typer.echo(render("tournament.standings.txt.j2", **texts.standings_context(state, None)))
+
+
+@tournament_app.command("run")
+def tournament_run(config: ConfigOption = None, db: DbOption = None) -> None:
+    """Once, by hand: score finished games and form new ones (serve does it by itself)."""
+    from moderator.service import tournaments
+
+    cfg = _config(config)
+    with _store(db or cfg.database.url) as store:
+        address = cfg.moderator.address
+        now = datetime.now(UTC)
+        lines = tournaments.finish_games(store, address)
+        lines += tournaments.form_games(store, address, now, secrets.randbelow(2**31))
+    typer.echo("\n".join(lines) if lines else "Nothing to do.")

@@ -9,7 +9,7 @@ frozenset.  An old payload is upcast step by step before it is built.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from moderator.rules.events import EVENT_TYPES, Event
@@ -18,23 +18,28 @@ from moderator.rules.events import EVENT_TYPES, Event
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """A field's value as JSON takes it: tuples (nested) as lists, a frozenset sorted, a
+    mapping as a dict (the tournament events' settings; the game's events hold none)."""
     if isinstance(value, frozenset):
         return sorted(value)
     if isinstance(value, tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return dict(value)
     return value
 
 
-def _tupled(value: Any) -> Any:
+def tupled(value: Any) -> Any:
+    """``plain``'s lists back as (nested) tuples."""
     if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
+        return tuple(tupled(v) for v in value)
     return value
 
 
 def encode(event: Event) -> dict[str, Any]:
     """``{"type", "version", "payload"}`` for storage or the wire."""
-    payload = {f.name: _plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    payload = {f.name: plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
     return {"type": event.TYPE, "version": event.VERSION, "payload": payload}
 
 
@@ -54,5 +59,5 @@ def decode(record: dict[str, Any]) -> Event:
         if name == "visible_to":
             fields[name] = None if value is None else frozenset(value)
         else:
-            fields[name] = _tupled(value)
+            fields[name] = tupled(value)
     return cls(**fields)

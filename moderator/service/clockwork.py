@@ -15,6 +15,8 @@ clock: tests move it by hand).
   the players are told, and when the game then ends its result (rulebook 20.5) is
   mailed to all (``notify.settle``).
 - **Absences ending**: the players are told the player is back.
+- **Reliability** (tournament games): a timeout counts against the seat's holder
+  (``reliability.record_reliability``), in the timeout's transaction.
 - **Outages**: ``check_deadlines`` records a heartbeat; at start-up a gap longer than
   ``max_outage`` moves every running deadline on by the gap instead of timing players
   out (their mail may be waiting unread), and the moderator and players are told.
@@ -39,7 +41,7 @@ from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
-from moderator.service import absence, notices, notify, reference, reports, timing
+from moderator.service import absence, notices, notify, reference, reliability, reports, timing
 from moderator.store import ConflictError, EventStore, Tx, deadlines, players
 from moderator.store.deadlines import ABSENCE_END, DONE, DUE, GAME_END, Deadline, DeadlineChange
 from moderator.store.eventstore import LoadedGame
@@ -328,7 +330,9 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
         f"{row.game_id}: {row.player} did not act by {timing.iso(row.due_at)} "
         f"({row.kind}); given for him: {'; '.join(given) or 'nothing'}"
     )
-    return [line]
+    # A tournament game's timeout counts against whoever holds the seat (issue 7).
+    uncounted = reliability.count_quietly(tx, row.game_id, row.player or "", timeouts=1, now=now)
+    return [line] if uncounted is None else [line, uncounted]
 
 
 def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:

@@ -101,6 +101,9 @@ class ServiceSettings:
     max_outage_hours: float = 12.0
     #: Mails signed and sent at once.
     send_concurrency: int = 4
+    #: Seconds between looks at the tournaments: games formed from their waiting lists,
+    #: finished games scored and their standings mailed.
+    tournament_seconds: float = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +253,8 @@ def _check(config: Config) -> None:
         raise ConfigError("[imap] poll_seconds must be at least 1")
     if config.database.snapshot_every < 1:
         raise ConfigError("[database] snapshot_every must be at least 1")
+    if config.service.tournament_seconds <= 0:
+        raise ConfigError("[service] tournament_seconds must be more than 0")
 
 
 

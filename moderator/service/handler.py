@@ -29,6 +29,11 @@ For each mail:
    ``absent from DATE to DATE`` and ``absent cancel`` (``moderator.service.absence``)
    change no game state and need no step reference: they move the player's deadlines
    within the game's limits, and the other players are told.
+7. **Tournament lines** (``join tournament T``, ``standings T``, a director's
+   ``tournament create``, ``pause G``, ``replace SEAT in G``...; see
+   ``moderator.service.tournaments``): carried out in the mail's transaction and
+   answered line by line; they need no game and no step reference.  A move made
+   before its deadline in a tournament game counts for the player's reliability.
 
 No gpg work is done for outgoing mail here: the outbox row holds the public text, the
 private text, a fresh token and the recipient's key, and the sender signs and encrypts
@@ -64,7 +69,18 @@ from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
-from moderator.service import absence, auth, notices, notify, reference, reports, signon, timing
+from moderator.service import (
+    absence,
+    auth,
+    notices,
+    notify,
+    reference,
+    reliability,
+    reports,
+    signon,
+    timing,
+    tournaments,
+)
 from moderator.service.notify import (
     ANSWER_KINDS,
     HISTORY,
@@ -192,6 +208,11 @@ class MailGameHandler:
             how = auth.how_to_authenticate(who.player, allowed)
             return self._refuse(lookup, message, info, who.player, who.why, how)
         player = who.player
+        ours, rest = tournaments.tournament_lines(lines)
+        if ours:
+            return self._tournament(
+                message, game, lookup, info, player, who.method, ours, rest, ignored
+            )
         if game is None:
             why = f"there is no game {hints.game!r}" if hints.game else "your mail names no game"
             return self._no_game(lookup, message, info, player, why)
@@ -216,6 +237,57 @@ class MailGameHandler:
         read = _Read(msg, extracted, hints, named if _HEADER_GAME.match(named) else None)
         self._last = (message.id, message.raw, read)
         return read
+
+    # -- tournaments ---------------------------------------------------------------------
+
+    def _tournament(
+        self,
+        message: InboundMessage,
+        game: GameContext | None,
+        lookup: Lookup,
+        info: reports.MailInfo,
+        player: Player,
+        method: str | None,
+        ours: list[str],
+        rest: list[str],
+        ignored: list[str],
+    ) -> Outcome:
+        """
+        A mail with tournament lines (``moderator.service.tournaments``): they are
+        carried out in the message's transaction, each answered on its own, and need
+        neither a game nor a step reference.  The mail's other lines are played in the
+        game it names, as in any mail, unless the tournament lines name that game (a
+        director's ``pause G``, ``end G``...): then they are returned unread, as they
+        are when the mail names no game of the player's.
+        """
+        _refs, orders, _unreadable = reference.split_refs(rest)
+        seat = game.seats.get(player.address) if game is not None else None
+        why = ""
+        if not orders:
+            pass
+        elif game is None:
+            why = "your mail names no game"
+        elif seat is None or not game.state.has_player(seat):
+            why = f"you have no seat in game {game.game_id}"
+        elif game.game_id in tournaments.games_named(ours):
+            why = f"your tournament lines change game {game.game_id}: send orders on their own"
+        done = tournaments.carry_out(
+            lookup.transaction,
+            player,
+            ours,
+            moderator_address=self.moderator_address,
+            now=lookup.now(),
+            headers=self._reply_headers(message),
+            others=orders if why else (),
+            others_why=why,
+        )
+        note = "; ".join(done.log)
+        if not orders or why:
+            return Outcome(mails=tuple(done.mails), note=note)
+        assert game is not None and seat is not None
+        played = self._play(message, game, lookup, info, player, seat, method, rest, ignored)
+        notes = "; ".join(n for n in (note, played.note) if n)
+        return replace(played, mails=(*done.mails, *played.mails), note=notes)
 
     # -- playing -------------------------------------------------------------------------
 
@@ -290,6 +362,13 @@ class MailGameHandler:
             mails.extend(self._absence_notices(game, lookup, run.state, options, seat, change))
         refused = [r for r in [*absent, *run.results] if r.outcome == REFUSED]
         note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
+        if run.events and reliability.moved_in_time(
+            game.options, game.state, run.state, seat, moment
+        ):  # a tournament game counts it for the seat's holder
+            uncounted = reliability.count_quietly(
+                lookup.transaction, game.game_id, seat, on_time=1, now=moment
+            )
+            note = "; ".join(n for n in (note, uncounted) if n)
         changed = bool(run.events) or options != dict(game.options)
         deadline_rows = [*moved, *settled.deadlines]
         for change in changes:
@@ -493,12 +572,16 @@ class MailGameHandler:
         game_id: str | None,
     ) -> OutgoingMail:
         """A mail answering ``message``, to the player's registered address."""
+        return self._mail(player, kind, texts, game_id, self._reply_headers(message))
+
+    def _reply_headers(self, message: InboundMessage) -> dict[str, str]:
+        """The threading headers of an answer to ``message``."""
         headers: dict[str, str] = {}
         if message.message_id:
             headers["In-Reply-To"] = message.message_id
             earlier = header_text(self._read(message).msg, "References")
             headers["References"] = f"{earlier} {message.message_id}".strip()
-        return self._mail(player, kind, texts, game_id, headers)
+        return headers
 
     def _mail(
         self,

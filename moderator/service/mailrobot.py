@@ -158,14 +158,7 @@ class MailRobot:
 
     def choose(self, game_id: str, state: GameState) -> str | None:
         """The order to mail now, or None: not our move, or not told of this step."""
-        if self.silent or to_act(state) != self.name:
-            return None
-        if self.heard.get(game_id) != state.version:
-            return None  # our mail has not caught up with the game
-        if self.ordered_on.get(game_id) == state.version:
-            return None  # ordered on this reference already; its answer is on its way
-        line, _command = robot.choose_order(state, self.rng)
-        return line
+        return self.choose_as(game_id, self.name, state)
 
     async def play_once(self, store: EventStore, game_id: str) -> bool:
         """Order if it is our move by our latest mail; True when an order went out."""
@@ -205,9 +198,9 @@ class MailRobot:
         if self.silent or to_act(state) != seat:
             return None
         if self.heard.get(game_id) != state.version:
-            return None
+            return None  # our mail has not caught up with the game
         if self.ordered_on.get(game_id) == state.version:
-            return None
+            return None  # ordered on this reference already; its answer is on its way
         line, _command = robot.choose_order(state, self.rng)
         return line
 

@@ -2,12 +2,15 @@
 The running service: the poller, the sender and the deadline checks as apscheduler
 jobs on one asyncio loop.
 
-Three interval jobs (apscheduler 3.x, ``AsyncIOScheduler``), each never running twice
+Four interval jobs (apscheduler 3.x, ``AsyncIOScheduler``), each never running twice
 at once and coalesced when late:
 
 * ``poll``: new mail in, processed, flagged (``Poller``), then the outbox sent;
 * ``send``: the outbox sent (mail written by the deadline checks, retries);
-* ``deadlines``: reminders, timeouts and time limits (``clockwork.check_deadlines``).
+* ``deadlines``: reminders, timeouts and time limits (``clockwork.check_deadlines``);
+* ``tournaments``: games formed from the tournaments' waiting lists
+  (``tournaments.form_games``), finished games scored and the standings mailed
+  (``tournaments.finish_games``).
 
 Where the IMAP server offers IDLE, a second connection waits in IDLE and brings the
 ``poll`` job forward when mail arrives, so orders are answered within seconds while
@@ -27,8 +30,8 @@ import contextlib
 import logging
 import ssl
 from collections.abc import Callable
-from functools import partial
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -38,7 +41,7 @@ from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
 from moderator.mail.intake import ReplyBudget
 from moderator.mail.smtp import SmtpSink
-from moderator.service import clockwork
+from moderator.service import clockwork, tournaments
 from moderator.service.config import Config
 from moderator.service.handler import MailGameHandler
 from moderator.service.poller import Poller, PollResult
@@ -131,11 +134,14 @@ class Service:
             config.gnupg.key or None,
             config.moderator.address,
             concurrency=config.service.send_concurrency,
+            from_name=config.moderator.name,
         )
         self.scheduler: AsyncIOScheduler | None = None
         self._idle_task: asyncio.Task[None] | None = None
         #: Set whenever a poll or a send round finishes (the demo and tests wait on it).
         self.activity = asyncio.Event()
+        #: The seed of the tournaments' draws (game formation, dice); None: from the clock.
+        self.tournament_seed: int | None = None
 
     # -- one round of each job (also what the jobs run) -----------------------------------
 
@@ -174,10 +180,37 @@ class Service:
             await self.send_now()
         return done
 
+    async def tournaments_now(self) -> list[str]:
+        """Score the tournaments' finished games, form new ones; then send their mail."""
+        address = self.config.moderator.address
+
+        def work() -> list[str]:
+            done = tournaments.finish_games(self.store, address)
+            now = self.store.clock()
+            seed = self.tournament_seed
+            if seed is None:
+                seed = int(now.timestamp() * 1000) & 0x7FFFFFFF  # new draws at every round
+            return [*done, *tournaments.form_games(self.store, address, now, seed)]
+
+        done = await asyncio.to_thread(work)
+        for line in done:
+            log.info("tournaments: %s", line)
+        if done:
+            await self.send_now()
+        return done
+
     # -- life cycle -------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Deal with the time the service was down, then start the jobs."""
+        """
+        Read the mail that came while the service was down, deal with the deadlines
+        that passed meanwhile, then start the jobs.  Mail first: an order that came
+        in time is played before its deadline can time the player out.
+        """
+        try:
+            await self.poller.poll()
+        except MailError as exc:
+            log.warning("start-up: the mailbox could not be read (%s); deadlines first", exc)
         max_outage = timedelta(hours=self.config.service.max_outage_hours)
         for line in await asyncio.to_thread(
             clockwork.service_started,
@@ -193,6 +226,11 @@ class Service:
             ("poll", self._job(self.poll_now), self.config.imap.poll_seconds),
             ("send", self._job(self.send_now), self.config.smtp.send_seconds),
             ("deadlines", self._job(self.deadlines_now), self.config.service.deadline_seconds),
+            (
+                "tournaments",
+                self._job(self.tournaments_now),
+                self.config.service.tournament_seconds,
+            ),
         ]
         for name, job, seconds in jobs:
             scheduler.add_job(

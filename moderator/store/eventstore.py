@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from moderator.rules.codec import decode, encode
@@ -29,8 +29,9 @@ from moderator.rules.state import GameState
 from moderator.store import config, migrate
 from moderator.store.check import CheckResult, check_game
 from moderator.store.engine import make_engine, writer
-from moderator.store.errors import ConflictError, GameExistsError, GameNotFoundError
+from moderator.store.errors import GameExistsError, GameNotFoundError
 from moderator.store.snapshots import SCHEMA_VERSION, SHAPE, decode_state, encode_state
+from moderator.store.streams import append_records
 from moderator.store.tables import EVENT, GAME, SNAPSHOT, utcnow
 
 #: Snapshots kept per game (older ones are deleted when a new one is written).
@@ -147,38 +148,21 @@ class Tx:
             GameNotFoundError: there is no such game.
         """
         records = [encode(e) for e in events]
-        last = expected_seq + len(records)
-        values: dict[str, Any] = {"last_seq": last}
-        if options is not None:
-            values["options"] = dict(options)
-        moved = self.connection.execute(
-            update(GAME)
-            .where(GAME.c.id == game_id, GAME.c.last_seq == expected_seq)
-            .values(**values)
+        last = append_records(
+            self.connection,
+            head=GAME,
+            events=EVENT,
+            stream_column="game_id",
+            stream_id=game_id,
+            expected_seq=expected_seq,
+            records=records,
+            now=self.now(),
+            actual_seq=lambda: self.last_seq(game_id),  # raises GameNotFoundError
+            what=f"game {game_id!r}",
+            head_values={"options": dict(options)} if options is not None else None,
         )
-        if moved.rowcount != 1:
-            actual = self.last_seq(game_id)  # raises GameNotFoundError
-            msg = f"game {game_id!r} is at event {actual}, not {expected_seq}: reload and retry"
-            raise ConflictError(msg)
         if not records:
             return last
-        now = self.now()
-        rows = [
-            {
-                "game_id": game_id,
-                "seq": seq,
-                "type": record["type"],
-                "version": record["version"],
-                "payload": record["payload"],
-                "recorded_at": now,
-            }
-            for seq, record in enumerate(records, expected_seq + 1)
-        ]
-        try:
-            self.connection.execute(insert(EVENT), rows)
-        except IntegrityError as exc:
-            msg = f"game {game_id!r} moved on while these events were stored: reload and retry"
-            raise ConflictError(msg) from exc
         every = self.store.snapshot_every
         if last // every > expected_seq // every:
             if state is None or state.version != last:

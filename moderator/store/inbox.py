@@ -136,7 +136,8 @@ class Lookup:
     What a handler may read besides the message and its game, inside the message's
     transaction: players, seats, today's mail to an address, earlier copies of the
     message, the game's events.  Read only: a handler changes things through its
-    ``Outcome``.
+    ``Outcome`` (work beyond the game, such as tournament lines, excepted: see
+    ``transaction``).
     """
 
     def __init__(self, tx: Tx) -> None:
@@ -192,6 +193,16 @@ class Lookup:
     def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The game's stored events after ``after`` (up to ``upto``)."""
         return self._tx.events(game_id, after, upto)
+
+    @property
+    def transaction(self) -> Tx:
+        """
+        The message's transaction itself, for work that is not the game's: a mail's
+        tournament lines write the tournament's events and whatever they cause here, so
+        they commit or fail with the message.  A ``ConflictError`` raised from such work
+        decides the message again, as one from the game's append does.
+        """
+        return self._tx
 
 
 class Handler(Protocol):
@@ -389,6 +400,8 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     try:
         outcome = handler.handle(message, context, Lookup(tx))
         state = replay(outcome.events, context.state) if context and outcome.events else None
+    except ConflictError:
+        raise  # something the handler wrote through the lookup moved on: decide again
     except Exception as exc:  # whatever the handler raises shunts the message
         raise _HandlerFailedError from exc
     if context is not None and (outcome.events or outcome.options is not None):

@@ -3,8 +3,9 @@ Tournaments in the store: each an event stream (``moderator.tournament.events``)
 optimistic appends, like a game's (``moderator.store.eventstore``).
 
 ``append`` moves the tournament's ``last_seq`` from the number the caller saw to the
-new one in one conditional UPDATE, backed by the unique ``(tournament_id, seq)`` key:
-a caller who saw an old number gets ``ConflictError`` and nothing is stored.  On
+new one in one conditional UPDATE, backed by the unique ``(tournament_id, seq)`` key
+(``moderator.store.streams.append_records``, as a game's append does): a caller who
+saw an old number gets ``ConflictError`` and nothing is stored.  On
 PostgreSQL that UPDATE (or ``load(..., lock=True)``) holds the tournament's row until
 the transaction ends, which serialises its writers.
 
@@ -21,9 +22,10 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from moderator.store.errors import ConflictError, StoreError
+from moderator.store.errors import StoreError
 from moderator.store.eventstore import Tx
 from moderator.store.players import normal_address, player_by_address
+from moderator.store.streams import append_records
 from moderator.store.tables import SEAT, TOURNAMENT, TOURNAMENT_EVENT
 from moderator.tournament import events as tev
 from moderator.tournament.codec import decode, encode
@@ -109,43 +111,21 @@ def append(
         ConflictError: the stream is not at ``expected_seq``; nothing was stored.
         TournamentNotFoundError: there is no such tournament.
     """
-    records = [encode(e) for e in events]
-    last = expected_seq + len(records)
-    values: dict[str, object] = {"last_seq": last}
-    if any(isinstance(e, tev.TournamentFinished) for e in events):
-        values["finished"] = True
-    moved = tx.connection.execute(
-        update(TOURNAMENT)
-        .where(TOURNAMENT.c.id == tournament_id, TOURNAMENT.c.last_seq == expected_seq)
-        .values(**values)
+    events = list(events)
+    finished = any(isinstance(e, tev.TournamentFinished) for e in events)
+    return append_records(
+        tx.connection,
+        head=TOURNAMENT,
+        events=TOURNAMENT_EVENT,
+        stream_column="tournament_id",
+        stream_id=tournament_id,
+        expected_seq=expected_seq,
+        records=[encode(e) for e in events],
+        now=tx.now(),
+        actual_seq=lambda: int(_row(tx, tournament_id).last_seq),
+        what=f"tournament {tournament_id!r}",
+        head_values={"finished": True} if finished else None,
     )
-    if moved.rowcount != 1:
-        actual = _row(tx, tournament_id).last_seq
-        msg = (
-            f"tournament {tournament_id!r} is at event {actual}, not {expected_seq}: "
-            "reload and retry"
-        )
-        raise ConflictError(msg)
-    if not records:
-        return last
-    now = tx.now()
-    rows = [
-        {
-            "tournament_id": tournament_id,
-            "seq": seq,
-            "type": record["type"],
-            "version": record["version"],
-            "payload": record["payload"],
-            "recorded_at": now,
-        }
-        for seq, record in enumerate(records, expected_seq + 1)
-    ]
-    try:
-        tx.connection.execute(insert(TOURNAMENT_EVENT), rows)
-    except IntegrityError as exc:
-        msg = f"tournament {tournament_id!r} moved on while these events were stored"
-        raise ConflictError(msg) from exc
-    return last
 
 
 def _row(tx: Tx, tournament_id: str, *, lock: bool = False) -> Any:

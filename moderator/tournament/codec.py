@@ -1,4 +1,7 @@
-"""Tournament events to and from JSON-able dicts (``{"type", "version", "payload"}``)."""
+"""
+Tournament events to and from JSON-able dicts (``{"type", "version", "payload"}``),
+with the game events' value helpers (``moderator.rules.codec``).
+"""
 
 from __future__ import annotations
 
@@ -6,25 +9,12 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from moderator.rules.codec import plain, tupled
 from moderator.tournament.events import EVENT_TYPES, TournamentEvent
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return dict(value)
-    return value
-
-
-def _tupled(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
-    return value
-
-
 def encode(event: TournamentEvent) -> dict[str, Any]:
-    payload = {f.name: _plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    payload = {f.name: plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
     return {"type": event.TYPE, "version": event.VERSION, "payload": payload}
 
 
@@ -39,4 +29,4 @@ def decode(record: Mapping[str, Any]) -> TournamentEvent:
         msg = f"unknown tournament event type {kind!r}"
         raise ValueError(msg)
     payload = dict(record["payload"])
-    return cls(**{name: _tupled(value) for name, value in payload.items()})
+    return cls(**{name: tupled(value) for name, value in payload.items()})

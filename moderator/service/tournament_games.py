@@ -1,0 +1,285 @@
+"""
+The tournaments' games, as the service's ``tournaments`` job sees them (the shell
+around ``moderator.tournament``; ``moderator.service.tournaments`` re-exports it):
+
+- ``form_games(store, moderator_address, now, seed)``: forms the games every tournament
+  can form, creates and seats them, starts their clocks and mails their players (each
+  tournament in a transaction of its own);
+- ``game_finished(store, moderator_address, game_id)`` (or ``record_game_finished`` in a
+  transaction): records a finished game's result and mails the standings; idempotent;
+  ``finish_games`` does it for every finished tournament game;
+- the standings and the notices every tournament mail is made of.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from moderator.game import CountingDice
+from moderator.reporting.render import render
+from moderator.rules import setup
+from moderator.rules.decide import advance
+from moderator.rules.evolve import replay
+from moderator.rules.state import GameState, Step
+from moderator.service import auth, clockwork, notify, reports
+from moderator.service.notices import NOTICE
+from moderator.store import deadlines, players
+from moderator.store import tournaments as stored
+from moderator.store.errors import ConflictError, GameNotFoundError
+from moderator.store.eventstore import EventStore, Tx
+from moderator.store.inbox import GameContext, Lookup
+from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.store.players import Player
+from moderator.tournament import commands as cmd
+from moderator.tournament import events as tev
+from moderator.tournament import texts as wording
+from moderator.tournament.decide import decide
+from moderator.tournament.scoring import game_result
+from moderator.tournament.settings import OPTION_TOURNAMENT
+from moderator.tournament.standings import standings
+from moderator.tournament.state import TournamentGame, TournamentState
+from moderator.tournament.state import replay as fold
+
+
+@dataclass
+class TournamentOutcome:
+    """Mails for the outbox and lines for the log."""
+
+    mails: list[OutgoingMail] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    def add(self, other: TournamentOutcome) -> None:
+        self.mails.extend(other.mails)
+        self.log.extend(other.log)
+
+
+# -- forming games --------------------------------------------------------------------------
+
+
+def form_games(store: EventStore, moderator_address: str, now: datetime, seed: int) -> list[str]:
+    """
+    Form every game the tournaments can form now, each tournament in a transaction of
+    its own; the games are created, seated and mailed.  Returns lines for the log.
+    """
+    with store.reading() as tx:
+        names = stored.tournament_ids(tx, finished=False)
+    log: list[str] = []
+    for name in names:
+        try:
+            with store.transaction() as tx:
+                outcome = form_games_in(tx, name, moderator_address, now, seed)
+                add_mails(tx, outcome.mails)
+        except ConflictError:
+            log.append(f"{name}: changed meanwhile; its games are formed at the next round")
+            continue
+        log.extend(outcome.log)
+    return log
+
+
+def form_games_in(
+    tx: Tx, tournament_id: str, moderator_address: str, now: datetime, seed: int
+) -> TournamentOutcome:
+    """``form_games`` for one tournament, in ``tx``."""
+    loaded = stored.load(tx, tournament_id, lock=True)
+    new = decide(loaded.state, cmd.FormGames(seed=seed, taken=frozenset(tx.games())), now=now)
+    if not new:
+        return TournamentOutcome()
+    stored.append(tx, tournament_id, loaded.seq, new)
+    state = fold(new, loaded.state)
+    out = TournamentOutcome()
+    for event in new:
+        if isinstance(event, tev.GameFormed):
+            out.add(_start(tx, moderator_address, state, event, now, _game_seed(seed, event.game)))
+        elif isinstance(event, tev.TournamentFinished):
+            out.add(standings_to_all(tx, moderator_address, state, None))
+            out.log.append(f"{tournament_id}: finished")
+    return out
+
+
+def _game_seed(seed: int, game_id: str) -> int:
+    digest = hashlib.sha256(f"{seed}:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def _start(
+    tx: Tx, sender: str, state: TournamentState, formed: tev.GameFormed, now: datetime, seed: int
+) -> TournamentOutcome:
+    """Create the game (tower rolls), seat its players, start its clock, mail them."""
+    names = [seat for seat, _ in formed.seats]
+    dice = CountingDice(seed=seed)
+    events = setup.start_game(names, dice)
+    events += advance(replay(events))
+    game_state = replay(events)
+    settings = state.settings
+    options: dict[str, Any] = {
+        "players": names,
+        "from_position": False,
+        **dice.options(),
+        OPTION_TOURNAMENT: state.name,
+        auth.ALLOW_SECRETS: settings.allow_secrets,
+    }
+    tx.create_game(formed.game, {**options, "dice_rolled": 0})
+    for seat, address in formed.seats:
+        players.seat_player(tx, formed.game, seat, address)
+    options, changes = clockwork.time_limit_options(
+        game_state, options, now, settings.limits(), settings.ends_at(now)
+    )
+    context = GameContext(formed.game, GameState(), 0, options, players.seats(tx, formed.game))
+    options, reports_out = notify.report_round(
+        sender, context, Lookup(tx), events, game_state, options, set()
+    )
+    seq = tx.append(formed.game, 0, events, options=options, state=game_state)
+    for change in changes:
+        deadlines.apply(tx, formed.game, change, seq)
+    ends = settings.ends_at(now)
+    seats = [{"seat": seat, "name": state.name_of(address)} for seat, address in formed.seats]
+    mails: list[OutgoingMail] = []
+    for seat, address in formed.seats:
+        player = players.player_by_address(tx, address)
+        if player is None:
+            continue
+        text = render(
+            "tournament.game-start.txt.j2",
+            tournament=state.name,
+            game=formed.game,
+            seat=seat,
+            seats=seats,
+            settings=settings.describe(),
+            ends_at=reports.moment_line(ends, player.time_zone) if ends else "",
+        )
+        texts = reports.Texts(f"Tournament {state.name}: your game {formed.game}", text)
+        mails.append(notify.mail_to(sender, player, NOTICE, texts, formed.game, {}))
+    who = ", ".join(f"{seat} <{address}>" for seat, address in formed.seats)
+    return TournamentOutcome([*mails, *reports_out], [f"{state.name}: formed {formed.game}: {who}"])
+
+
+# -- finished games -------------------------------------------------------------------------
+
+
+def game_finished(store: EventStore, moderator_address: str, game_id: str) -> list[str]:
+    """
+    Record the result of ``game_id`` if it is a finished tournament game whose result is
+    not recorded yet, and mail the standings to every player of the tournament
+    (idempotent: nothing happens the second time).  Returns lines for the log.
+    """
+    with store.transaction() as tx:
+        outcome = record_game_finished(tx, moderator_address, game_id, tx.now())
+        add_mails(tx, outcome.mails)
+    return outcome.log
+
+
+def finish_games(store: EventStore, moderator_address: str) -> list[str]:
+    """``game_finished`` for every game of an unfinished tournament that is over."""
+    with store.reading() as tx:
+        over = []
+        for name in stored.tournament_ids(tx, finished=False):
+            state = stored.load(tx, name).state
+            for game in state.unfinished:
+                if tx.load(game.game).state.step is Step.OVER:
+                    over.append(game.game)
+    log: list[str] = []
+    for game_id in over:
+        try:
+            log.extend(game_finished(store, moderator_address, game_id))
+        except ConflictError:
+            log.append(f"{game_id}: its tournament changed meanwhile; recorded at the next round")
+    return log
+
+
+def record_game_finished(
+    tx: Tx, moderator_address: str, game_id: str, now: datetime
+) -> TournamentOutcome:
+    """``game_finished`` in ``tx`` (the mails are returned, not stored)."""
+    return record_finished(tx, moderator_address, game_id, now)
+
+
+def record_finished(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOutcome:
+    try:
+        name = tx.options(game_id).get(OPTION_TOURNAMENT)
+    except GameNotFoundError:
+        return TournamentOutcome()
+    if not name or not stored.exists(tx, str(name)):
+        return TournamentOutcome()
+    loaded = stored.load(tx, str(name), lock=True)
+    game = loaded.state.games.get(game_id)
+    if game is None or game.finished:
+        return TournamentOutcome()
+    played = tx.load(game_id)
+    if played.state.step is not Step.OVER:
+        return TournamentOutcome()
+    result = game_result(tx.events(game_id), played.state, by_director=game.ended_by_director)
+    new = decide(loaded.state, cmd.RecordResult(game=game_id, result=result), now=now)
+    stored.append(tx, loaded.tournament_id, loaded.seq, new)
+    state = fold(new, loaded.state)
+    out = standings_to_all(tx, sender, state, state.games[game_id])
+    out.log.insert(0, f"{state.name}: {game_id} finished ({result.ended}); standings mailed")
+    if state.finished:
+        out.log.append(f"{state.name}: finished")
+    return out
+
+
+# -- standings and notices ------------------------------------------------------------------
+
+
+def standings_text(state: TournamentState, game: TournamentGame | None = None) -> str:
+    return render("tournament.standings.txt.j2", **wording.standings_context(state, game))
+
+
+def standings_to_all(
+    tx: Tx, sender: str, state: TournamentState, game: TournamentGame | None
+) -> TournamentOutcome:
+    text = standings_text(state, game)
+    subject = wording.standings_subject(state, game)
+    addresses = [row.player for row in standings(state)]
+    if state.director not in addresses:
+        addresses.append(state.director)
+    mails = []
+    for address in addresses:
+        player = players.player_by_address(tx, address)
+        if player is not None:
+            texts = reports.Texts(subject, text)
+            mails.append(notify.mail_to(sender, player, NOTICE, texts, None, {}))
+    return TournamentOutcome(mails)
+
+
+def notice(
+    sender: str, player: Player, heading: str, lines: Iterable[str], game_id: str | None
+) -> OutgoingMail:
+    text = render("tournament.notice.txt.j2", heading=heading, lines=list(lines))
+    return notify.mail_to(sender, player, NOTICE, reports.Texts(heading, text), game_id, {})
+
+
+def to_seats(
+    tx: Tx,
+    sender: str,
+    game: TournamentGame,
+    heading: str,
+    lines: Sequence[str],
+    *,
+    only: Sequence[str] | None = None,
+) -> list[OutgoingMail]:
+    mails = []
+    for address in game.players if only is None else only:
+        player = players.player_by_address(tx, address)
+        if player is not None:
+            mails.append(notice(sender, player, heading, lines, game.game))
+    return mails
+
+
+__all__ = [
+    "TournamentOutcome",
+    "finish_games",
+    "form_games",
+    "form_games_in",
+    "game_finished",
+    "notice",
+    "record_finished",
+    "record_game_finished",
+    "standings_text",
+    "standings_to_all",
+    "to_seats",
+]
