@@ -80,7 +80,7 @@ def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_pa
 
 def test_the_demo_plays_a_whole_game_by_mail_to_its_end(tmp_path):
     """Two robots play a game to its end by mail (the README's first command, smaller)."""
-    options = DemoOptions(players=2, seed=5, folder=tmp_path, timeout=900)
+    options = DemoOptions(players=2, seed=77, folder=tmp_path, timeout=900)
     summary = asyncio.run(run_demo(options))
 
     assert summary.finished
