@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from sqlalchemy.exc import DBAPIError
+
+#: PostgreSQL's SQLSTATEs for "try the transaction again": a deadlock broken by the
+#: server, a serialization failure.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+
 
 class StoreError(Exception):
     """Something is wrong with a stored game (missing, already there, out of sequence)."""
@@ -46,3 +52,18 @@ class SchemaError(StoreError):
 
 class PlayerExistsError(StoreError):
     """Raised when a player is registered under an address that is taken."""
+
+
+def retryable(exc: BaseException) -> bool:
+    """
+    Whether ``exc`` says only that the transaction lost a race (a ``ConflictError``, a
+    deadlock or serialization failure on PostgreSQL): the same work tried again from
+    fresh state should pass.
+    """
+    if isinstance(exc, ConflictError):
+        return True
+    if isinstance(exc, DBAPIError):
+        orig = exc.orig
+        code = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        return code in RETRYABLE_SQLSTATES
+    return False

@@ -24,7 +24,7 @@ from email.policy import compat32
 from typing import Any, Protocol
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from moderator.rules.events import Event
 from moderator.rules.evolve import replay
@@ -37,6 +37,7 @@ from moderator.store.errors import (
     GameNotFoundError,
     MessageNotFoundError,
     PlayerExistsError,
+    retryable,
 )
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.outbox import OutgoingMail, add_mails, count_since
@@ -375,8 +376,10 @@ def process_message(
         try:
             with store.transaction() as tx:
                 status = _process(tx, message_id, handler, step)
-        except ConflictError:
-            continue  # the game moved on under us: decide again from fresh state
+        except (ConflictError, DBAPIError) as exc:
+            if not retryable(exc):
+                raise
+            continue  # the game moved on under us, or a deadlock: decide again afresh
         except _BusyError:
             return BUSY
         except _HandlerFailedError as exc:
@@ -400,9 +403,9 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     try:
         outcome = handler.handle(message, context, Lookup(tx))
         state = replay(outcome.events, context.state) if context and outcome.events else None
-    except ConflictError:
-        raise  # something the handler wrote through the lookup moved on: decide again
     except Exception as exc:  # whatever the handler raises shunts the message
+        if retryable(exc):
+            raise  # what the handler wrote through the lookup lost a race: decide again
         raise _HandlerFailedError from exc
     if context is not None and (outcome.events or outcome.options is not None):
         seq = tx.append(
