@@ -1,0 +1,65 @@
+"""What the command groups share: the common options and the error, store and config helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from sqlalchemy.exc import SQLAlchemyError
+
+from moderator import game
+from moderator.store import ENV_VAR, EventStore, StoreError, database_url
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar=ENV_VAR,
+        help=f"Database URL (default: ${ENV_VAR}, else the configuration file, "
+        "else sqlite:///titan-moderator.sqlite).",
+        show_default=False,
+    ),
+]
+GameArg = Annotated[str, typer.Argument(help="The game's name.")]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        "-c",
+        envvar="TITAN_MODERATOR_CONFIG",
+        help="The configuration file (TOML; see deploy/config.example.toml). "
+        "Every key can be overridden as TITAN_<SECTION>_<KEY>.",
+        show_default=False,
+    ),
+]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
+    try:
+        store = EventStore(database_url(db), create=create)
+    except (StoreError, SQLAlchemyError, ValueError) as exc:
+        raise _fail(f"error: {exc}") from None
+    try:
+        yield store
+    except (StoreError, game.GameError) as exc:
+        raise _fail(f"error: {exc}") from None
+    finally:
+        store.close()
+
+
+def _config(path: Path | None) -> Any:
+    from moderator.service.config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise _fail(f"configuration: {exc}") from None

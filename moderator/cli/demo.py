@@ -1,0 +1,122 @@
+"""Games between robots: ``play`` (in memory) and ``demo`` (by mail, on an embedded hub)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from moderator import game
+from moderator.cli.common import _fail
+from moderator.rules.state import GameState, Step
+
+
+def _progress_line(state: GameState) -> str:
+    live = state.live_players
+    scores = ", ".join(f"{p.name} {p.score}" for p in live)
+    if state.step is Step.OVER:
+        return f"Turn {state.turn:>3}: game over; {len(live)} left ({scores})"
+    return f"Turn {state.turn:>3}: {len(live)} players left; scores: {scores}"
+
+
+def play(
+    players: Annotated[int, typer.Option("--players", min=2, max=6, help="2 to 6 robots.")] = 6,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for dice and robots.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+) -> None:
+    """Play a whole game between robot players choosing random legal orders."""
+
+    def progress(state: GameState) -> None:
+        if not quiet:
+            typer.echo(_progress_line(state))
+
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    names = ", ".join(game.DEFAULT_NAMES[:players])
+    typer.echo(f"Robot game: {players} players ({names}), seed {seed}")
+    summary = game.play_robot_game(players, seed, progress=progress)
+    typer.echo("")
+    typer.echo(summary.text())
+
+
+def demo(
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", min=2, max=6, help="2 to 6 robots (default: 3; 4 with --tournament)."
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Dice and robots' seed.")] = None,
+    keep: Annotated[
+        Path | None, typer.Option("--keep", help="Folder for the mailboxes and the database.")
+    ] = None,
+    silent: Annotated[
+        list[str] | None, typer.Option("--silent", help="A robot that never answers (repeatable).")
+    ] = None,
+    speed: Annotated[
+        float | None,
+        typer.Option(
+            "--speed",
+            help="Game seconds per real second (default: 1, or 7200 "
+            "with --silent so that deadlines pass quickly).",
+        ),
+    ] = None,
+    tournament: Annotated[
+        bool,
+        typer.Option(
+            "--tournament",
+            help="Run a small tournament instead: robots sign up by mail, the moderator forms "
+            "and starts 2-player games, a seat is handed to a standby, games end by their "
+            "end date (Wolff 21.1), standings are mailed (--players robots join, default 4; "
+            "--speed default 2880: a game day in 30 s).",
+        ),
+    ] = False,
+) -> None:
+    """Play a whole game (or a small tournament) by mail between robots on an embedded hub."""
+    from moderator.service.demo import DemoOptions, run_demo
+
+    if tournament:
+        if silent:
+            raise _fail("demo: --silent is for the one-game demo, not with --tournament")
+        _tournament_demo(players, seed, keep, speed)
+        return
+
+    options = DemoOptions(
+        players=players if players is not None else 3,
+        seed=seed,
+        folder=keep,
+        silent=tuple(silent or ()),
+        speed=speed if speed is not None else (7200.0 if silent else 1.0),
+    )
+    _run(run_demo(options, typer.echo))
+
+
+def _tournament_demo(
+    players: int | None, seed: int | None, keep: Path | None, speed: float | None
+) -> None:
+    from moderator.service.tournament_demo import TournamentDemoOptions, run_tournament_demo
+
+    options = TournamentDemoOptions(
+        players=players if players is not None else TournamentDemoOptions.players,
+        seed=seed,
+        folder=keep,
+        speed=speed if speed is not None else TournamentDemoOptions.speed,
+    )
+    _run(run_tournament_demo(options, typer.echo))
+
+
+def _run(demo_run: Coroutine[Any, Any, Any]) -> None:
+    """Run a demo; print its summary; exit with status 1 unless it finished."""
+    import asyncio
+
+    try:
+        summary = asyncio.run(demo_run)
+    except (ValueError, TimeoutError) as exc:
+        raise _fail(f"demo: {exc}") from None
+    typer.echo("")
+    typer.echo(summary.text())
+    if not summary.finished:
+        raise typer.Exit(1)

@@ -1,0 +1,130 @@
+"""``local ...``: play a game kept in the event store, one order at a time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from moderator import game
+from moderator.cli.common import DbOption, GameArg, _fail, _store
+from moderator.reporting.views import view_text
+
+app = typer.Typer(
+    help="Play a game kept in a local event store, order by order.", no_args_is_help=True
+)
+
+AsOption = Annotated[str, typer.Option("--as", help="The player whose view or orders these are.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@app.command("new")
+def local_new(
+    game_id: GameArg,
+    players: Annotated[
+        str | None, typer.Option("--players", help="Comma-separated names, e.g. Ann,Bob,Cy.")
+    ] = None,
+    dice_seed: Annotated[
+        int | None, typer.Option("--dice-seed", help="Seed of the game's dice.")
+    ] = None,
+    dice_script: Annotated[
+        Path | None,
+        typer.Option("--dice-script", help="File of die values 1..6 to roll, in order (tests)."),
+    ] = None,
+    from_position: Annotated[
+        Path | None, typer.Option("--from-position", help="Start from a position file (JSON).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Create a game: roll for towers, or restore a position."""
+    if dice_seed is not None and dice_script is not None:
+        raise _fail("error: give --dice-seed or --dice-script, not both")
+    names = [n.strip() for n in players.split(",")] if players else None
+    script = game.read_dice_script(dice_script.read_text()) if dice_script else None
+    position = None
+    if from_position is not None:
+        try:
+            position = json.loads(from_position.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise _fail(f"error: cannot read {from_position}: {exc}") from None
+    if names is None and position is None:
+        raise _fail("error: give --players (e.g. --players Ann,Bob,Cy) or --from-position")
+    with _store(db) as store:
+        try:
+            state = game.new_game(store, game_id, names, dice_seed, script, position)
+        except game.GameError as exc:
+            raise _fail(f"error: {exc}") from None
+        typer.echo(f"Game {game_id} created for {', '.join(p.name for p in state.players)}.")
+        typer.echo(game.waiting_line(state))
+
+
+@app.command("order")
+def local_order(
+    game_id: GameArg,
+    text: Annotated[str, typer.Argument(help="The orders, one per line.")],
+    as_: AsOption,
+    db: DbOption = None,
+) -> None:
+    """Give orders as a player; prints the reply. Exit status 1 if an order is rejected."""
+    with _store(db) as store:
+        reply, ok = game.order(store, game_id, as_, text)
+    typer.echo(reply)
+    if not ok:
+        raise typer.Exit(1)
+
+
+@app.command("show")
+def local_show(
+    game_id: GameArg, as_: AsOption, json_: JsonOption = False, db: DbOption = None
+) -> None:
+    """The game as one player sees it."""
+    with _store(db) as store:
+        view = game.show(store, game_id, as_)
+    if json_:
+        _print_json(view)
+    else:
+        typer.echo(view_text(view, as_))
+
+
+@app.command("legal")
+def local_legal(game_id: GameArg, json_: JsonOption = False, db: DbOption = None) -> None:
+    """Who is to act and the orders they may give."""
+    with _store(db) as store:
+        legal = game.legal(store, game_id)
+    if json_:
+        _print_json(legal)
+        return
+    if legal["player"] is None:
+        typer.echo("Nobody is to act: the game is over.")
+        return
+    typer.echo(f"{legal['player']} is to act and may order:")
+    for action in legal["actions"]:
+        typer.echo(f"  {action['order']}")
+
+
+@app.command("history")
+def local_history(
+    game_id: GameArg,
+    as_: AsOption,
+    first: Annotated[int | None, typer.Option("--from", help="First turn to show.")] = None,
+    last: Annotated[int | None, typer.Option("--to", help="Last turn to show.")] = None,
+    db: DbOption = None,
+) -> None:
+    """The game record as one player may read it."""
+    with _store(db) as store:
+        lines = game.history(store, game_id, as_, first, last)
+    typer.echo("\n".join(lines) if lines else "Nothing to show.")
+
+
+@app.command("games")
+def local_games(db: DbOption = None) -> None:
+    """List the games in the store."""
+    with _store(db) as store:
+        for name in store.games():
+            typer.echo(name)

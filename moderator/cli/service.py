@@ -1,0 +1,141 @@
+"""The mail service: ``serve``, ``check-config`` and ``game new``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+import typer
+from sqlalchemy.exc import SQLAlchemyError
+
+from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
+from moderator.store import StoreError
+
+game_app = typer.Typer(help="Games played by mail.", no_args_is_help=True)
+
+
+def serve(
+    config: ConfigOption = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every mail.")] = False,
+) -> None:
+    """Run the moderator: poll the mailbox, play the orders, send the reports, keep time."""
+    import asyncio
+    import logging
+    import signal
+
+    from moderator.service.config import ConfigError
+    from moderator.service.runtime import Service
+
+    settings = _config(config)
+    try:
+        _ = (settings.imap_password, settings.smtp_password, settings.gpg_passphrase)
+    except ConfigError as exc:
+        raise _fail(f"configuration: {exc}") from None
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("moderator").setLevel(logging.INFO)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        service = Service(settings)
+        typer.echo(
+            f"titan-moderator: serving {settings.moderator.address} "
+            f"(imap {settings.imap.host}:{settings.imap.port}, "
+            f"smtp {settings.smtp.host}:{settings.smtp.port}); stop with Ctrl-C",
+            err=True,
+        )
+        await service.run(stop)
+
+    try:
+        asyncio.run(main())
+    except (StoreError, SQLAlchemyError) as exc:
+        raise _fail(f"error: {exc}") from None
+
+
+def check_config(config: ConfigOption = None) -> None:
+    """Try the database, the mail servers and the moderator's key, as configured."""
+    import asyncio
+
+    from moderator.service.selfcheck import check_all
+
+    settings = _config(config)
+    typer.echo(f"Configuration: {settings.source}")
+    results = asyncio.run(check_all(settings))
+    for result in results:
+        typer.echo(result.line())
+    if not all(r.ok for r in results):
+        raise typer.Exit(1)
+
+
+@game_app.command("new")
+def game_new(
+    game_id: GameArg,
+    player: Annotated[
+        list[str],
+        typer.Option("--player", "-p", help="A signed-on player's address; 2 to 6, in seat order."),
+    ],
+    allow_secrets: Annotated[
+        bool, typer.Option("--allow-secrets", help="Let players authenticate by secret lines.")
+    ] = False,
+    seed: Annotated[int | None, typer.Option("--seed", help="Dice seed (default: random).")] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="Change a time limit, KIND=HOURS (setup, turn, engagement, battle, muster, "
+            "minimum) or absences/absence_days/absence_total_days=NUMBER; repeatable.",
+        ),
+    ] = None,
+    reminders: Annotated[
+        str | None, typer.Option("--reminders", help="Hours before a deadline, e.g. 24,4.")
+    ] = None,
+    no_time_limits: Annotated[
+        bool, typer.Option("--no-time-limits", help="No deadlines: the game waits for players.")
+    ] = False,
+    ends: Annotated[
+        datetime | None,
+        typer.Option(
+            "--ends",
+            formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M"],
+            help="End date (UTC; Wolff 21.1): then every player has one more turn and "
+            "the game is scored by 20.5.",
+        ),
+    ] = None,
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Start a game by mail for players who signed on; each gets his first report."""
+    from moderator.service.games import StartError, start_game
+    from moderator.service.timing import TimeLimits
+
+    if no_time_limits and (limit or reminders):
+        raise _fail("error: --no-time-limits with --limit or --reminders")
+    try:
+        limits = None if no_time_limits else TimeLimits.parse(limit or (), reminders)
+    except ValueError as exc:
+        raise _fail(f"error: {exc}") from None
+    settings = _config(config)
+    with _store(db or settings.database.url) as store:
+        try:
+            state = start_game(
+                store,
+                game_id,
+                player,
+                sender=settings.moderator.address,
+                seed=seed,
+                allow_secrets=allow_secrets,
+                time_limits=limits,
+                ends_at=ends.replace(tzinfo=UTC) if ends is not None else None,
+            )
+        except StartError as exc:
+            raise _fail(f"error: {exc}") from None
+    clocks = "no time limits" if limits is None else f"a {limits.turn_hours:g} h turn limit"
+    typer.echo(
+        f"Game {game_id} started for {', '.join(p.name for p in state.players)} with "
+        f"{clocks}; the reports are in the outbox (serve sends them)."
+    )

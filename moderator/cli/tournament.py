@@ -1,0 +1,116 @@
+"""``player ...`` and ``tournament ...``: roles, and tournaments created and scored by hand."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Annotated
+
+import typer
+
+from moderator.cli.common import ConfigOption, DbOption, _config, _fail, _store
+
+player_app = typer.Typer(help="Players who signed on by mail.", no_args_is_help=True)
+tournament_app = typer.Typer(help="Tournaments run by mail.", no_args_is_help=True)
+
+
+@player_app.command("role")
+def player_role(
+    address: Annotated[str, typer.Argument(help="The player's registered address.")],
+    director: Annotated[
+        bool | None,
+        typer.Option(
+            "--director/--no-director",
+            help="Grant (or revoke) the tournament director role: create tournaments and "
+            "direct their games by mail.",
+        ),
+    ] = None,
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Show a player's roles, or grant or revoke the director role."""
+    from moderator.store import players
+
+    with _store(db or _config(config).database.url) as store, store.transaction() as tx:
+        player = players.player_by_address(tx, address)
+        if player is None:
+            raise _fail(f"error: nobody is registered with {address}: he signs on by mail first")
+        roles = set(player.roles)
+        if director is True:
+            roles.add(players.DIRECTOR)
+        elif director is False:
+            roles.discard(players.DIRECTOR)
+        if director is not None:
+            players.set_roles(tx, player.address, tuple(sorted(roles)))
+    shown = ", ".join(sorted(roles)) or "none"
+    typer.echo(f"{player.name} <{player.address}>: roles {shown}")
+
+
+@tournament_app.command("create")
+def tournament_create(
+    name: Annotated[str, typer.Argument(help="The tournament's name (its games are NAME-1, ...).")],
+    director: Annotated[
+        str, typer.Option("--director", help="The director's registered address (a director).")
+    ],
+    settings: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Settings as in the mail line 'tournament create NAME ...': players N, "
+            "rounds N, games N, days N or to-the-end, reliability PERCENT, scoring "
+            "places|winner, secrets yes|no, timing KEY=VALUE..., absence KEY=VALUE...",
+        ),
+    ] = None,
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Create a tournament, as its director's mail 'tournament create ...' would."""
+    from moderator.service import tournaments
+    from moderator.store import outbox, players
+
+    cfg = _config(config)
+    line = " ".join(["tournament", "create", name, *(settings or [])])
+    with _store(db or cfg.database.url) as store, store.transaction() as tx:
+        player = players.player_by_address(tx, director)
+        if player is None:
+            raise _fail(f"error: nobody is registered with {director}")
+        out = tournaments.carry_out(
+            tx, player, [line], moderator_address=cfg.moderator.address, now=tx.now()
+        )
+        outbox.add_mails(tx, out.mails)
+    text = out.mails[0].body if out.mails else ""
+    typer.echo(text.rstrip())
+    if "Refused (" in text:
+        raise typer.Exit(1)
+
+
+@tournament_app.command("standings")
+def tournament_standings(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Print a tournament's standings (as 'standings NAME' mails them)."""
+    from moderator.reporting.render import render
+    from moderator.store import tournaments as stored
+    from moderator.tournament import texts
+
+    with _store(db or _config(config).database.url) as store, store.reading() as tx:
+        try:
+            state = stored.load(tx, name.lower()).state
+        except stored.TournamentNotFoundError as exc:
+            raise _fail(f"error: {exc}") from None
+    typer.echo(render("tournament.standings.txt.j2", **texts.standings_context(state, None)))
+
+
+@tournament_app.command("run")
+def tournament_run(config: ConfigOption = None, db: DbOption = None) -> None:
+    """Once, by hand: score finished games and form new ones (serve does it by itself)."""
+    from moderator.service import tournaments
+
+    cfg = _config(config)
+    with _store(db or cfg.database.url) as store:
+        address = cfg.moderator.address
+        now = datetime.now(UTC)
+        lines = tournaments.finish_games(store, address)
+        lines += tournaments.form_games(store, address, now, secrets.randbelow(2**31))
+    typer.echo("\n".join(lines) if lines else "Nothing to do.")
