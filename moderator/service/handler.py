@@ -14,7 +14,10 @@ For each mail:
    a player, or his secret line where the game allows secrets; never the From header
    alone.  An unauthenticated mail from a player's address is refused (once a day) to
    his registered address; a mail from an unknown address is not answered, unless it
-   signs on (``moderator.service.signon``).
+   signs on (``moderator.service.signon``).  A mail that asks for, confirms or cancels a
+   change of address (``moderator.service.address_change``) does only that: it proves
+   it is the player's by his key or secret, and the change is confirmed from the old
+   address.
 3. **Step reference** (``moderator.service.reference``): orders that change the game
    are carried out only if the mail quotes the game's current reference; otherwise each
    is refused with the current one quoted, and queries are still answered.
@@ -71,6 +74,7 @@ from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.service import (
     absence,
+    address_change,
     auth,
     notices,
     notify,
@@ -195,6 +199,10 @@ class MailGameHandler:
         if signature.valid:  # the game and secret lines of the signed text
             hints = replace(game_and_player_hints(read.msg, text), sender=read.hints.sender)
         lines, ignored = order_lines(text, max_lines=self.max_lines)
+        if any(address_change.is_address_line(line) for line in lines):
+            headers = self._reply_headers(message)
+            mail = address_change.Mail(hints.sender, lines, signature, hints.secret, info, headers)
+            return self._address_change(message, lookup, mail)
         signing_on = any(signon.is_signon(line) for line in lines)
         if signing_on and (not sender or lookup.player(sender) is None):
             return self._sign_on(message, read, lookup, info, lines, hints, signature)
@@ -237,6 +245,19 @@ class MailGameHandler:
         read = _Read(msg, extracted, hints, named if _HEADER_GAME.match(named) else None)
         self._last = (message.id, message.raw, read)
         return read
+
+    # -- accounts ------------------------------------------------------------------------
+
+    def _address_change(
+        self, message: InboundMessage, lookup: Lookup, mail: address_change.Mail
+    ) -> Outcome:
+        """A change of address asked for, confirmed or cancelled (``address_change``)."""
+        done = address_change.handle(
+            mail, lookup, moderator_address=self.moderator_address, checker=self.secrets
+        )
+        if isinstance(done, address_change.Unauthenticated):
+            return self._refuse(lookup, message, mail.info, done.player, done.why, done.how)
+        return done
 
     # -- tournaments ---------------------------------------------------------------------
 

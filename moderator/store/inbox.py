@@ -5,8 +5,9 @@ one at a time, each in one transaction.
 ``process_message`` is what the mail poller calls for each message it archived.  In
 one transaction it claims the message, loads the game, lets the handler decide (the
 message, the game's state and a read-only ``Lookup`` of the store in; events, mails,
-the game's options and players to register out), appends the events, registers the
-players, puts the mails in the outbox and marks the message processed.  After a crash either
+the game's options, players to register and changes of address out), appends the
+events, registers the players, changes the addresses, puts the mails in the outbox and
+marks the message processed.  After a crash either
 all of that is in the database or none of it, and the message is still ``received``.
 If the handler raises, the message is ``shunted`` with the error, in a transaction
 of its own, for a person to look at (``requeue`` puts it back once fixed).
@@ -29,7 +30,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
-from moderator.store import players
+from moderator.store import players, tournaments
 from moderator.store.deadlines import DeadlineChange
 from moderator.store.deadlines import apply as apply_deadline
 from moderator.store.errors import (
@@ -44,13 +45,17 @@ from moderator.store.outbox import OutgoingMail, add_mails, count_since
 from moderator.store.tables import INBOUND, PROCESSED, RECEIVED, REJECTED, SHUNTED
 
 __all__ = [
+    "ASK",
     "BUSY",
+    "CANCEL",
+    "MOVE",
     "PROCESSED",
     "RECEIVED",
     "REJECTED",
     "SHUNTED",
     "SKIPPED",
     "STEPS",
+    "AddressChange",
     "GameContext",
     "Handler",
     "InboundMessage",
@@ -75,6 +80,9 @@ SKIPPED, BUSY = "skipped", "busy"
 STEPS = ("after-claim", "after-events", "after-outbox", "before-commit", "after-commit")
 #: How often a message is retried when its game moved on under it.
 CONFLICT_RETRIES = 5
+#: What an ``AddressChange`` does: keep a change waiting for confirmation, carry it out,
+#: forget it.
+ASK, MOVE, CANCEL = "ask", "move", "cancel"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +118,8 @@ class Outcome:
     ``players``: players to register (a sign-on), in the same transaction.
     ``deadlines``: changes to the game's deadlines (the deadline that follows the player
     to act, an absence's end), made in the same transaction.
+    ``addresses``: changes of players' addresses (asked for, confirmed, cancelled), made
+    in the same transaction.
     """
 
     events: tuple[Event, ...] = ()
@@ -119,6 +129,22 @@ class Outcome:
     note: str = ""
     players: tuple[NewPlayer, ...] = ()
     deadlines: tuple[DeadlineChange, ...] = ()
+    addresses: tuple[AddressChange, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AddressChange:
+    """
+    A change of the address ``old`` a handler decided (``moderator.service.address_change``):
+    ``ASK`` keeps a move to ``new`` waiting for confirmation (only the ``token_hash`` of the
+    token mailed to ``old``), ``MOVE`` gives the player at ``old`` the address ``new``
+    everywhere, ``CANCEL`` forgets the waiting move.
+    """
+
+    what: str
+    old: str
+    new: str = ""
+    token_hash: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +180,10 @@ class Lookup:
     def players_with_key(self, fingerprint: str) -> list[players.Player]:
         """The players whose pinned key has ``fingerprint``."""
         return players.players_by_fingerprint(self._tx, fingerprint)
+
+    def pending_address_change(self, old: str) -> players.PendingAddressChange | None:
+        """The change of address waiting to be confirmed from ``old``."""
+        return players.pending_address_change(self._tx, old)
 
     def seated_players(self, game_id: str) -> dict[str, players.Player]:
         """The game's seats: name in the game -> player."""
@@ -427,6 +457,8 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
             )
         except PlayerExistsError as exc:  # registered by another worker meanwhile
             raise _HandlerFailedError from exc
+    for address_change in outcome.addresses:
+        _change_address(tx, address_change)
     step("after-events")
     add_mails(tx, outcome.mails, inbound_id=message.id, game_id=game_id)
     step("after-outbox")
@@ -438,6 +470,19 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     )
     step("before-commit")
     return status
+
+
+def _change_address(tx: Tx, change: AddressChange) -> None:
+    """Raises ``ConflictError`` (decide again) when the move lost a race."""
+    if change.what == ASK:
+        players.ask_address_change(tx, change.old, change.new, change.token_hash)
+    elif change.what == MOVE:
+        players.move_player(tx, change.old, change.new)
+        tournaments.move_address(tx, change.old, change.new)
+    elif change.what == CANCEL:
+        players.drop_address_change(tx, change.old)
+    else:
+        raise _HandlerFailedError from ValueError(f"unknown address change {change.what!r}")
 
 
 def _context(tx: Tx, game_id: str) -> GameContext | None:

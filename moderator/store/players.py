@@ -3,6 +3,10 @@ Players and their seats: who plays by mail from which address, in which games.
 
 A player proves his mail is his by a signing key (its fingerprint is stored) or by a
 shared secret (only a salted hash is stored).
+
+A player's address may change: a change is asked for from the new address and waits
+(``ask_address_change``) until it is confirmed from the old one (``move_player``).
+Seats name the player by his id, so his games follow him.
 """
 
 from __future__ import annotations
@@ -11,14 +15,15 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from moderator.store.errors import PlayerExistsError, StoreError
+from moderator.store.errors import ConflictError, PlayerExistsError, StoreError
 from moderator.store.eventstore import Tx
-from moderator.store.tables import PLAYER, SEAT
+from moderator.store.tables import ADDRESS_CHANGE, PLAYER, SEAT
 
 _ITERATIONS = 200_000
 #: The role of a tournament director (``Player.roles``): he may create tournaments.
@@ -189,3 +194,83 @@ def seats(tx: Tx, game_id: str) -> dict[str, str]:
         .where(SEAT.c.game_id == game_id)
     )
     return {str(address): str(seat) for address, seat in rows}
+
+
+# -- changes of address ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAddressChange:
+    """A move of the account at ``old`` to ``new``, waiting to be confirmed from ``old``."""
+
+    old: str
+    new: str
+    token_hash: str  # ``token_hash``'s, never the token
+    requested_at: datetime
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 of a confirmation token (random, so no salt or rounds are needed)."""
+    return hashlib.sha256(token.strip().lower().encode()).hexdigest()
+
+
+def token_matches(token: str, stored: str) -> bool:
+    return hmac.compare_digest(token_hash(token), stored)
+
+
+def pending_address_change(tx: Tx, old: str) -> PendingAddressChange | None:
+    """The change of address waiting to be confirmed from ``old``, if there is one."""
+    row = tx.connection.execute(
+        select(ADDRESS_CHANGE).where(ADDRESS_CHANGE.c.old_address == normal_address(old))
+    ).first()
+    if row is None:
+        return None
+    return PendingAddressChange(row.old_address, row.new_address, row.token_hash, row.requested_at)
+
+
+def ask_address_change(tx: Tx, old: str, new: str, hashed_token: str) -> None:
+    """Keep a change of ``old`` to ``new`` until confirmed (it replaces an earlier one)."""
+    drop_address_change(tx, old)
+    tx.connection.execute(
+        insert(ADDRESS_CHANGE).values(
+            old_address=normal_address(old),
+            new_address=normal_address(new),
+            token_hash=hashed_token,
+            requested_at=tx.now(),
+        )
+    )
+
+
+def drop_address_change(tx: Tx, old: str) -> bool:
+    """Forget the change waiting for ``old``; False if there was none."""
+    dropped = tx.connection.execute(
+        delete(ADDRESS_CHANGE).where(ADDRESS_CHANGE.c.old_address == normal_address(old))
+    )
+    return dropped.rowcount == 1
+
+
+def move_player(tx: Tx, old: str, new: str) -> None:
+    """
+    Give the player registered with ``old`` the address ``new`` (his seats follow: they
+    name him by his id) and forget the change waiting for ``old``.
+
+    Raises:
+        ConflictError: nobody has ``old`` any more, or ``new`` was registered meanwhile
+            (the mail that asked is decided again).
+    """
+    old, new = normal_address(old), normal_address(new)
+    if player_by_address(tx, new) is not None:
+        msg = f"the address {new!r} is registered already"
+        raise ConflictError(msg)
+    try:
+        with tx.connection.begin_nested():
+            moved = tx.connection.execute(
+                update(PLAYER).where(PLAYER.c.address == old).values(address=new)
+            )
+    except IntegrityError as exc:
+        msg = f"the address {new!r} is registered already"
+        raise ConflictError(msg) from exc
+    if moved.rowcount != 1:
+        msg = f"no player is registered with the address {old!r} any more"
+        raise ConflictError(msg)
+    drop_address_change(tx, old)

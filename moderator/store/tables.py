@@ -1,7 +1,7 @@
 """
 The database tables (the only ``table=True`` models): games, players and their seats,
-the event log and its snapshots, inbound messages, the outbox, deadlines and
-tournaments (their event streams).
+changes of address waiting to be confirmed, the event log and its snapshots, inbound
+messages, the outbox, deadlines and tournaments (their event streams).
 
 The schema itself is made by the alembic migrations in ``migrations/versions``; these
 models must describe the same tables (``tests/store/test_migrations.py`` compares them).
@@ -122,6 +122,22 @@ class PlayerRow(SQLModel, table=True):
     created_at: datetime = _moment()
     #: What else he may do, comma-separated: ``director`` (create tournaments).
     roles: str = Field(default="", sa_column=Column(String, nullable=False, server_default=""))
+
+
+class AddressChangeRow(SQLModel, table=True):
+    """
+    A move of a player's account to a new address, asked for from the new address and
+    waiting to be confirmed from the old one (``moderator.service.address_change``):
+    one per old address.
+    """
+
+    __tablename__ = "address_change"
+
+    old_address: str = Field(primary_key=True)
+    new_address: str
+    #: SHA-256 of the token mailed to the old address; the token itself is not kept.
+    token_hash: str
+    requested_at: datetime = _moment()
 
 
 class SeatRow(SQLModel, table=True):
@@ -271,6 +287,7 @@ TABLES = (
     EventRow,
     SnapshotRow,
     PlayerRow,
+    AddressChangeRow,
     SeatRow,
     InboundRow,
     OutboxRow,
@@ -286,6 +303,7 @@ EVENT: Table = SQLModel.metadata.tables["event"]
 SNAPSHOT: Table = SQLModel.metadata.tables["snapshot"]
 PLAYER: Table = SQLModel.metadata.tables["player"]
 SEAT: Table = SQLModel.metadata.tables["seat"]
+ADDRESS_CHANGE: Table = SQLModel.metadata.tables["address_change"]
 INBOUND: Table = SQLModel.metadata.tables["inbound"]
 OUTBOX: Table = SQLModel.metadata.tables["outbox"]
 DEADLINE: Table = SQLModel.metadata.tables["deadline"]

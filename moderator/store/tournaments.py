@@ -9,14 +9,15 @@ saw an old number gets ``ConflictError`` and nothing is stored.  On
 PostgreSQL that UPDATE (or ``load(..., lock=True)``) holds the tournament's row until
 the transaction ends, which serialises its writers.
 
-Also here: handing a game's seat to another player (``reseat``), and a player's
-reliability summed over every tournament.
+Also here: handing a game's seat to another player (``reseat``), a player's
+reliability summed over every tournament, and a player's new address
+(``move_address``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -207,3 +208,50 @@ def reseat(tx: Tx, game_id: str, seat: str, address: str) -> None:
     if moved.rowcount != 1:
         msg = f"game {game_id!r} has no seat {seat!r}"
         raise StoreError(msg)
+
+
+#: The fields of tournament events that name a player by his address (and ``GameFormed``'s
+#: seats).
+_ADDRESS_FIELDS = ("director", "player", "old", "new", "by")
+
+
+def move_address(tx: Tx, old: str, new: str) -> int:
+    """
+    The player registered with ``old`` now has the address ``new``: every tournament
+    names him by it, as director and in its events (a tournament names players by
+    address, so its stream is rewritten to follow him: his record, his seats and his
+    standing stay his).  Returns how many events were rewritten.
+    """
+    old, new = normal_address(old), normal_address(new)
+    tx.connection.execute(
+        update(TOURNAMENT).where(TOURNAMENT.c.director == old).values(director=new)
+    )
+    rows = tx.connection.execute(
+        select(
+            TOURNAMENT_EVENT.c.id,
+            TOURNAMENT_EVENT.c.type,
+            TOURNAMENT_EVENT.c.version,
+            TOURNAMENT_EVENT.c.payload,
+        )
+    ).all()
+    rewritten = 0
+    for row in rows:
+        event = decode({"type": row.type, "version": row.version, "payload": row.payload})
+        moved = _with_address(event, old, new)
+        if moved != event:
+            tx.connection.execute(
+                update(TOURNAMENT_EVENT)
+                .where(TOURNAMENT_EVENT.c.id == row.id)
+                .values(payload=encode(moved)["payload"])
+            )
+            rewritten += 1
+    return rewritten
+
+
+def _with_address(event: tev.TournamentEvent, old: str, new: str) -> tev.TournamentEvent:
+    changes: dict[str, Any] = {
+        name: new for name in _ADDRESS_FIELDS if getattr(event, name, None) == old
+    }
+    if isinstance(event, tev.GameFormed):
+        changes["seats"] = tuple((seat, new if who == old else who) for seat, who in event.seats)
+    return replace(event, **changes) if changes else event
