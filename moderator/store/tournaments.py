@@ -17,7 +17,7 @@ reliability summed over every tournament, and a player's new address
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -167,16 +167,26 @@ def reliability(tx: Tx, player: str) -> tuple[int, int]:
     """(moves on time, timeouts) of the player with ``player``'s address, over every tournament."""
     address = normal_address(player)
     rows = tx.connection.execute(
-        select(TOURNAMENT_EVENT.c.payload).where(
-            TOURNAMENT_EVENT.c.type == tev.ReliabilityRecorded.TYPE
+        select(TOURNAMENT_EVENT.c.type, TOURNAMENT_EVENT.c.payload)
+        .where(
+            TOURNAMENT_EVENT.c.type.in_(
+                (tev.ReliabilityRecorded.TYPE, tev.AddressChanged.TYPE)
+            )
         )
+        .order_by(TOURNAMENT_EVENT.c.id)
     )
-    on_time = timeouts = 0
-    for (payload,) in rows:
-        if payload.get("player") == address:
-            on_time += int(payload.get("on_time", 0))
-            timeouts += int(payload.get("timeouts", 0))
-    return on_time, timeouts
+    tallies: dict[str, tuple[int, int]] = {}  # address -> (on time, timeouts) so far
+    for kind, payload in rows:
+        if kind == tev.AddressChanged.TYPE:  # what he did before moving is still his
+            before = tallies.pop(str(payload["old"]), (0, 0))
+            now = tallies.get(str(payload["new"]), (0, 0))
+            tallies[str(payload["new"])] = (now[0] + before[0], now[1] + before[1])
+        else:
+            who = str(payload.get("player", ""))
+            had = tallies.get(who, (0, 0))
+            on, late = int(payload.get("on_time", 0)), int(payload.get("timeouts", 0))
+            tallies[who] = (had[0] + on, had[1] + late)
+    return tallies.get(address, (0, 0))
 
 
 def reseat(tx: Tx, game_id: str, seat: str, address: str) -> None:
@@ -210,48 +220,27 @@ def reseat(tx: Tx, game_id: str, seat: str, address: str) -> None:
         raise StoreError(msg)
 
 
-#: The fields of tournament events that name a player by his address (and ``GameFormed``'s
-#: seats).
-_ADDRESS_FIELDS = ("director", "player", "old", "new", "by")
-
-
-def move_address(tx: Tx, old: str, new: str) -> int:
+def move_address(tx: Tx, old: str, new: str) -> list[str]:
     """
     The player registered with ``old`` now has the address ``new``: every tournament
-    names him by it, as director and in its events (a tournament names players by
-    address, so its stream is rewritten to follow him: his record, his seats and his
-    standing stay his).  Returns how many events were rewritten.
+    that knows him records it (``AddressChanged``; its history is not rewritten) and
+    names him by ``new`` from now on, as director too.  Returns those tournaments.
     """
     old, new = normal_address(old), normal_address(new)
     tx.connection.execute(
         update(TOURNAMENT).where(TOURNAMENT.c.director == old).values(director=new)
     )
-    rows = tx.connection.execute(
-        select(
-            TOURNAMENT_EVENT.c.id,
-            TOURNAMENT_EVENT.c.type,
-            TOURNAMENT_EVENT.c.version,
-            TOURNAMENT_EVENT.c.payload,
+    moved: list[str] = []
+    for tournament_id in tx.connection.scalars(select(TOURNAMENT.c.id).order_by(TOURNAMENT.c.id)):
+        loaded = load(tx, str(tournament_id), lock=True)
+        state = loaded.state
+        knows = (
+            state.director == old
+            or old in state.entrants
+            or any(old in game.everyone for game in state.games.values())
         )
-    ).all()
-    rewritten = 0
-    for row in rows:
-        event = decode({"type": row.type, "version": row.version, "payload": row.payload})
-        moved = _with_address(event, old, new)
-        if moved != event:
-            tx.connection.execute(
-                update(TOURNAMENT_EVENT)
-                .where(TOURNAMENT_EVENT.c.id == row.id)
-                .values(payload=encode(moved)["payload"])
-            )
-            rewritten += 1
-    return rewritten
-
-
-def _with_address(event: tev.TournamentEvent, old: str, new: str) -> tev.TournamentEvent:
-    changes: dict[str, Any] = {
-        name: new for name in _ADDRESS_FIELDS if getattr(event, name, None) == old
-    }
-    if isinstance(event, tev.GameFormed):
-        changes["seats"] = tuple((seat, new if who == old else who) for seat, who in event.seats)
-    return replace(event, **changes) if changes else event
+        if knows:
+            event = tev.AddressChanged(old=old, new=new, at=tx.now().isoformat())
+            append(tx, loaded.tournament_id, loaded.seq, [event])
+            moved.append(loaded.tournament_id)
+    return moved

@@ -2,7 +2,8 @@
 A tournament's events: the facts its commands decided, in the past tense.
 
 Players are named by their registered address (normalised: lower case), which is
-unique and outlives a change of name; ``name`` fields keep what they were called
+unique and outlives a change of name (a change of address is an event of its own,
+``AddressChanged``); ``name`` fields keep what they were called
 then, for the standings.  Every event carries ``at``, the moment (ISO 8601) the
 shell passed in.  Events hold only strings, ints, bools, None, tuples and (for the
 settings) a plain mapping, so ``codec`` stores them as JSON.
@@ -157,6 +158,18 @@ class TournamentFinished(TournamentEvent):
     TYPE: ClassVar[str] = "tournament-finished"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AddressChanged(TournamentEvent):
+    """
+    A player moved to a new registered address (confirmed from the old one): from now
+    on the tournament names him by ``new``; what was recorded under ``old`` is his.
+    """
+
+    TYPE: ClassVar[str] = "address-changed"
+    old: str
+    new: str
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.TYPE: cls
     for cls in (
@@ -174,5 +187,6 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         DeadlineExtended,
         GameEndedByDirector,
         TournamentFinished,
+        AddressChanged,
     )
 }

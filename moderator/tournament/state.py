@@ -301,3 +301,31 @@ def _ended(state: TournamentState, e: ev.GameEndedByDirector) -> TournamentState
 def _tournament_finished(state: TournamentState, e: ev.TournamentFinished) -> TournamentState:
     entrants = [replace(entrant, waiting=False) for entrant in state.entrants.values()]
     return replace(_with_entrants(state, *entrants), finished=True)
+
+
+@_on(ev.AddressChanged)
+def _address_changed(state: TournamentState, e: ev.AddressChanged) -> TournamentState:
+    def moved(player: str) -> str:
+        return e.new if player == e.old else player
+
+    def seats(pairs: ev.Seats) -> ev.Seats:
+        return tuple((seat, moved(player)) for seat, player in pairs)
+
+    games = {
+        key: replace(
+            game,
+            formed=seats(game.formed),
+            seats=seats(game.seats),
+            everyone=tuple(moved(p) for p in game.everyone),
+            replaced=tuple((seat, moved(old), moved(new)) for seat, old, new in game.replaced),
+            result=None if game.result is None else replace(
+                game.result, holders=seats(game.result.holders)
+            ),
+        )
+        for key, game in state.games.items()
+    }
+    entrants = {
+        moved(key): replace(entrant, player=moved(entrant.player))
+        for key, entrant in state.entrants.items()
+    }
+    return replace(state, director=moved(state.director), entrants=entrants, games=games)

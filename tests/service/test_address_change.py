@@ -307,5 +307,11 @@ def test_tournaments_follow_the_player_to_the_new_address(
         assert state.director == NEW
         assert NEW in state.entrants and OLD not in state.entrants
         assert stored.reliability(tx, NEW) == (3, 0)
-        formed = next(e for e in stored.events(tx, "t") if isinstance(e, tev.GameFormed))
-        assert formed.seats == (("Ann", NEW), ("Bob", address("Bob")))
+        assert stored.reliability(tx, OLD) == (0, 0)
+        assert state.games["g1"].seats == (("Ann", NEW), ("Bob", address("Bob")))
+        # The history stays as it was; the move is a new event of it.
+        history = stored.events(tx, "t")
+        formed = next(e for e in history if isinstance(e, tev.GameFormed))
+        assert formed.seats == (("Ann", OLD), ("Bob", address("Bob")))
+        assert isinstance(history[-1], tev.AddressChanged)
+        assert (history[-1].old, history[-1].new) == (OLD, NEW)
