@@ -12,7 +12,8 @@ signed by the key pinned for him.
 
 The welcome goes to the new address: the one mail a forged sign-on can make us send to
 an address (it then is registered; a second sign-on from it is refused, at most once a
-day, see ``moderator.service.auth``).  Changing a registered address is not done by mail.
+day, see ``moderator.service.auth``).  A registered address is changed by mail from the
+new address and confirmed from the old one (``moderator.service.address_change``).
 """
 
 from __future__ import annotations
