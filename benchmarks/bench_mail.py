@@ -214,6 +214,26 @@ def registered(service: Service, addresses: list[str]) -> int:
         return sum(players.player_by_address(tx, a) is not None for a in addresses)
 
 
+def agent_cpu(home: Path) -> float:
+    """CPU seconds of the gpg-agent serving ``home`` (it does the secret-key work)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+            if not cmdline or not cmdline[0].endswith(b"gpg-agent"):
+                continue
+            if str(home).encode() not in cmdline:
+                continue
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
 def cpu() -> float:
     """CPU seconds of this process and of its finished child processes (gpg)."""
     t = os.times()
@@ -318,11 +338,12 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             conn.send("go")
             await told()  # the window opens
             meter.on = True
-            opened, used = time.monotonic(), cpu()
+            opened, used, agent = time.monotonic(), cpu(), agent_cpu(mod_home)
             sent_before = await asyncio.to_thread(sent_count, service)
             tally: Tally = await told()
             meter.on = False
             elapsed, used = time.monotonic() - opened, cpu() - used
+            agent = agent_cpu(mod_home) - agent
             mails = await asyncio.to_thread(sent_count, service) - sent_before
             # Let the rounds under way finish, so that stopping cancels none of them.
             assert service.scheduler is not None
@@ -337,7 +358,7 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
         child.join(30)
         if child.is_alive():
             child.terminate()
-    report(args, elapsed, tally, mails, meter, used)
+    report(args, elapsed, tally, mails, meter, used, agent)
     return rows
 
 
@@ -360,7 +381,7 @@ RESULTS: dict[str, float] = {}
 
 
 def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, meter: Meter,
-           used: float) -> None:
+           used: float, agent: float) -> None:
     orders, seconds = tally.sent, tally.seconds
     per_min = 60 * orders / seconds
     RESULTS["per_min"] = per_min
@@ -380,8 +401,14 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     print(f"  machine load average now {os.getloadavg()[0]:.2f} (other work on it skews all this)")
     print(f"  CPU of {os.cpu_count()} cores: moderator process and its gpg runs {used:.1f} s "
           f"({100 * used / elapsed:.0f}% of one core, {1e3 * used / max(orders, 1):.0f} ms per "
-          f"order); hub and robots process {tally.cpu:.1f} s ({100 * tally.cpu / seconds:.0f}%);"
+          f"order); its gpg-agent {agent:.1f} s ({1e3 * agent / max(orders, 1):.0f} ms per order);"
+          f" hub and robots process {tally.cpu:.1f} s ({100 * tally.cpu / seconds:.0f}%), their"
           f" gpg-agents not counted")
+    whole = (used + agent) / max(orders, 1)
+    cores = os.cpu_count() or 1
+    print(f"  the moderator's own CPU per order: {1e3 * whole:.0f} ms; with these {cores} cores "
+          f"to itself (mail server and players elsewhere) that is about "
+          f"{60 * cores / whole if whole else float('nan'):,.0f} orders a minute (an estimate)")
     print("where the moderator's time goes (wall; threads overlap):")
     for label in meter.labels:
         print("  " + meter.line(label, elapsed, orders))
