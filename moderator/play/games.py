@@ -1,0 +1,117 @@
+"""
+Games in an event store: created (set up with tower rolls, or from a position), and
+read back (events, state, a player's view, legal orders, history).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from moderator.play.dice import CountingDice
+from moderator.play.errors import GameError
+from moderator.reporting.narrate import history_lines
+from moderator.reporting.views import legal_json, player_view
+from moderator.rules import events as ev
+from moderator.rules import setup
+from moderator.rules.decide import advance
+from moderator.rules.errors import RuleError
+from moderator.rules.evolve import replay
+from moderator.rules.positions import position_event
+from moderator.rules.state import GameState
+from moderator.store import EventStore
+from moderator.store.deadlines import DeadlineChange
+from moderator.store.deadlines import apply as apply_deadline
+
+if TYPE_CHECKING:
+    from moderator.service.timing import TimeLimits
+
+
+def new_game(
+    store: EventStore,
+    game_id: str,
+    players: Sequence[str] | None,
+    seed: int | None = None,
+    script: Sequence[int] | None = None,
+    position: Mapping[str, Any] | None = None,
+    *,
+    time_limits: TimeLimits | Mapping[str, Any] | None = None,
+    ends_at: datetime | None = None,
+) -> GameState:
+    """
+    Create a game: set up with tower rolls for ``players``, or restored from a
+    ``position`` (its own players).  Dice: ``seed`` (random if neither is given) or a
+    ``script`` of die values (marked in the options as scripted).
+
+    ``time_limits`` (``moderator.service.timing.TimeLimits``, or its options) gives the
+    game deadlines (Wolff 21.0): the first, for the player to act, starts now.
+    ``ends_at`` is the game's end date (Wolff 21.1).  Without them the game has none.
+    """
+    if seed is not None and script is not None:
+        raise GameError("give a dice seed or a dice script, not both")
+    if script is None and seed is None:
+        seed = secrets.randbelow(2**31)
+    dice = CountingDice(seed=seed, script=script)
+    try:
+        if position is not None:
+            events: list[ev.Event] = [position_event(position, scripted_dice=dice.scripted)]
+        else:
+            if not players:
+                raise GameError("name the players (or give a position to start from)")
+            events = setup.start_game(list(players), dice, scripted_dice=dice.scripted)
+        events += advance(replay(events))
+    except RuleError as exc:
+        raise GameError(str(exc)) from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GameError(f"position file: cannot read it ({exc})") from exc
+    except IndexError as exc:
+        raise GameError(f"the dice script ran out while setting up ({exc})") from exc
+    state = replay(events)
+    options = {
+        "players": [p.name for p in state.players],
+        "from_position": position is not None,
+        **dice.options(),
+    }
+    changes: list[DeadlineChange] = []
+    if time_limits is not None or ends_at is not None:
+        from moderator.service.clockwork import time_limit_options  # the service's clock
+
+        options, changes = time_limit_options(state, options, store.clock(), time_limits, ends_at)
+    with store.transaction() as tx:
+        tx.create_game(game_id, {**options, "dice_rolled": 0})
+        seq = tx.append(game_id, 0, events, options=options, state=state)
+        for change in changes:
+            apply_deadline(tx, game_id, change, seq)
+    return state
+
+
+def load(store: EventStore, game_id: str) -> tuple[list[ev.Event], GameState]:
+    """Every event of the game and the state they lead to."""
+    events = store.load(game_id)
+    return events, replay(events)
+
+
+def current_state(store: EventStore, game_id: str) -> GameState:
+    """The game's state now (from its newest snapshot and the events after it)."""
+    return store.load_state(game_id).state
+
+
+def show(store: EventStore, game_id: str, viewer: str | None) -> dict[str, Any]:
+    """``viewer``'s JSON view of the game."""
+    return player_view(current_state(store, game_id), viewer)
+
+
+def legal(store: EventStore, game_id: str) -> dict[str, Any]:
+    return legal_json(current_state(store, game_id))
+
+
+def history(
+    store: EventStore,
+    game_id: str,
+    viewer: str | None,
+    first_turn: int | None = None,
+    last_turn: int | None = None,
+) -> list[str]:
+    return history_lines(store.load(game_id), viewer, first_turn, last_turn)

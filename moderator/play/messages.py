@@ -1,0 +1,88 @@
+"""
+Local play's messages: a player's orders carried out on a stored game as one
+transaction, and the reply written (the CLI's ``local order``, the store's inbox).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from moderator.orders import split_lines
+from moderator.play.queries import waiting_line
+from moderator.play.run import ANSWERED, DONE, run_orders
+from moderator.rules import events as ev
+from moderator.rules.state import GameState
+from moderator.store import EventStore
+
+
+@dataclass
+class OrderResult:
+    """What a message of orders did: the reply, and the events and dice position to store."""
+
+    reply: str
+    ok: bool  # every order was accepted
+    events: list[ev.Event]
+    options: dict[str, Any]  # the game's options after the accepted orders
+    state: GameState  # the state after them
+
+
+def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
+    """
+    Carry out ``player``'s orders (one per line) and return the reply and whether every
+    order was accepted.  Orders are carried out in turn; the first one that cannot be
+    read or is not legal changes nothing, and the lines after it are not carried out.
+    The whole message is one transaction: the events of the orders carried out are
+    stored together, or (if anything fails) none of them.
+    """
+    with store.transaction() as tx:
+        loaded = tx.load(game_id, lock=True)
+        result = carry_out(
+            game_id, loaded.state, loaded.options, player, text, lambda: tx.events(game_id)
+        )
+        if result.events:
+            tx.append(
+                game_id, loaded.seq, result.events, options=result.options, state=result.state
+            )
+    return result.reply, result.ok
+
+
+def carry_out(
+    game_id: str,
+    state: GameState,
+    options: Mapping[str, Any],
+    player: str,
+    text: str,
+    history: Callable[[], list[ev.Event]],
+) -> OrderResult:
+    """
+    The orders in ``text`` from ``player``, carried out on ``state`` without storing
+    anything (``history()`` gives the game's stored events, for the ``history`` query).
+    """
+    if not state.has_player(player):
+        names = ", ".join(p.name for p in state.players)
+        reply = f"{player} is not playing in game {game_id} (players: {names})."
+        return OrderResult(reply, False, [], dict(options), state)
+    lines, ignored = split_lines(text)
+    if not lines:
+        reply = "There is no order in your message; 'help' lists the orders."
+        return OrderResult(reply, False, [], dict(options), state)
+    run = run_orders(state, options, player, lines, history)
+    out: list[str] = []
+    for result in run.results:
+        out.append(f"> {result.line}")
+        if result.outcome == ANSWERED:
+            out.extend(result.lines)
+        elif result.outcome == DONE:
+            out.extend(f"  {told}" for told in result.lines)
+        else:
+            out.append(f"Rejected: {result.reason}")
+            out.append(result.hint)
+    if run.unprocessed:
+        out.append(f"The {len(run.unprocessed)} order line(s) after it were not carried out.")
+    if ignored:
+        out.append(f"({len(ignored)} line(s) after the end of the orders were ignored.)")
+    if run.ok:
+        out.append(waiting_line(run.state, player))
+    return OrderResult("\n".join(out), run.ok, run.events, run.options, run.state)

@@ -1,0 +1,103 @@
+"""
+Answers that change nothing: the replies to queries, whose turn it is, and the hint
+of what would be legal that goes with a refused order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from moderator.orders import Query, help_text
+from moderator.play.battle_queries import NO_BATTLE, reach_lines, strike_lines
+from moderator.reporting.narrate import history_lines
+from moderator.reporting.views import (
+    battle_text,
+    legal_json,
+    legal_orders,
+    legion_json,
+    marker_names,
+    player_view,
+    view_text,
+)
+from moderator.rules import events as ev
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+
+#: How many order lines of "what is legal now" a rejection lists before cutting short.
+LEGAL_HINT_LINES = 30
+
+
+def waiting_line(state: GameState, player: str | None = None) -> str:
+    """Who the game waits for, as one sentence."""
+    if state.step is Step.OVER:
+        return f"The game is over: {state.winner} wins." if state.winner else "The game is over."
+    actor = to_act(state)
+    step = f"{state.step.value} step"
+    if state.battle is not None:
+        step += f": {state.battle.step}"
+    if actor is not None and actor == player:
+        return f"Your turn ({step}); 'legal' lists your orders."
+    return f"It is {actor}'s turn ({step})."
+
+
+def legal_hint(state: GameState, player: str) -> str:
+    """What ``player`` could order now: a compact list, or whose turn it is."""
+    if state.step is Step.OVER:
+        return "The game is over."
+    actor = to_act(state)
+    if actor != player:
+        return f"It is {actor}'s turn ({state.step.value} step), not yours."
+    lines = legal_orders(state, player)
+    more = len(lines) - LEGAL_HINT_LINES
+    shown = "; ".join(lines[:LEGAL_HINT_LINES])
+    if more > 0:
+        shown += f"; ... and {more} more ('legal' lists them all)"
+    return f"Legal now: {shown}"
+
+
+def answer_query(query: Query, events: Callable[[], list[ev.Event]], state: GameState) -> list[str]:
+    """The reply to a query; ``events()`` gives the game's log (read only for ``history``)."""
+    player = query.player
+    match query.kind:
+        case "status" | "report":
+            return view_text(player_view(state, player), player).splitlines()
+        case "help":
+            return [help_text(query.topic)]
+        case "history":
+            return history_lines(events(), player, query.from_turn, query.to_turn) or [
+                "Nothing has happened yet in those turns."
+            ]
+        case "legal":
+            if to_act(state) != player:
+                return [waiting_line(state, player)]
+            return legal_orders(state, player)
+        case "moves":
+            marker = query.marker or ""
+            moves = [
+                a["order"]
+                for a in legal_json(state)["actions"]
+                if a["kind"] == "move" and a["legion"] == marker and to_act(state) == player
+            ]
+            return moves or [f"{marker} has no move to make now."]
+        case "legion":
+            marker = query.marker or ""
+            legion = state.legions.get(marker)
+            if legion is None:
+                return [f"There is no legion {marker} on the board."]
+            info = legion_json(legion, player)
+            contents = (
+                ", ".join(info["contents"])
+                if info["contents"] is not None
+                else "contents unknown to you"
+            )
+            name = marker_names().get(marker, "")
+            where = f"{marker} ({name}), {info['owner']}'s, in {info['land']}"
+            return [f"{where}, {info['height']} high: {contents}"]
+        case "battle":
+            text = battle_text(player_view(state, player), player)
+            return text.splitlines() if text is not None else [NO_BATTLE]
+        case "reach":
+            return reach_lines(state, player, query.hex_label or "")
+        case "strikes":
+            return strike_lines(state, player)
+    return [f"The {query.kind!r} query is not answered in local games yet."]
