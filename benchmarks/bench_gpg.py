@@ -16,32 +16,20 @@ ed25519/cv25519 where gpg has them) and times, per report:
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
-import subprocess
-import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from datetime import datetime
-from pathlib import Path
 
 from moderator.mail.compose import mail_headers, new_token, report_mail, signed_mime
 from moderator.mail.gpg import Keyring
+from moderator.service.demo import temporary_gnupg_home
 
 PUBLIC = "Turn 12, Ann (Red) to move.\n" + "Bob (Blue): 4 legions, 212 points.\n" * 20
 PRIVATE = "Rd01 (133): Titan, Angel, Ogre, Ogre, Centaur\n" * 6
 
 
-@contextmanager
-def short_home(tag: str) -> Iterator[Path]:
-    home = Path(tempfile.mkdtemp(prefix=f"tb{tag}-", dir="/tmp"))
-    try:
-        yield home
-    finally:
-        subprocess.run(["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"],
-                       check=False, capture_output=True)
-        shutil.rmtree(home, ignore_errors=True)
 
 
 def timed(label: str, count: int, action: Callable[[], object]) -> None:
@@ -63,8 +51,8 @@ def main() -> None:
     args = parser.parse_args()
 
     with ExitStack() as stack:
-        moderator = Keyring(stack.enter_context(short_home("m")))
-        player = Keyring(stack.enter_context(short_home("p")))
+        moderator = Keyring(stack.enter_context(temporary_gnupg_home("m")))
+        player = Keyring(stack.enter_context(temporary_gnupg_home("p")))
         started = time.perf_counter()
         mod_fpr = moderator.generate_key("Titan Moderator", "moderator@titan.example")
         print(f"key generation: {(time.perf_counter() - started) * 1e3:.1f} ms")

@@ -42,14 +42,12 @@ import logging
 import multiprocessing
 import os
 import random
-import shutil
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import wraps
 from multiprocessing.connection import Connection
@@ -72,7 +70,7 @@ from moderator.service.config import (
     ServiceSettings,
     SmtpSettings,
 )
-from moderator.service.demo import FastClock
+from moderator.service.demo import FastClock, temporary_gnupg_home
 from moderator.service.games import start_game
 from moderator.service.mailrobot import MailRobot
 from moderator.service.outgoing import render_outgoing
@@ -85,16 +83,6 @@ MODERATOR = "moderator@titan.invalid"
 DOMAIN = "robots.titan.invalid"
 
 
-@contextmanager
-def short_home(tag: str) -> Iterator[Path]:
-    """A GnuPG home under /tmp (gpg-agent's socket path must be short), agent killed after."""
-    home = Path(tempfile.mkdtemp(prefix=f"tbm{tag}-", dir="/tmp"))
-    try:
-        yield home
-    finally:
-        subprocess.run(["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"],
-                       check=False, capture_output=True)
-        shutil.rmtree(home, ignore_errors=True)
 
 
 class Meter:
@@ -472,8 +460,8 @@ def main() -> None:
 
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-mail-")))
-        mod_ring = Keyring(stack.enter_context(short_home("m")))
-        robot_ring = Keyring(stack.enter_context(short_home("r")))
+        mod_ring = Keyring(stack.enter_context(temporary_gnupg_home("m")))
+        robot_ring = Keyring(stack.enter_context(temporary_gnupg_home("r")))
         print(f"{os.cpu_count()} CPUs (load average {os.getloadavg()[0]:.2f}), "
               f"gpg {mod_ring.gpg_version}; "
               f"making keys for the moderator and {2 * args.games} robots ...")

@@ -22,7 +22,8 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -99,16 +100,7 @@ class DemoSummary:
                 f"dice seed {self.seed}."
             ),
             "",
-            f"Everything is in {self.folder}:",
-        ]
-        for who, path in self.mailboxes.items():
-            lines.append(f"  {who:<10} {path}")
-        db = self.folder / "demo.sqlite"
-        lines += [
-            f"  database   {db}",
-            "",
-            "Read a mailbox with any mail program (mutt -f FILE), or replay the game:",
-            f"  titan-moderator local history {GAME_ID} --db sqlite:///{db}",
+            *where_lines(self.folder, self.mailboxes, GAME_ID),
         ]
         return "\n".join(lines)
 
@@ -125,16 +117,40 @@ class FastClock:
         return self.start + timedelta(seconds=(time.monotonic() - self._t0) * self.speed)
 
 
-def _gnupg_home(tag: str) -> Path:
-    # gpg-agent's socket lives in the home: keep its path short.
+def new_gnupg_home(tag: str) -> Path:
+    """A new, empty GnuPG home under /tmp (gpg-agent's socket path must stay short)."""
     return Path(tempfile.mkdtemp(prefix=f"tdemo-{tag}-", dir="/tmp"))
 
 
-def _drop_home(home: Path) -> None:
+def drop_gnupg_home(home: Path) -> None:
+    """Stop the home's gpg-agent and remove the home."""
     subprocess.run(
         ["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False, capture_output=True
     )
     shutil.rmtree(home, ignore_errors=True)
+
+
+@contextmanager
+def temporary_gnupg_home(tag: str) -> Iterator[Path]:
+    """``new_gnupg_home`` for the ``with`` block, dropped after it (the benchmarks)."""
+    home = new_gnupg_home(tag)
+    try:
+        yield home
+    finally:
+        drop_gnupg_home(home)
+
+
+def where_lines(folder: Path, mailboxes: Mapping[str, Path], replay: str) -> list[str]:
+    """The end of a demo's summary: where every mailbox and the database are."""
+    db = folder / "demo.sqlite"
+    return [
+        f"Everything is in {folder}:",
+        *(f"  {who:<10} {path}" for who, path in mailboxes.items()),
+        f"  database   {db}",
+        "",
+        "Read a mailbox with any mail program (mutt -f FILE), or replay a game:",
+        f"  titan-moderator local history {replay} --db sqlite:///{db}",
+    ]
 
 
 class MailSystem(Protocol):
@@ -167,7 +183,7 @@ class DemoKeys:
     @classmethod
     async def make(cls, names: list[str]) -> DemoKeys:
         """Make the keys (each robot holds the moderator's public key)."""
-        homes = [_gnupg_home("mod")]
+        homes = [new_gnupg_home("mod")]
         keys = cls(homes[0], "", {}, homes)
         try:
             ring = Keyring(keys.moderator_home)
@@ -176,7 +192,7 @@ class DemoKeys:
             )
             public = ring.export_public(keys.moderator_key)
             for name in names:
-                homes.append(_gnupg_home(name[:3].lower()))
+                homes.append(new_gnupg_home(name[:3].lower()))
                 robot_ring = Keyring(homes[-1])
                 key = await asyncio.to_thread(robot_ring.generate_key, name, robot_address(name))
                 robot_ring.import_key(public)
@@ -189,7 +205,7 @@ class DemoKeys:
     def drop(self) -> None:
         """Stop the agents and remove the homes."""
         for home in self.homes:
-            _drop_home(home)
+            drop_gnupg_home(home)
 
 
 def demo_config(mail: MailSystem, folder: Path, keys: DemoKeys) -> Config:
@@ -330,7 +346,7 @@ async def _play(
     try:
         state = store.load_state(GAME_ID).state
         mailboxes = {bot.name: bot.mbox_path for bot in robots}
-        mailboxes["moderator"] = _dump_inbox(store, folder / "mail" / "moderator.mbox")
+        mailboxes["moderator"] = dump_inbox(store, folder / "mail" / "moderator.mbox")
         with store.reading() as tx:
             sent = len(outbox.mails(tx)) - len(outbox.mails(tx, status=PENDING))
     finally:
@@ -397,7 +413,7 @@ def _registered(store: EventStore) -> int:
         )
 
 
-def _dump_inbox(store: EventStore, path: Path) -> Path:
+def dump_inbox(store: EventStore, path: Path) -> Path:
     """The moderator's incoming mail, as archived, into an mbox file."""
     box = mailbox.mbox(path)
     try:

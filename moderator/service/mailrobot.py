@@ -90,10 +90,12 @@ class MailRobot:
         )
         await self._send(message, "signon")
 
-    async def order(self, game_id: str, version: int, line: str) -> None:
-        """Mail one order for ``game_id``, quoting its step reference."""
-        text = f"game {game_id}\nref {game_id}-{version}\n{line}\n"
-        subject = f"[titan {game_id}] {line}"
+    async def send_lines(self, lines: Sequence[str], subject: str) -> str:
+        """
+        Mail ``lines`` signed (PGP/MIME or clearsigned, see ``pgp_mime``); returns the
+        mail's Message-ID.
+        """
+        text = "".join(f"{line}\n" for line in lines)
         if self.pgp_mime:
             message = await asyncio.to_thread(
                 compose.signed_mime, [text], self.keyring, self.fingerprint
@@ -102,7 +104,12 @@ class MailRobot:
             signed = await asyncio.to_thread(self.keyring.clearsign, text, self.fingerprint)
             message = EmailMessage(policy=compose.POLICY)
             message.set_content(signed.decode("ascii"))
-        self.order_ids[game_id] = await self._send(message, subject)
+        return await self._send(message, subject)
+
+    async def order(self, game_id: str, version: int, line: str) -> None:
+        """Mail one order for ``game_id``, quoting its step reference."""
+        lines = [f"game {game_id}", f"ref {game_id}-{version}", line]
+        self.order_ids[game_id] = await self.send_lines(lines, f"[titan {game_id}] {line}")
         self.ordered_on[game_id] = version
         self.tally.orders_sent += 1
 
@@ -170,19 +177,6 @@ class MailRobot:
         return True
 
     # -- tournaments (issue 7): lines that are not orders, and more than one game ---------
-
-    async def send_lines(self, lines: Sequence[str], subject: str) -> None:
-        """Mail ``lines`` (tournament lines, say), signed like the robot's orders."""
-        text = "".join(f"{line}\n" for line in lines)
-        if self.pgp_mime:
-            message = await asyncio.to_thread(
-                compose.signed_mime, [text], self.keyring, self.fingerprint
-            )
-        else:
-            signed = await asyncio.to_thread(self.keyring.clearsign, text, self.fingerprint)
-            message = EmailMessage(policy=compose.POLICY)
-            message.set_content(signed.decode("ascii"))
-        await self._send(message, subject)
 
     async def join_tournament(self, tournament: str, *, standby: bool = False) -> None:
         """``join tournament T`` (or ``standby tournament T``) by signed mail."""

@@ -40,7 +40,14 @@ from moderator.rules.state import GameState, Step
 from moderator.service.config import (
     Config,
 )
-from moderator.service.demo import DemoKeys, FastClock, _dump_inbox, demo_config, demo_robot
+from moderator.service.demo import (
+    DemoKeys,
+    FastClock,
+    demo_config,
+    demo_robot,
+    dump_inbox,
+    where_lines,
+)
 from moderator.service.mailrobot import MailRobot
 from moderator.service.runtime import Service
 from moderator.store import outbox, players
@@ -158,19 +165,7 @@ class TournamentDemoSummary:
                 f"seed {self.seed}."
             ),
             "",
-            f"Everything is in {self.folder}:",
-        ]
-        for who, path in self.mailboxes.items():
-            lines.append(f"  {who:<10} {path}")
-        db = self.folder / "demo.sqlite"
-        lines += [
-            f"  database   {db}",
-            "",
-            (
-                "Replay a game: "
-                f"titan-moderator local history {next(iter(sorted(self.games)), 'GAME')} "
-                f"--db sqlite:///{db}"
-            ),
+            *where_lines(self.folder, self.mailboxes, next(iter(sorted(self.games)), "GAME")),
         ]
         return "\n".join(lines)
 
@@ -414,7 +409,7 @@ def _summary(run: _Run, config: Config) -> TournamentDemoSummary:
             g for g, game in tournament.games.items() if game.result and game.result.ended == TIME
         ]
         mailboxes = {bot.name: bot.mbox_path for bot in run.everyone}
-        mailboxes["moderator"] = _dump_inbox(store, run.folder / "mail" / "moderator.mbox")
+        mailboxes["moderator"] = dump_inbox(store, run.folder / "mail" / "moderator.mbox")
     finally:
         store.close()
     standings = {
