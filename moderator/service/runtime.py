@@ -143,6 +143,11 @@ class Service:
         #: The seed of the tournaments' draws (game formation, dice); None: from the clock.
         self.tournament_seed: int | None = None
 
+    @property
+    def max_outage(self) -> timedelta:
+        """A gap in the heartbeat longer than this was an outage: deadlines are extended."""
+        return timedelta(hours=self.config.service.max_outage_hours)
+
     # -- one round of each job (also what the jobs run) -----------------------------------
 
     async def poll_now(self) -> PollResult:
@@ -171,7 +176,7 @@ class Service:
                 self.store,
                 self.config.moderator.address,
                 self.store.clock(),
-                max_outage=timedelta(hours=self.config.service.max_outage_hours),
+                max_outage=self.max_outage,
             )
         )
         for line in done:
@@ -211,13 +216,12 @@ class Service:
             await self.poller.poll()
         except MailError as exc:
             log.warning("start-up: the mailbox could not be read (%s); deadlines first", exc)
-        max_outage = timedelta(hours=self.config.service.max_outage_hours)
         for line in await asyncio.to_thread(
             clockwork.service_started,
             self.store,
             self.config.moderator.address,
             self.store.clock(),
-            max_outage=max_outage,
+            max_outage=self.max_outage,
         ):
             log.info("start-up: %s", line)
         scheduler = AsyncIOScheduler(timezone=UTC)
