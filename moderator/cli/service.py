@@ -37,24 +37,30 @@ def serve(
     )
     logging.getLogger("moderator").setLevel(logging.INFO)
 
-    async def main() -> None:
+    async def main() -> bool:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         service = Service(settings)
-        typer.echo(
-            f"titan-moderator: serving {settings.moderator.address} "
-            f"(imap {settings.imap.host}:{settings.imap.port}, "
-            f"smtp {settings.smtp.host}:{settings.smtp.port}); stop with Ctrl-C",
-            err=True,
-        )
-        await service.run(stop)
+
+        def started() -> None:
+            typer.echo(
+                f"titan-moderator: serving {settings.moderator.address} "
+                f"(imap {settings.imap.host}:{settings.imap.port}, "
+                f"smtp {settings.smtp.host}:{settings.smtp.port}); stop with Ctrl-C",
+                err=True,
+            )
+
+        await service.run(stop, started=started)
+        return not service.lost.is_set()
 
     try:
-        asyncio.run(main())
+        clean = asyncio.run(main())
     except (StoreError, SQLAlchemyError) as exc:
         raise _fail(f"error: {exc}") from None
+    if not clean:
+        raise _fail("error: another moderator took the mailbox over; this one stopped", 1)
 
 
 def check_config(config: ConfigOption = None) -> None:

@@ -28,7 +28,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -163,14 +163,18 @@ class Keyring:
             may not exceed about 100 characters.
         passphrase: the passphrase of the secret keys, if they have one.
         binary: the gpg program.
+        clock: the time this keyring signs at (``--faked-system-time``), for a world
+            whose clock is not the machine's: the demo's fast clock, a test's fixed
+            one.  Signatures carry their time, and the moderator checks it.
 
     Raises:
         GpgError: if gpg cannot be run.
     """
 
     def __init__(self, home: str | os.PathLike[str], *, passphrase: str | None = None,
-                 binary: str = "gpg") -> None:
+                 binary: str = "gpg", clock: Callable[[], datetime | None] | None = None) -> None:
         self.home = Path(home)
+        self._clock = clock
         self.home.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._passphrase = passphrase
         try:
@@ -184,16 +188,34 @@ class Keyring:
         return f"Keyring({str(self.home)!r})"
 
     @property
+    def _g(self) -> Any:
+        """python-gnupg's object, at the machine's time (checking, importing, decrypting)."""
+        return self._at(None)
+
+    @property
+    def _signing(self) -> Any:
+        """python-gnupg's object, at this keyring's clock: the time its signatures carry."""
+        return self._at(self._clock() if self._clock is not None else None)
+
+    def _at(self, moment: datetime | None) -> Any:
+        faked = [f"--faked-system-time={int(moment.timestamp())}"] if moment else []
+        self._gpg.options = ["--no-auto-key-retrieve", *faked]
+        return self._gpg
+
+    @property
     def gpg_version(self) -> str:
         """The version of the gpg program in use, e.g. ``"2.2.40"``."""
         return ".".join(str(part) for part in self._gpg.version or ())
 
     # -- keys ---------------------------------------------------------------
 
-    def generate_key(self, name: str, email: str, passphrase: str | None = None) -> str:
+    def generate_key(
+        self, name: str, email: str, passphrase: str | None = None, *, at: datetime | None = None
+    ) -> str:
         """
         Make a key pair (ed25519 signing key with a cv25519 encryption subkey,
-        or RSA 2048 where GnuPG lacks those curves) and return its fingerprint.
+        or RSA 2048 where GnuPG lacks those curves) and return its fingerprint;
+        ``at``: the key's creation time, if not now (a key must predate what it signs).
         """
         if passphrase is not None:
             self._passphrase = passphrase
@@ -209,7 +231,7 @@ class Keyring:
         else:
             params |= {"key_type": "RSA", "key_length": 2048, "key_usage": "sign",
                        "subkey_type": "RSA", "subkey_length": 2048, "subkey_usage": "encrypt"}
-        result = self._gpg.gen_key(self._gpg.gen_key_input(**params))
+        result = self._at(at).gen_key(self._gpg.gen_key_input(**params))
         if not result.fingerprint:
             msg = (f"cannot generate a key for {email!r} in GnuPG home {str(self.home)!r}:"
                    f" {result.stderr.strip()}")
@@ -223,7 +245,7 @@ class Keyring:
         Raises:
             GpgError: if the data holds no key.
         """
-        result = self._gpg.import_keys(armored)
+        result = self._g.import_keys(armored)
         fingerprints = tuple(dict.fromkeys(f for f in result.fingerprints if f))
         if not fingerprints:
             msg = "no OpenPGP key found in the data to import (send an armored public key block)"
@@ -233,7 +255,7 @@ class Keyring:
     def export_public(self, fingerprint: str) -> str:
         """The armored public key; raises ``GpgError`` if the key is not here."""
         fpr = normalize_fingerprint(fingerprint)
-        armored = str(self._gpg.export_keys(fpr, armor=True))
+        armored = str(self._g.export_keys(fpr, armor=True))
         if "BEGIN PGP PUBLIC KEY BLOCK" not in armored:
             msg = f"no public key {fpr} in GnuPG home {str(self.home)!r}; import it first"
             raise GpgError(msg, operation="export")
@@ -242,7 +264,7 @@ class Keyring:
     def has_secret_key(self, fingerprint: str) -> bool:
         """Whether this home can sign (and decrypt) as ``fingerprint``."""
         fpr = normalize_fingerprint(fingerprint)
-        return any(key["fingerprint"] == fpr for key in self._gpg.list_keys(secret=True))
+        return any(key["fingerprint"] == fpr for key in self._g.list_keys(secret=True))
 
     # -- signatures ---------------------------------------------------------
 
@@ -266,7 +288,7 @@ class Keyring:
         with tempfile.TemporaryDirectory(prefix="sig-", dir=self.home) as tmp:
             sig_path = Path(tmp, "signature.asc")
             sig_path.write_bytes(signature)
-            result = self._gpg.verify_data(str(sig_path), data)
+            result = self._g.verify_data(str(sig_path), data)
         return _verification(result, data)
 
     def verify_clearsigned(self, text: str | bytes) -> Verification:
@@ -279,7 +301,7 @@ class Keyring:
         if block is None:
             return Verification(valid=False, fingerprint=None, reason=SignatureStatus.NOT_SIGNED)
         # --decrypt, not --verify: it prints the text the signature covers
-        result = self._gpg.decrypt(block)
+        result = self._g.decrypt(block)
         return _verification(result, bytes(result.data or b""))
 
     # -- encryption ---------------------------------------------------------
@@ -297,7 +319,8 @@ class Keyring:
             msg = "no recipient to encrypt to"
             raise GpgError(msg, operation="encrypt")
         signer = normalize_fingerprint(sign_with) if sign_with else None
-        result = self._gpg.encrypt(data, fprs, sign=bool(signer), always_trust=True, armor=True,
+        gpg = self._signing if signer else self._g
+        result = gpg.encrypt(data, fprs, sign=bool(signer), always_trust=True, armor=True,
                                    passphrase=self._passphrase if signer else None,
                                    extra_args=["--local-user", signer] if signer else None)
         if not result.ok:
@@ -319,7 +342,7 @@ class Keyring:
         Raises:
             GpgError: if this home holds no secret key the message was encrypted to.
         """
-        result = self._gpg.decrypt(data, passphrase=self._passphrase)
+        result = self._g.decrypt(data, passphrase=self._passphrase)
         if not result.ok:
             if "no secret key" in (result.status, *(p["status"] for p in result.problems)):
                 msg = (f"no secret key in GnuPG home {str(self.home)!r} for this encrypted message;"
@@ -342,7 +365,7 @@ class Keyring:
         # --local-user, not python-gnupg's keyid= (--default-key): with --default-key
         # gpg quietly signs with another secret key when the named one is missing.
         fpr = normalize_fingerprint(signer)
-        result = self._gpg.sign(data, detach=detach, clearsign=not detach,
+        result = self._signing.sign(data, detach=detach, clearsign=not detach,
                                 passphrase=self._passphrase, extra_args=["--local-user", fpr])
         if not result.data:
             raise self._secret_key_error("sign", fpr, result)
@@ -358,7 +381,7 @@ class Keyring:
         return set()
 
     def _has_public_key(self, fpr: str) -> bool:
-        return any(key["fingerprint"] == fpr for key in self._gpg.list_keys(keys=[fpr]))
+        return any(key["fingerprint"] == fpr for key in self._g.list_keys(keys=[fpr]))
 
     def _secret_key_error(self, operation: str, fpr: str, result: Any) -> GpgError:
         if self.has_secret_key(fpr):

@@ -32,6 +32,7 @@ import codecs
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from email.message import Message
 
 from moderator.mail import compose
@@ -67,6 +68,8 @@ class Signature:
     fingerprint: str | None = None
     text: str | None = None
     method: str | None = None
+    signed_at: datetime | None = None
+    signed_data: bytes = b""
 
     @property
     def valid(self) -> bool:
@@ -97,6 +100,8 @@ def check_signature(raw: bytes, keyring: Keyring | None, charset: str = "") -> S
         fingerprint=verification.fingerprint.upper(),
         text=signed_text(verification, charset),
         method=verification.method,
+        signed_at=verification.signed_at,
+        signed_data=verification.signed_data,
     )
 
 

@@ -104,6 +104,12 @@ class ServiceSettings:
     #: Seconds between looks at the tournaments: games formed from their waiting lists,
     #: finished games scored and their standings mailed.
     tournament_seconds: float = 300.0
+    #: How old (days) a signature may be; each signed text acts once, and its seal is
+    #: kept this long (``moderator.service.seals``).
+    signature_days: int = 14
+    #: The largest mail read (KiB); larger ones are archived and not read.  The other
+    #: caps (parts, nesting, headers, lines) are ``moderator.mail.limits``'s.
+    max_mail_kib: int = 1024
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,12 +179,19 @@ class DemoKeys:
     moderator_key: str
     robots: dict[str, tuple[Keyring, str]]
     homes: list[Path]
+    clock: Callable[[], datetime] | None = None
 
     @classmethod
-    async def make(cls, names: list[str]) -> DemoKeys:
-        """Make the keys (each robot holds the moderator's public key)."""
+    async def make(
+        cls, names: list[str], clock: Callable[[], datetime] | None = None
+    ) -> DemoKeys:
+        """
+        Make the keys (each robot holds the moderator's public key).  The robots sign
+        at ``clock``'s time, the moderator's: on a fast clock, a signature made at the
+        machine's time would soon look weeks old to the moderator, and be refused.
+        """
         homes = [new_gnupg_home("mod")]
-        keys = cls(homes[0], "", {}, homes)
+        keys = cls(homes[0], "", {}, homes, clock)
         try:
             ring = Keyring(keys.moderator_home)
             keys.moderator_key = await asyncio.to_thread(
@@ -193,7 +200,7 @@ class DemoKeys:
             public = ring.export_public(keys.moderator_key)
             for name in names:
                 homes.append(new_gnupg_home(name[:3].lower()))
-                robot_ring = Keyring(homes[-1])
+                robot_ring = Keyring(homes[-1], clock=clock)
                 key = await asyncio.to_thread(robot_ring.generate_key, name, robot_address(name))
                 robot_ring.import_key(public)
                 keys.robots[name] = (robot_ring, key)
@@ -279,7 +286,8 @@ async def run_demo(
         msg = f"--silent names no robot of this game: {', '.join(unknown)} (robots: {names})"
         raise ValueError(msg)
     progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
-    keys = await DemoKeys.make(names)
+    clock = FastClock(options.speed)
+    keys = await DemoKeys.make(names, clock)
     try:
         if mail is not None:
             return await _play(options, progress, folder, seed, names, mail, keys, started)
@@ -313,7 +321,7 @@ async def _play(
         )
         for index, name in enumerate(names)
     ]
-    service = Service(config, clock=FastClock(options.speed))
+    service = Service(config, clock=keys.clock)
     await service.start()
     try:
         progress(f"Mail on {hub.host} (SMTP {hub.smtp_port}, IMAP {hub.imap_port}).")

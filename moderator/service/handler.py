@@ -45,10 +45,11 @@ just before sending (``moderator.service.outgoing.render_outgoing``).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
@@ -67,6 +68,7 @@ from moderator.mail.intake import (
     parse,
     screen,
 )
+from moderator.mail.limits import RawLimits, over_limit
 from moderator.orders import Query
 from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
@@ -81,6 +83,7 @@ from moderator.service import (
     reference,
     reliability,
     reports,
+    seals,
     signon,
     timing,
     tournaments,
@@ -92,17 +95,23 @@ from moderator.service.notify import (
     REPLY,
     REPORT_FROM,
     REPORTED,
+    SIGNON_REFUSAL,
     WELCOME,
 )
 from moderator.store.deadlines import ABSENCE_END, DeadlineChange
 from moderator.store.inbox import GameContext, InboundMessage, Lookup, NewPlayer, Outcome
 from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player, hash_secret, normal_address
+from moderator.store.seals import Seal
+
+log = logging.getLogger(__name__)
 
 #: A battle by mail takes dozens of mails a day: the budget is for runaway robots.
 DEFAULT_BUDGET = ReplyBudget(200)
 #: Game record mails one mail may ask for.
 HISTORIES_PER_MAIL = 3
+#: How much of a mail over the intake's caps is read for its sender.
+_HEAD_BYTES = 16_384
 #: The code of a refused absence line.
 ABSENCE_REFUSED = "E-ABSENCE"
 
@@ -122,14 +131,24 @@ class _AbsenceChange:
     withdrawn: bool
 
 
+_NO_HINTS = Hints()
+
+
 @dataclass(frozen=True, slots=True)
 class _Read:
-    """A mail as the intake reads it, before anybody is trusted."""
+    """
+    A mail as the intake reads it, before anybody is trusted; ``over``: why it was not
+    read at all (over the intake's caps); ``signed_hints``: the hints of the signed text
+    alone (the subject's tag and the sender kept), when the signature is good.
+    """
 
     msg: EmailMessage
     extracted: Extracted
     hints: Hints
     game: str | None
+    signature: auth.Signature = auth.UNSIGNED
+    signed_hints: Hints = _NO_HINTS
+    over: str | None = None
 
 
 class MailGameHandler:
@@ -145,6 +164,9 @@ class MailGameHandler:
         own_addresses: more of our addresses, dropped the same way.
         budget: automatic answers to one address in a day; beyond it, mail is held.
         max_lines: order lines read from one mail.
+        limits: the caps checked on a mail's raw bytes before anything parses it.
+        seal_window: how old a signature may be; each signature and each secret
+            mail acts once (``moderator.service.seals``).
     """
 
     def __init__(
@@ -155,6 +177,8 @@ class MailGameHandler:
         own_addresses: Iterable[str] = (),
         budget: ReplyBudget = DEFAULT_BUDGET,
         max_lines: int = 100,
+        limits: RawLimits | None = None,
+        seal_window: timedelta = seals.WINDOW,
     ) -> None:
         self._keyring_factory = keyring_factory
         self._keyring: Keyring | None = None
@@ -162,6 +186,8 @@ class MailGameHandler:
         self.own_addresses = frozenset({moderator_address, *own_addresses})
         self.budget = budget
         self.max_lines = max_lines
+        self.limits = limits if limits is not None else RawLimits()
+        self.seal_window = seal_window
         self.secrets = auth.SecretChecker()
         self._last: tuple[int, bytes, _Read] | None = None
 
@@ -178,6 +204,8 @@ class MailGameHandler:
 
     def handle(self, message: InboundMessage, game: GameContext | None, lookup: Lookup) -> Outcome:
         read = self._read(message)
+        if read.over is not None:
+            return self._over_limit(lookup, message, read)
         earlier = lookup.earlier_copy(message)
         if earlier is not None:
             return Outcome(rejected=True, note=f"a copy of message {earlier}: not read again")
@@ -193,56 +221,179 @@ class MailGameHandler:
         info = _info(read, message)
         if disposition.action is Action.REPLY_ONLY:
             return self._cannot_read(lookup, message, info, sender, disposition)
-        signature = auth.check_signature(message.raw, self.keyring, read.extracted.charset)
+        signature = read.signature
         text = signature.text if signature.text is not None else read.extracted.text
-        hints = read.hints
-        if signature.valid:  # the game and secret lines of the signed text
-            hints = replace(game_and_player_hints(read.msg, text), sender=read.hints.sender)
+        hints = read.signed_hints if signature.valid else read.hints
         lines, ignored = order_lines(text, max_lines=self.max_lines)
+        seal = self._seal(lookup, message, info, signature, hints.secret, text)
+        if isinstance(seal, Outcome):  # used before, or a signature out of its time window
+            return seal
         if any(address_change.is_address_line(line) for line in lines):
             headers = self._reply_headers(message)
             mail = address_change.Mail(hints.sender, lines, signature, hints.secret, info, headers)
-            return self._address_change(message, lookup, mail)
+            return _sealed(self._address_change(message, lookup, mail), seal)
         signing_on = any(signon.is_signon(line) for line in lines)
         if signing_on and (not sender or lookup.player(sender) is None):
-            return self._sign_on(message, read, lookup, info, lines, hints, signature)
+            return self._sign_on(message, read, lookup, info, lines, hints, signature, seal)
         allowed = bool(game.options.get(auth.ALLOW_SECRETS)) if game is not None else True
         who = auth.identify(
             lookup, sender, signature, hints.secret, secrets_allowed=allowed, checker=self.secrets
         )
         if who.player is None:
             return Outcome(rejected=True, note=f"not answered: {who.why}")
+        if not who.authenticated and signing_on:
+            how = _registered_how(who.player)
+            return self._refuse(lookup, message, info, who.player, _REGISTERED, how)
         if not who.authenticated:
             how = auth.how_to_authenticate(who.player, allowed)
             return self._refuse(lookup, message, info, who.player, who.why, how)
         player = who.player
+        if signing_on:
+            return _sealed(self._registered(message, info, player), seal)
+        game, unnamed = self._trusted_game(read, signature, game, lookup, player)
         ours, rest = tournaments.tournament_lines(lines)
         if ours:
-            return self._tournament(
-                message, game, lookup, info, player, who.method, ours, rest, ignored
+            done = self._tournament(
+                message, game, lookup, info, player, who.method, ours, rest, ignored, unnamed
             )
+            return _sealed(done, seal)
         if game is None:
-            why = f"there is no game {hints.game!r}" if hints.game else "your mail names no game"
-            return self._no_game(lookup, message, info, player, why)
+            why = unnamed or (
+                f"there is no game {hints.game!r}" if hints.game else "your mail names no game"
+            )
+            return _sealed(self._no_game(lookup, message, info, player, why), seal)
         seat = game.seats.get(player.address)
         if seat is None or not game.state.has_player(seat):
             why = f"you have no seat in game {game.game_id}"
-            return self._no_game(lookup, message, info, player, why)
-        return self._play(message, game, lookup, info, player, seat, who.method, lines, ignored)
+            return _sealed(self._no_game(lookup, message, info, player, why), seal)
+        played = self._play(message, game, lookup, info, player, seat, who.method, lines, ignored)
+        return _sealed(played, seal)
+
+    # -- counting each mail once -------------------------------------------------------
+
+    def _seal(
+        self,
+        lookup: Lookup,
+        message: InboundMessage,
+        info: reports.MailInfo,
+        signature: auth.Signature,
+        secret: str | None,
+        text: str,
+    ) -> Seal | Outcome | None:
+        """
+        The seal this mail will leave (``moderator.service.seals``), or the refusal of a
+        mail whose signature or secret text was used before, or whose signature is out
+        of the time window.  None: nothing authenticates the mail (yet).
+        """
+        sender = self._read(message).hints.sender
+        if signature.valid:
+            seal = seals.signature_seal(signature, self.seal_window)
+            why = seals.age_problem(signature.signed_at, lookup.now(), self.seal_window)
+        elif secret and sender:
+            seal, why = seals.secret_seal(sender, text), None
+        else:
+            return None
+        earlier = lookup.seal_used(seal.digest)
+        if earlier is not None:
+            why = seals.replay_answer(earlier, secret=seal.kind == seals.SECRET_SEAL)
+        if why is None:
+            return seal
+        owner = self._owner(lookup, signature, sender)
+        note = f"replayed: seal of message {earlier.inbound_id}" if earlier else why
+        if owner is None:
+            return Outcome(rejected=True, note=f"not answered: {note}")
+        how = ["Write your orders in a new mail and sign it (or add your secret) again."]
+        refused = self._refuse(lookup, message, info, owner, why, how)
+        return replace(refused, note=f"refused: {note}")
+
+    def _owner(
+        self, lookup: Lookup, signature: auth.Signature, sender: str | None
+    ) -> Player | None:
+        """Whose mail this is, by the key that signed it or else by its sender."""
+        if signature.valid and signature.fingerprint:
+            signers = lookup.players_with_key(signature.fingerprint)
+            return signers[0] if signers else None
+        return lookup.player(sender) if sender else None
+
+    def _trusted_game(
+        self,
+        read: _Read,
+        signature: auth.Signature,
+        game: GameContext | None,
+        lookup: Lookup,
+        player: Player,
+    ) -> tuple[GameContext | None, str]:
+        """
+        The game a signed mail may act on: the one its signed text names; the subject's
+        tag (which no signature covers) only while the signer plays one game alone.
+        (None, why) when the tag may not pick it.
+        """
+        if game is None or not signature.valid or read.signed_hints.body_game:
+            return game, ""
+        active = [g for g, _seat in lookup.active_games_of(player.address)]
+        if active == [game.game_id]:
+            return game, ""
+        return None, (
+            f"your signed text names no game and you play {len(active)} games: the "
+            f"[titan {game.game_id}] tag of the subject is not signed, so it cannot pick "
+            f"one; write the line 'game NAME' inside the signed text"
+        )
+
+    def _over_limit(self, lookup: Lookup, message: InboundMessage, read: _Read) -> Outcome:
+        """A mail over the intake's caps: archived, not read, its registered sender told once a day."""
+        why = read.over or ""
+        log.warning("inbound message %s not read: %s", message.id, why)
+        player = lookup.player(read.hints.sender) if read.hints.sender else None
+        note = f"over the intake's limits, not read: {why}"
+        if player is None or lookup.mails_today(player.address, (REFUSAL,)):
+            return Outcome(rejected=True, note=note)
+        info = _info(read, message)
+        how = [
+            ("Send your orders as plain text (or signed text) in a mail of their own, "
+            "without large attachments.")
+        ]
+        texts = reports.refusal(info, f"the mail is too large to read ({why})", how)
+        mail = self._answer(message, player, REFUSAL, texts, None)
+        return Outcome(mails=(mail,), rejected=True, note=note)
+
+    def _registered(self, message: InboundMessage, info: reports.MailInfo, player: Player) -> Outcome:
+        """A sign-on from an address that is registered already (and proved his)."""
+        how = _registered_how(player)
+        texts = reports.refusal(info, _REGISTERED, how, once=False)
+        mail = self._answer(message, player, REPLY, texts, None)
+        return Outcome(mails=(mail,), rejected=True, note="a sign-on from a registered address")
 
     # -- reading -----------------------------------------------------------------------
 
     def _read(self, message: InboundMessage) -> _Read:
-        """The intake's reading of the mail (remembered for the next call on it)."""
+        """
+        The intake's reading of the mail, its signature checked (remembered for the next
+        call on it).  A mail over the caps of ``moderator.mail.limits`` is not parsed:
+        only its headers' first bytes are read, for the sender to tell.
+        """
         if self._last is not None and self._last[:2] == (message.id, message.raw):
             return self._last[2]
+        over = over_limit(message.raw, self.limits)
+        if over is not None:
+            msg = parse(_head(message.raw))
+            hints = _checked_sender(game_and_player_hints(msg, ""))
+            read = _Read(msg, Extracted(text=""), hints, None, over=over)
+            self._last = (message.id, message.raw, read)
+            return read
         msg = parse(message.raw)
         extracted = extract_text(msg, raw=message.raw)
-        hints = game_and_player_hints(msg, extracted.text)
-        if hints.sender is not None and not _ADDRESS.match(hints.sender):
-            hints = replace(hints, sender=None)  # not an address we could ever answer
-        named = hints.game or header_text(msg, "X-Titan-Game").strip()
-        read = _Read(msg, extracted, hints, named if _HEADER_GAME.match(named) else None)
+        hints = _checked_sender(game_and_player_hints(msg, extracted.text))
+        tagged = header_text(msg, "X-Titan-Game").strip()
+        signature = auth.check_signature(message.raw, self.keyring, extracted.charset)
+        signed_hints = Hints()
+        if signature.valid:  # the game and secret lines of the signed text alone
+            signed = game_and_player_hints(msg, signature.text or "")
+            signed_hints = replace(signed, sender=hints.sender)
+            named = signed.body_game or signed.subject_game or tagged
+        else:
+            named = hints.game or tagged
+        game = named if _HEADER_GAME.match(named or "") else None
+        read = _Read(msg, extracted, hints, game, signature, signed_hints)
         self._last = (message.id, message.raw, read)
         return read
 
@@ -272,6 +423,7 @@ class MailGameHandler:
         ours: list[str],
         rest: list[str],
         ignored: list[str],
+        unnamed: str = "",
     ) -> Outcome:
         """
         A mail with tournament lines (``moderator.service.tournaments``): they are
@@ -287,7 +439,7 @@ class MailGameHandler:
         if not orders:
             pass
         elif game is None:
-            why = "your mail names no game"
+            why = unnamed or "your mail names no game"
         elif seat is None or not game.state.has_player(seat):
             why = f"you have no seat in game {game.game_id}"
         elif game.game_id in tournaments.games_named(ours):
@@ -482,12 +634,15 @@ class MailGameHandler:
         player: Player,
         why: str,
         how: Sequence[str],
+        *,
+        kind: str = REFUSAL,
+        per_day: int = auth.REFUSALS_PER_DAY,
     ) -> Outcome:
-        """An unauthenticated mail: one refusal a day to the registered address."""
-        if lookup.mails_today(player.address, (REFUSAL,)) >= auth.REFUSALS_PER_DAY:
+        """A mail not carried out: ``per_day`` refusals of its ``kind`` a day to the address."""
+        if lookup.mails_today(player.address, (kind,)) >= per_day:
             return Outcome(rejected=True, note=f"refused, not answered (refused today): {why}")
-        texts = reports.refusal(info, why, how)
-        mail = self._answer(message, player, REFUSAL, texts, None)
+        texts = reports.refusal(info, why, how, per_day=per_day)
+        mail = self._answer(message, player, kind, texts, None)
         return Outcome(mails=(mail,), rejected=True, note=f"refused: {why}")
 
     def _no_game(
@@ -541,8 +696,12 @@ class MailGameHandler:
         lines: list[str],
         hints: Hints,
         signature: auth.Signature,
+        seal: Seal | None,
     ) -> Outcome:
-        """``signon NAME`` from an address nobody registered (see ``signon``)."""
+        """
+        ``signon NAME`` from an address nobody registered (see ``signon``).  Every refusal
+        is answered, with what to do, up to ``signon.REFUSALS_PER_DAY`` a day.
+        """
         address = normal_address(read.hints.sender or "")
         if not address:
             return Outcome(rejected=True, note="a sign-on without a sender address")
@@ -550,17 +709,28 @@ class MailGameHandler:
         assert req is not None
         stranger = Player(0, req.name, address, "UTC", None, None)
         why = signon.problem(req)
+        how = ["Write 'signon YOUR NAME' (and 'timezone Europe/Berlin' if you like)."]
         key: str | None = None
         blocks = auth.key_blocks(read.msg, signature.text or read.extracted.text)
         keyring = self.keyring
         if why is None and blocks and keyring is not None:
-            key, why = signon.pinned_key(
-                keyring,
-                blocks,
-                lambda: auth.check_signature(message.raw, keyring, read.extracted.charset),
-            )
+            checked: list[auth.Signature] = []
+
+            def check() -> auth.Signature:
+                checked.append(auth.check_signature(message.raw, keyring, read.extracted.charset))
+                return checked[-1]
+
+            key, why = signon.pinned_key(keyring, blocks, check)
             if key is not None and lookup.players_with_key(key):
                 key, why = None, f"the key {key} is registered for another address already"
+            if key is not None and checked:  # the signature is good now: count it once
+                seal = seals.signature_seal(checked[-1], self.seal_window)
+                used = lookup.seal_used(seal.digest)
+                late = seals.age_problem(checked[-1].signed_at, lookup.now(), self.seal_window)
+                why = seals.replay_answer(used, secret=False) if used else late
+                key = key if why is None else None
+            elif key is None and checked and not checked[-1].valid:
+                how = signon.how_to_sign(checked[-1])
         elif why is None and blocks:
             why = "this moderator takes no keys: sign on with a secret line instead"
         secret = hints.secret
@@ -572,15 +742,18 @@ class MailGameHandler:
                 "signed with it) or a line 'secret YOUR-SECRET'"
             )
         if why is not None:
-            how = ["Write 'signon YOUR NAME' (and 'timezone Europe/Berlin' if you like)."]
-            return self._refuse(lookup, message, info, stranger, why, how)
+            return self._refuse(
+                lookup, message, info, stranger, why, how,
+                kind=SIGNON_REFUSAL, per_day=signon.REFUSALS_PER_DAY,
+            )
         zone = req.time_zone or "UTC"
         hashed = hash_secret(secret) if secret is not None else None
         new = NewPlayer(req.name, address, zone, key, hashed)
         texts = reports.welcome(req.name, address, zone, key, new.secret_hash is not None)
         player = Player(0, req.name, address, zone, key, new.secret_hash)
         mail = self._answer(message, player, WELCOME, texts, None)
-        return Outcome(players=(new,), mails=(mail,), note=f"signed on {req.name} <{address}>")
+        done = Outcome(players=(new,), mails=(mail,), note=f"signed on {req.name} <{address}>")
+        return _sealed(done, seal)
 
     # -- mails ---------------------------------------------------------------------------
 
@@ -642,6 +815,44 @@ def _info(read: _Read, message: InboundMessage) -> reports.MailInfo:
         message_id=message.message_id or "",
         topic=topic or "your mail",
     )
+
+
+def _sealed(outcome: Outcome, seal: Seal | None) -> Outcome:
+    """``outcome`` keeping ``seal``: the mail's signature or secret text is used up."""
+    return outcome if seal is None else replace(outcome, seals=(*outcome.seals, seal))
+
+
+_REGISTERED = "this address is registered already"
+
+
+def _registered_how(player: Player) -> list[str]:
+    """What a registered player who signs on again may want instead."""
+    return [
+        f"You are registered as {player.name} <{player.address}>; nothing needs doing.",
+        (
+            f"To move to another address, write 'change address from {player.address}' "
+            "from the new address (signed with your key or with your secret line); the "
+            "change is confirmed from this address."
+        ),
+        (
+            "To register another key, ask the game master: a key is changed by hand, so "
+            "that nobody can take over your games with a key of his own."
+        ),
+    ]
+
+
+def _head(raw: bytes) -> bytes:
+    """The first headers of a mail too large to parse: enough to find its sender."""
+    head = raw[:_HEAD_BYTES]
+    end = head.find(b"\n\n")
+    end = head.find(b"\r\n\r\n") if end < 0 else end
+    return head[: end + 1] if end >= 0 else head[: head.rfind(b"\n") + 1]
+
+
+def _checked_sender(hints: Hints) -> Hints:
+    if hints.sender is not None and not _ADDRESS.match(hints.sender):
+        return replace(hints, sender=None)  # not an address we could ever answer
+    return hints
 
 
 def _reasons(disposition: Disposition) -> str:

@@ -34,8 +34,10 @@ from moderator.store.players import Player, normal_address
 
 #: Mail kinds (the outbox's ``kind``).
 REPORT, REPLY, REFUSAL, HISTORY, WELCOME = "report", "reply", "refusal", "history", "welcome"
+#: A refused sign-on (its own daily budget: the sender is nobody yet).
+SIGNON_REFUSAL = "signon-refusal"
 #: The kinds that answer a mail: what the daily reply budget counts.
-ANSWER_KINDS = (REPLY, REFUSAL, HISTORY, WELCOME)
+ANSWER_KINDS = (REPLY, REFUSAL, HISTORY, WELCOME, SIGNON_REFUSAL)
 #: Game options the service keeps: the version each player was last reported, and
 #: where that report began (a ``report`` query sends it again from there).
 REPORTED, REPORT_FROM = "reported", "report_from"

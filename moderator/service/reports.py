@@ -287,9 +287,18 @@ def history(
 
 
 def refusal(
-    mail: MailInfo, why: str, how: Sequence[str], *, games: str = "", once: bool = True
+    mail: MailInfo,
+    why: str,
+    how: Sequence[str],
+    *,
+    games: str = "",
+    once: bool = True,
+    per_day: int | None = None,
 ) -> Texts:
-    """A refused mail: why, and what to do instead (one part, no private contents)."""
+    """
+    A refused mail: why, and what to do instead (one part, no private contents);
+    ``per_day`` (or ``once``: 1) says how many such answers the address may get a day.
+    """
     text = render(
         "player.refusal.txt.j2",
         date=mail.date or "(no date)",
@@ -297,7 +306,7 @@ def refusal(
         why=why,
         how=list(how),
         games=games,
-        once=once,
+        per_day=per_day if per_day is not None else int(once),
     )
     return Texts("Your mail was not carried out", text)
 

@@ -19,8 +19,17 @@ database: a restart finds every deadline, every mail waiting to be processed and
 mail waiting to be sent; ``clockwork.service_started`` deals with deadlines that passed
 while it was down.
 
+One service reads a mailbox with a database at a time: ``start`` takes the mailbox's
+row in ``poller_lock`` (``moderator.store.poller_lock``) or refuses with
+``MailboxBusyError``, a fifth job (``lock``) renews its heartbeat every
+``poller_lock.BEAT_EVERY``, and ``stop`` gives it up.  A service that finds its lock
+taken over (it was thought dead) stops.  A send round that leaves mails held by another
+sender's lease brings the ``send`` job forward to the moment the first lease ends, so a
+mail whose sender died goes out within about ``outbox.LEASE``.
+
 The clock (``EventStore.clock``) is injected: tests and the demo run games on a fast
-clock while apscheduler's own timers stay in real seconds.
+clock while apscheduler's own timers, the mailbox's lock and the outbox's leases stay in
+real seconds.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import ssl
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -35,17 +45,20 @@ from functools import partial
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy.engine import make_url
 
 from moderator.mail.errors import MailError
 from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
 from moderator.mail.intake import ReplyBudget
+from moderator.mail.limits import RawLimits
 from moderator.mail.smtp import SmtpSink
 from moderator.service import clockwork, tournaments
 from moderator.service.config import Config
 from moderator.service.handler import MailGameHandler
 from moderator.service.poller import Poller, PollResult
 from moderator.service.sender import Sender, SendTally
+from moderator.store import outbox, poller_lock, seals
 from moderator.store.eventstore import EventStore
 
 log = logging.getLogger(__name__)
@@ -54,6 +67,8 @@ log = logging.getLogger(__name__)
 IDLE_SECONDS = 25 * 60
 #: Wait after the IDLE connection failed before trying again.
 IDLE_RETRY_SECONDS = 30.0
+#: The ``send`` job is brought forward to this long after another sender's lease ends.
+LEASE_SLACK = timedelta(seconds=0.5)
 
 
 def imap_source(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> ImapSource:
@@ -122,6 +137,8 @@ class Service:
             config.moderator.address,
             budget=ReplyBudget(config.service.reply_budget),
             max_lines=config.service.max_lines,
+            limits=RawLimits(max_bytes=config.service.max_mail_kib * 1024),
+            seal_window=timedelta(days=config.service.signature_days),
         )
         self.source = imap_source(config, ssl_context=ssl_context)
         self._idle_source = imap_source(config, ssl_context=ssl_context)
@@ -136,6 +153,18 @@ class Service:
             concurrency=config.service.send_concurrency,
             from_name=config.moderator.name,
         )
+        #: The mailbox's lock (``poller_lock``): its name, this run's owner id, how often
+        #: its heartbeat is renewed and when an unrenewed one counts as dead.
+        self.mailbox = poller_lock.mailbox_key(
+            config.imap.user, config.imap.host, config.imap.port, config.imap.folder
+        )
+        self.owner = poller_lock.new_owner()
+        self.beat_every = poller_lock.BEAT_EVERY
+        self.lock_stale = poller_lock.STALE
+        self._locked_at: datetime | None = None
+        #: Set when another service took the mailbox over (this one was thought dead):
+        #: polling stops and ``run`` returns.
+        self.lost = asyncio.Event()
         self.scheduler: AsyncIOScheduler | None = None
         self._idle_task: asyncio.Task[None] | None = None
         #: Set whenever a poll or a send round finishes (the demo and tests wait on it).
@@ -152,6 +181,8 @@ class Service:
 
     async def poll_now(self) -> PollResult:
         """Fetch and process new mail, then send what it caused."""
+        if self.lost.is_set():
+            return PollResult()
         result = await self.poller.poll()
         if result.fetched or result.processed:
             log.info("poll: %d fetched, %s", result.fetched, result.statuses or "nothing to do")
@@ -166,7 +197,29 @@ class Service:
         if tally.sent or tally.failed:
             log.info("send: %d sent, %d failed", tally.sent, tally.failed)
         self.activity.set()
+        held_until = await asyncio.to_thread(self._lease_ends)
+        if held_until is not None:
+            # Mail another sender holds: look again when its lease ends (if it died,
+            # the mail is ours then).
+            self._bring_forward("send", at=held_until + LEASE_SLACK)
         return tally
+
+    async def beat_now(self) -> bool:
+        """Renew the mailbox lock's heartbeat; False (and ``lost`` set) if it was taken."""
+        held = await asyncio.to_thread(
+            poller_lock.beat, self.store, self.mailbox, self.owner, now=poller_lock.wall_clock()
+        )
+        if not held and not self.lost.is_set():
+            other = await asyncio.to_thread(poller_lock.holder, self.store, self.mailbox)
+            by = f"pid {other.pid} on host {other.host}" if other else "nobody"
+            log.error(
+                "the lock on %s is no longer ours (held by %s): this service was taken "
+                "for dead; it stops reading the mailbox and exits",
+                self.mailbox,
+                by,
+            )
+            self.lost.set()
+        return held
 
     async def deadlines_now(self) -> list[str]:
         """Reminders, timeouts and time limits due now; then the mail they wrote."""
@@ -181,6 +234,9 @@ class Service:
         )
         for line in done:
             log.info("deadlines: %s", line)
+        pruned = await asyncio.to_thread(seals.prune_store, self.store, self.store.clock())
+        if pruned:
+            log.info("deadlines: %d seals of signatures past their window dropped", pruned)
         if done:
             await self.send_now()
         return done
@@ -208,10 +264,35 @@ class Service:
 
     async def start(self) -> None:
         """
-        Read the mail that came while the service was down, deal with the deadlines
-        that passed meanwhile, then start the jobs.  Mail first: an order that came
-        in time is played before its deadline can time the player out.
+        Take the mailbox's lock, read the mail that came while the service was down,
+        deal with the deadlines that passed meanwhile, then start the jobs.  Mail first:
+        an order that came in time is played before its deadline can time the player out.
+
+        Raises:
+            MailboxBusyError: another running service reads the mailbox with this
+                database (nothing was started).
         """
+        dead = await asyncio.to_thread(
+            poller_lock.acquire, self.store, self.mailbox, self.owner, stale=self.lock_stale
+        )
+        self._locked_at = poller_lock.wall_clock()
+        if dead is not None:
+            log.warning(
+                "the lock on %s was held by pid %d on host %s, last heard from at "
+                "%s UTC: that service is taken for dead and its lock taken over",
+                self.mailbox,
+                dead.pid,
+                dead.host,
+                f"{dead.heartbeat_at:%Y-%m-%d %H:%M:%S}",
+            )
+        log.info("%s", self._starting_line())
+        try:
+            await self._start()
+        except BaseException:
+            await self._unlock()
+            raise
+
+    async def _start(self) -> None:
         try:
             await self.poller.poll()
         except MailError as exc:
@@ -235,6 +316,7 @@ class Service:
                 self._job(self.tournaments_now),
                 self.config.service.tournament_seconds,
             ),
+            ("lock", self._job(self.beat_now), self.beat_every.total_seconds()),
         ]
         for name, job, seconds in jobs:
             scheduler.add_job(
@@ -269,15 +351,34 @@ class Service:
         await self.source.close()
         if self.keyring is not None:
             self.keyring.stop_agent()
+        await self._unlock()
         if self._own_store:
             self.store.close()
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Run until ``stop`` is set."""
-        await self.start()
+    async def run(
+        self, stop: asyncio.Event, *, started: Callable[[], None] | None = None
+    ) -> None:
+        """
+        Run until ``stop`` is set, or until another service takes the mailbox over
+        (``lost``); ``started`` is called once the service runs.
+        """
         try:
-            await stop.wait()
+            await self.start()
+        except poller_lock.MailboxBusyError:
+            if self._own_store:  # nothing else was opened (nor the GnuPG agent touched)
+                self.store.close()
+            raise
+        except BaseException:
+            await self.stop()
+            raise
+        waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self.lost.wait())]
+        try:
+            if started is not None:
+                started()
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            for wait in waits:
+                wait.cancel()
             await self.stop()
 
     # -- helpers ----------------------------------------------------------------------------
@@ -313,11 +414,55 @@ class Service:
         job.__name__ = work.__name__
         return job
 
-    def _bring_forward(self, job_id: str) -> None:
-        if self.scheduler is not None:
-            job = self.scheduler.get_job(job_id)
-            if job is not None:
-                job.modify(next_run_time=datetime.now(UTC))
+    def _bring_forward(self, job_id: str, at: datetime | None = None) -> None:
+        """Run a job now, or at ``at`` unless it runs before that anyway."""
+        if self.scheduler is None:
+            return
+        job = self.scheduler.get_job(job_id)
+        if job is None:
+            return
+        if at is not None and job.next_run_time is not None and job.next_run_time <= at:
+            return
+        job.modify(next_run_time=at or datetime.now(UTC))
+
+    def _lease_ends(self) -> datetime | None:
+        with self.store.reading() as tx:
+            return outbox.lease_ends(tx)
+
+    async def _unlock(self) -> None:
+        """Give the mailbox's lock up (if this service holds it) and say so."""
+        if self._locked_at is None:
+            return
+        since, self._locked_at = self._locked_at, None
+        try:
+            released = await asyncio.to_thread(
+                poller_lock.release, self.store, self.mailbox, self.owner
+            )
+        except Exception as exc:  # noqa: BLE001 - it lapses by itself after lock_stale
+            log.warning("the lock on %s could not be released (%s)", self.mailbox, exc)
+            released = False
+        ran = poller_lock.wall_clock() - since
+        log.info(
+            "stopped serving %s after %s: %s",
+            self.config.moderator.address,
+            str(ran).split(".")[0],
+            f"{self.mailbox} released" if released else f"{self.mailbox} was not ours any more",
+        )
+
+    def _starting_line(self) -> str:
+        """What the service reads, with which database, and its jobs."""
+        config = self.config
+        database = make_url(self.store.url).render_as_string(hide_password=True)
+        idle = "IDLE where offered" if config.imap.idle else "no IDLE"
+        return (
+            f"serving {config.moderator.address}: reading {self.mailbox} ({idle}) with "
+            f"database {database}, sending through {config.smtp.host}:{config.smtp.port}; "
+            f"jobs: poll every {config.imap.poll_seconds:g} s, send every "
+            f"{config.smtp.send_seconds:g} s, deadlines every "
+            f"{config.service.deadline_seconds:g} s, tournaments every "
+            f"{config.service.tournament_seconds:g} s, lock heartbeat every "
+            f"{self.beat_every.total_seconds():g} s (pid {os.getpid()})"
+        )
 
     async def _watch_idle(self) -> None:
         """Bring the poll forward whenever the server says mail has come."""

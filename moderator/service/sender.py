@@ -3,7 +3,12 @@ The sender: due outbox rows signed (and their private parts encrypted) just befo
 are handed to SMTP, a few at a time.
 
 A row is claimed (``outbox.claim_due``: its lease keeps other senders off it), made
-into its PGP/MIME message (``render_outgoing``), sent, and marked sent.  A temporary
+into its PGP/MIME message (``render_outgoing``), sent, and marked sent.  While the
+sender works on a row (GnuPG, the SMTP transaction) a task renews the row's lease every
+``outbox.RENEW_EVERY``; a sender that dies stops renewing, and another takes the mail
+up once the lease (``outbox.LEASE``) has run out.  A sender that finds its claim taken
+over before it sends leaves the mail to the new holder; one that finds out only after
+sending has its result ignored, and the mail may go out twice, with one Message-ID.  A temporary
 failure is tried again later with a doubling, jittered wait (``smtp.next_attempt``); a
 permanent one (a 5xx answer, a recipient key that is missing) gives the row up at once,
 where ``db`` tools and the moderator can see it.  Signing runs in worker threads, so a
@@ -13,9 +18,11 @@ few mails are signed at once on a machine with several cores.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from dataclasses import dataclass
+from datetime import timedelta
 
 from moderator.mail.errors import GpgError, MailTransportError
 from moderator.mail.gpg import Keyring
@@ -52,8 +59,13 @@ class Sender:
         concurrency: int = DEFAULT_CONCURRENCY,
         rng: random.Random | None = None,
         from_name: str = "",
+        lease: timedelta = outbox.LEASE,
+        renew_every: timedelta = outbox.RENEW_EVERY,
     ) -> None:
         self.store = store
+        #: How long a claim holds a mail, and how often it is renewed while we work on it.
+        self.lease = lease
+        self.renew_every = renew_every
         #: The moderator's display name, in the From of every mail.
         self.from_name = from_name
         self.sink = sink
@@ -84,9 +96,36 @@ class Sender:
 
     def _claim(self) -> StoredMail | None:
         with self.store.transaction() as tx:
-            return outbox.claim_due(tx, tx.now())
+            return outbox.claim_due(tx, tx.now(), lease=self.lease)
 
     async def _send(self, mail: StoredMail, tally: SendTally, session: SmtpSession) -> None:
+        """Send one claimed mail, its lease renewed until its result is recorded."""
+        lost = asyncio.Event()
+        keeper = asyncio.create_task(self._keep(mail, lost), name=f"lease-{mail.id}")
+        try:
+            await self._sign_and_send(mail, tally, session, lost)
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
+
+    async def _keep(self, mail: StoredMail, lost: asyncio.Event) -> None:
+        """Renew ``mail``'s lease every ``renew_every`` until cancelled or taken over."""
+        while True:
+            await asyncio.sleep(self.renew_every.total_seconds())
+            try:
+                held = await asyncio.to_thread(outbox.renew, self.store, mail, lease=self.lease)
+            except Exception as exc:  # noqa: BLE001 - the database may be back at the next renewal
+                log.warning("mail %d: its lease could not be renewed (%s)", mail.id, exc)
+                continue
+            if not held:
+                log.warning("mail %d: another sender has taken it over", mail.id)
+                lost.set()
+                return
+
+    async def _sign_and_send(
+        self, mail: StoredMail, tally: SendTally, session: SmtpSession, lost: asyncio.Event
+    ) -> None:
         try:
             message = await asyncio.to_thread(
                 render_outgoing,
@@ -96,6 +135,8 @@ class Sender:
                 self.store.clock(),
                 self.from_name,
             )
+            if lost.is_set():
+                return  # its new holder sends it
             await session.send(message, self.envelope_sender, [mail.recipient])
         except (GpgError, MailTransportError, ValueError) as exc:
             permanent = not isinstance(exc, MailTransportError) or exc.permanent
@@ -113,5 +154,5 @@ class Sender:
                 exc,
             )
             return
-        await asyncio.to_thread(outbox.mark_sent, self.store, mail.id)
+        await asyncio.to_thread(outbox.mark_sent, self.store, mail)
         tally.sent += 1

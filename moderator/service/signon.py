@@ -29,6 +29,9 @@ from moderator.service.auth import Signature
 
 #: The shortest secret accepted at sign-on.
 MIN_SECRET = 8
+#: Answers to refused sign-ons one address may get a day: enough to get it right,
+#: too few to make the moderator a mail cannon.
+REFUSALS_PER_DAY = 5
 
 _SIGNON = re.compile(r"^\s*sign[\s_-]?on\b\s*[:=]?\s*(.*?)\s*$", re.IGNORECASE)
 _TIMEZONE = re.compile(r"^\s*(?:time[\s_-]?zone|tz)\b\s*[:=]?\s*(.*?)\s*$", re.IGNORECASE)
@@ -84,6 +87,21 @@ def problem(req: Request) -> str | None:
     return None
 
 
+def how_to_sign(signature: Signature) -> list[str]:
+    """What to do when a sign-on's signature did not prove the key it carries."""
+    steps = [
+        ("Write 'signon YOUR NAME' (and 'timezone Europe/Berlin' if you like), attach "
+        "your public key, and sign the mail with that same key (PGP/MIME, or an inline "
+        "clearsigned text); do not encrypt it."),
+    ]
+    if signature.status == "unsigned":
+        steps.append(
+            "In mutt: set crypt_autosign (or press 'p' then 's' before sending); in "
+            "Thunderbird: turn on 'Digitally Sign This Message'."
+        )
+    return steps
+
+
 def pinned_key(
     keyring: Keyring, blocks: list[bytes], check: Callable[[], Signature]
 ) -> tuple[str | None, str | None]:
@@ -102,6 +120,11 @@ def pinned_key(
     if not imported:
         return None, "the public key in your mail could not be read"
     signature = check()
+    if signature.status == "unsigned":
+        return None, (
+            "your sign-on mail carries a public key but is not signed: sign the mail "
+            "with the key you attach, so that it shows the key is yours"
+        )
     if not signature.valid:
         return None, (
             f"the sign-on mail must be signed with the key you send "

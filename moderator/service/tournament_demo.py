@@ -212,7 +212,8 @@ async def run_tournament_demo(
     (folder / "mail").mkdir(exist_ok=True)
     names = [*PLAYER_NAMES[: options.players], STANDBY_NAME, DIRECTOR_NAME]
     progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
-    keys = await DemoKeys.make(names)
+    clock = FastClock(options.speed)
+    keys = await DemoKeys.make(names, clock)
     try:
         async with MailHub() as hub:
             return await _run(options, progress, folder, seed, names, hub, keys, started)
@@ -244,7 +245,7 @@ async def _run(
         )
         for index, name in enumerate(names)
     }
-    service = Service(config, clock=FastClock(options.speed))
+    service = Service(config, clock=keys.clock)
     service.tournament_seed = seed
     await service.start()
     run = _Run(

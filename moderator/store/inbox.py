@@ -29,8 +29,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from moderator.rules.events import Event
 from moderator.rules.evolve import replay
-from moderator.rules.state import GameState
-from moderator.store import players, tournaments
+from moderator.rules.state import GameState, Step
+from moderator.store import players, seals, tournaments
 from moderator.store.deadlines import DeadlineChange
 from moderator.store.deadlines import apply as apply_deadline
 from moderator.store.errors import (
@@ -120,6 +120,8 @@ class Outcome:
     to act, an absence's end), made in the same transaction.
     ``addresses``: changes of players' addresses (asked for, confirmed, cancelled), made
     in the same transaction.
+    ``seals``: digests of what authenticated the mail (``moderator.store.seals``), kept
+    in the same transaction so that the same signed text never acts twice.
     """
 
     events: tuple[Event, ...] = ()
@@ -130,6 +132,7 @@ class Outcome:
     players: tuple[NewPlayer, ...] = ()
     deadlines: tuple[DeadlineChange, ...] = ()
     addresses: tuple[AddressChange, ...] = ()
+    seals: tuple[seals.Seal, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,12 +205,13 @@ class Lookup:
     def earlier_copy(self, message: InboundMessage) -> int | None:
         """
         The id of an earlier message with the same Message-ID and the same body hash
-        that was already dealt with (processed or rejected); None if there is none or
-        the message has no Message-ID.  The store keeps one copy per mailbox UID: this
-        catches the same mail come again by another route, or replayed.
+        that was already dealt with (processed or rejected); for a message without a
+        Message-ID, an earlier one without it and with the very same bytes.  None if
+        there is none.  The store keeps one copy per mailbox UID: this catches the same
+        mail come again by another route, or replayed.
         """
         if not message.message_id:
-            return None
+            return self._earlier_same_bytes(message)
         found = self._tx.connection.execute(
             select(INBOUND.c.id)
             .where(
@@ -220,6 +224,36 @@ class Lookup:
             .limit(1)
         ).first()
         return None if found is None else int(found[0])
+
+    def _earlier_same_bytes(self, message: InboundMessage) -> int | None:
+        digest = hashlib.sha256(message.raw).digest()
+        rows = self._tx.connection.execute(
+            select(INBOUND.c.id, INBOUND.c.raw)
+            .where(
+                INBOUND.c.message_id.is_(None),
+                INBOUND.c.body_hash == body_hash(message.raw),
+                INBOUND.c.id != message.id,
+                INBOUND.c.status.in_((PROCESSED, REJECTED)),
+            )
+            .order_by(INBOUND.c.id)
+        )
+        for found, raw in rows:
+            if hashlib.sha256(bytes(raw)).digest() == digest:
+                return int(found)
+        return None
+
+    def seal_used(self, digest: str) -> seals.UsedSeal | None:
+        """When the seal ``digest`` was used before (``moderator.store.seals``), if it was."""
+        return seals.used(self._tx, digest)
+
+    def active_games_of(self, address: str) -> list[tuple[str, str]]:
+        """(game, seat) of every game not yet over in which ``address`` still plays."""
+        found: list[tuple[str, str]] = []
+        for game_id, seat in players.games_of(self._tx, address):
+            state = self._tx.load(game_id).state
+            if state.step is not Step.OVER and state.has_player(seat):
+                found.append((game_id, seat))
+        return found
 
     def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The game's stored events after ``after`` (up to ``upto``)."""
@@ -459,6 +493,8 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
             raise _HandlerFailedError from exc
     for address_change in outcome.addresses:
         _change_address(tx, address_change)
+    for seal in outcome.seals:
+        seals.record(tx, seal, message.id)  # a ConflictError: decided again, and refused
     step("after-events")
     add_mails(tx, outcome.mails, inbound_id=message.id, game_id=game_id)
     step("after-outbox")

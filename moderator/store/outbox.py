@@ -4,31 +4,57 @@ committed, so nothing goes out that the database does not hold (a transactional
 outbox).
 
 ``deliver`` claims due mails one at a time, sends each outside any transaction and
-records the result.  A claim pushes ``next_attempt_at`` a lease ahead: a sender that
-dies mid-send leaves the mail to be claimed again when the lease runs out, so a mail
-is sent at least once; its Message-ID, fixed when it was written, lets the receiving
-end recognise a repeat.  A mail that fails ``max_attempts`` times is marked failed.
+records the result.  A claim (``claim_due``) writes a token new with every claim into
+``claimed_by`` and a short lease into ``claimed_until`` (``LEASE``, in real time: the
+store's clock may run fast); the sender renews the lease (``renew``) while it still
+works on the mail, every ``RENEW_EVERY``, so a slow signature or SMTP transaction keeps
+it.  A sender that dies stops renewing, and within ``LEASE`` the mail is free for
+another: a mail is sent at least once, and its Message-ID, fixed when it was written,
+lets the receiving end recognise a repeat.  Renewing and recording the result
+(``mark_sent``, ``mark_failed``) change the row only while it still carries the
+claimant's token, so a sender that lost its claim cannot take it back from the one that
+holds it now, nor record over it.  A mail that fails ``max_attempts`` times is marked
+failed.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import socket
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import ColumnElement, func, insert, or_, select, update
 
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT
 
 #: The domain of the Message-IDs the moderator makes.
 MESSAGE_ID_DOMAIN = "titan-moderator.invalid"
-#: How long a claimed mail is left to its sender before another may try.
-LEASE = timedelta(minutes=5)
+#: How long a claim keeps other senders off a mail (real time).  Its sender renews it
+#: every ``RENEW_EVERY`` while it works, so only a sender that died (or hangs without
+#: renewing) lets it run out: its mail goes out from another within about this long.
+LEASE = timedelta(seconds=20)
+#: How often a sender renews the leases of the mails it is working on.
+RENEW_EVERY = timedelta(seconds=5)
 #: Tries before a mail is marked failed.
 MAX_ATTEMPTS = 8
+
+log = logging.getLogger(__name__)
+
+
+def wall_clock() -> datetime:
+    """Real time, for leases (the store's clock is the games' and may run fast)."""
+    return datetime.now(UTC)
+
+
+def new_claim() -> str:
+    """A claim token: unique, and saying which process holds the mail (host/pid/random)."""
+    return f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:16]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +99,9 @@ class StoredMail:
     recipient_key: str | None = None
     kind: str | None = None
     created_at: datetime | None = None
+    #: The token of the claim the mail is held under, and until when (None: not held).
+    claim: str | None = None
+    claimed_until: datetime | None = None
 
 
 def backoff(attempts: int) -> timedelta:
@@ -142,6 +171,8 @@ def _mail(r: Any) -> StoredMail:
         r.recipient_key,
         r.kind,
         r.created_at,
+        r.claimed_by,
+        r.claimed_until,
     )
 
 
@@ -164,15 +195,27 @@ def count_since(
     return int(tx.connection.execute(query).scalar_one())
 
 
-def claim_due(tx: Tx, now: datetime) -> StoredMail | None:
+def claim_due(
+    tx: Tx,
+    now: datetime,
+    *,
+    wall: datetime | None = None,
+    claim: str | None = None,
+    lease: timedelta = LEASE,
+) -> StoredMail | None:
     """
-    Take the oldest due mail for sending: its attempt counted, its next attempt a lease
-    away.  On PostgreSQL, rows another sender holds are skipped (``SKIP LOCKED``).
+    Take the oldest mail due at ``now`` (the store's clock) that nobody holds (no claim,
+    or its lease over at ``wall``, real time): its attempt counted, held under a new
+    claim token (or ``claim``) until ``wall + lease``.  On PostgreSQL, rows another
+    sender is claiming are skipped (``SKIP LOCKED``).
     """
+    wall = wall or wall_clock()
+    token = claim or new_claim()
+    free = or_(OUTBOX.c.claimed_until.is_(None), OUTBOX.c.claimed_until <= wall)
     while True:
         query = (
             select(OUTBOX)
-            .where(OUTBOX.c.status == PENDING, OUTBOX.c.next_attempt_at <= now)
+            .where(OUTBOX.c.status == PENDING, OUTBOX.c.next_attempt_at <= now, free)
             .order_by(OUTBOX.c.next_attempt_at, OUTBOX.c.id)
             .limit(1)
         )
@@ -181,23 +224,83 @@ def claim_due(tx: Tx, now: datetime) -> StoredMail | None:
         row = tx.connection.execute(query).first()
         if row is None:
             return None
+        until = wall + lease
         claimed = tx.connection.execute(
             update(OUTBOX)
-            .where(OUTBOX.c.id == row.id, OUTBOX.c.next_attempt_at == row.next_attempt_at)
-            .values(attempts=OUTBOX.c.attempts + 1, next_attempt_at=now + LEASE)
+            .where(
+                OUTBOX.c.id == row.id,
+                OUTBOX.c.status == PENDING,
+                OUTBOX.c.attempts == row.attempts,
+                free,
+            )
+            .values(attempts=OUTBOX.c.attempts + 1, claimed_by=token, claimed_until=until)
         )
         if claimed.rowcount == 1:
-            return replace(_mail(row), attempts=row.attempts + 1)
+            return replace(_mail(row), attempts=row.attempts + 1, claim=token, claimed_until=until)
 
 
-def mark_sent(store: EventStore, mail_id: int) -> None:
-    """The server took the mail: it is never sent again."""
+def _held(mail: StoredMail) -> tuple[ColumnElement[bool], ...]:
+    """The row, if ``mail``'s claim still holds it: the same token, not sent nor given up."""
+    token = OUTBOX.c.claimed_by
+    return (
+        OUTBOX.c.id == mail.id,
+        OUTBOX.c.status == PENDING,
+        token.is_(None) if mail.claim is None else token == mail.claim,
+    )
+
+
+def renew(
+    store: EventStore,
+    mail: StoredMail,
+    *,
+    wall: datetime | None = None,
+    lease: timedelta = LEASE,
+) -> bool:
+    """
+    Extend the lease on ``mail`` to ``wall + lease``, if its claim still holds it;
+    returns whether it did (False: another sender took it over, or it was recorded).
+    """
+    until = (wall or wall_clock()) + lease
     with store.transaction() as tx:
-        tx.connection.execute(
-            update(OUTBOX)
-            .where(OUTBOX.c.id == mail_id)
-            .values(status=SENT, sent_at=tx.now(), last_error=None)
+        done = tx.connection.execute(
+            update(OUTBOX).where(*_held(mail)).values(claimed_until=until)
         )
+    return done.rowcount == 1
+
+
+def lease_ends(tx: Tx, wall: datetime | None = None) -> datetime | None:
+    """When the first lease still running at ``wall`` ends (None: no mail is held)."""
+    wall = wall or wall_clock()
+    first: datetime | None = tx.connection.execute(
+        select(func.min(OUTBOX.c.claimed_until)).where(
+            OUTBOX.c.status == PENDING, OUTBOX.c.claimed_until > wall
+        )
+    ).scalar_one()
+    return first
+
+
+def mark_sent(store: EventStore, mail: StoredMail) -> bool:
+    """
+    The server took the mail: it is never sent again.  Recorded only while ``mail``'s
+    claim still holds the row; returns whether it was (False: another sender had taken
+    the mail over, which will send it again, under the same Message-ID).
+    """
+    with store.transaction() as tx:
+        done = tx.connection.execute(
+            update(OUTBOX)
+            .where(*_held(mail))
+            .values(
+                status=SENT,
+                sent_at=tx.now(),
+                last_error=None,
+                claimed_by=None,
+                claimed_until=None,
+            )
+        )
+    if done.rowcount != 1:
+        log.info("mail %d: sent, but its claim had been taken over; not recorded", mail.id)
+        return False
+    return True
 
 
 def mark_failed(
@@ -212,19 +315,25 @@ def mark_failed(
     """
     Sending ``mail`` failed: it is tried again at ``retry_at`` (default: after
     ``backoff``), unless ``give_up`` (a permanent refusal) or its attempts are spent.
-    Returns True when it was given up.
+    Returns True when it was given up.  Nothing is recorded if ``mail``'s claim no
+    longer holds the row (another sender has it now).
     """
     gave_up = give_up or mail.attempts >= max_attempts
     with store.transaction() as tx:
-        tx.connection.execute(
+        done = tx.connection.execute(
             update(OUTBOX)
-            .where(OUTBOX.c.id == mail.id)
+            .where(*_held(mail))
             .values(
                 status=FAILED if gave_up else PENDING,
                 next_attempt_at=retry_at or tx.now() + backoff(mail.attempts),
                 last_error=error,
+                claimed_by=None,
+                claimed_until=None,
             )
         )
+    if done.rowcount != 1:
+        log.info("mail %d: failed (%s), but its claim had been taken over", mail.id, error)
+        return False
     return gave_up
 
 
@@ -237,7 +346,9 @@ def deliver(
 ) -> tuple[int, int]:
     """
     Send due mails with ``send`` (which raises if the mail could not be handed on);
-    returns (sent, failed this round).
+    returns (sent, failed this round).  Nothing renews the leases here, so ``send``
+    must take well under ``LEASE``; the service's sender (``moderator.service.sender``)
+    renews them while it signs and sends.
     """
     sent = failed = 0
     for _ in range(limit):
@@ -251,6 +362,6 @@ def deliver(
             mark_failed(store, mail, str(exc) or type(exc).__name__, max_attempts=max_attempts)
             failed += 1
             continue
-        mark_sent(store, mail.id)
+        mark_sent(store, mail)
         sent += 1
     return sent, failed

@@ -212,6 +212,11 @@ class OutboxRow(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     created_at: datetime = _moment()
     sent_at: datetime | None = _moment(nullable=True)
+    #: Who holds the row for sending (a token new with every claim) and until when (real
+    #: time: the store's clock may run fast in the demo), renewed while the sender works
+    #: on it (``moderator.store.outbox``); null when nobody holds it (migration 0008).
+    claimed_by: str | None = None
+    claimed_until: datetime | None = _moment(nullable=True)
 
 
 class DeadlineRow(SQLModel, table=True):
@@ -237,6 +242,42 @@ class DeadlineRow(SQLModel, table=True):
     seq: int | None = None
     #: How many of the game's reminders (earliest first) were sent for this deadline.
     reminded: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+
+
+class UsedSealRow(SQLModel, table=True):
+    """
+    What authenticated a mail that was acted on (a PGP signature, or a player's secret
+    with the mail's text), kept as a digest so that it counts once: a copy of the
+    signed text sent again changes nothing (``moderator.service.seals``).  A signature
+    older than the service's window is refused anyway, so its row may go once
+    ``expires_at`` has passed; a secret's row (no trusted date) has none.
+    """
+
+    __tablename__ = "used_seal"
+
+    digest: str = Field(primary_key=True)
+    kind: str
+    used_at: datetime = _moment()
+    expires_at: datetime | None = _moment(nullable=True, index=True)
+    inbound_id: int | None = None
+
+
+class PollerLockRow(SQLModel, table=True):
+    """
+    The running ``serve`` that reads a mailbox with this database: at most one per
+    mailbox (``moderator.store.poller_lock``, migration 0008).  A row whose heartbeat
+    has gone stale belongs to a service that died, and may be taken over.
+    """
+
+    __tablename__ = "poller_lock"
+
+    #: The mailbox, as ``imap://user@host:port/folder``.
+    mailbox: str = Field(primary_key=True)
+    owner: str
+    host: str
+    pid: int
+    started_at: datetime = _moment()
+    heartbeat_at: datetime = _moment()
 
 
 class ServiceStateRow(SQLModel, table=True):
@@ -293,6 +334,8 @@ TABLES = (
     OutboxRow,
     DeadlineRow,
     ServiceStateRow,
+    UsedSealRow,
+    PollerLockRow,
     TournamentRow,
     TournamentEventRow,
 )
@@ -308,5 +351,7 @@ INBOUND: Table = SQLModel.metadata.tables["inbound"]
 OUTBOX: Table = SQLModel.metadata.tables["outbox"]
 DEADLINE: Table = SQLModel.metadata.tables["deadline"]
 SERVICE_STATE: Table = SQLModel.metadata.tables["service_state"]
+USED_SEAL: Table = SQLModel.metadata.tables["used_seal"]
+POLLER_LOCK: Table = SQLModel.metadata.tables["poller_lock"]
 TOURNAMENT: Table = SQLModel.metadata.tables["tournament"]
 TOURNAMENT_EVENT: Table = SQLModel.metadata.tables["tournament_event"]

@@ -27,7 +27,7 @@ from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, migrate, outbox, players
 from moderator.store.outbox import StoredMail
 
-from ..gpgparties import Party, make_party, need_gpg, short_gpg_home
+from ..gpgparties import Party, SigningTime, make_party, need_gpg, short_gpg_home
 
 MODERATOR = "moderator@titan.example"
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
@@ -108,8 +108,14 @@ def _store(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> Iterato
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> Iterator[Clock]:
+    """The store's clock; the test parties sign at its time while it lives."""
+    made = Clock()
+    SigningTime.clock = made
+    try:
+        yield made
+    finally:
+        SigningTime.clock = None
 
 
 @pytest.fixture

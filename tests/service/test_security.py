@@ -137,7 +137,7 @@ def test_a_replayed_signed_mail_changes_nothing(
     assert copy.status == inbox.REJECTED and copy.mails == []
     assert "a copy of message" in (copy.note or "")
     # Replayed under a new Message-ID, even with the current reference in its subject:
-    # the signed text quotes an old reference, so no order is carried out.
+    # the signature was used, so nothing is carried out and the signer is told.
     replayed = table.send(
         plain_mail(
             signed,
@@ -145,8 +145,14 @@ def test_a_replayed_signed_mail_changes_nothing(
         )
     )
     assert table.state.version == version
-    assert replayed.status == inbox.PROCESSED
-    private = replayed.one(address(actor), "reply").private_body or ""
+    assert replayed.status == inbox.REJECTED
+    refusal = replayed.one(address(actor), "refusal").body
+    assert "this signed text was already used on 2024-07-01; write a new mail" in refusal
+    # Signed again (a new signature of the same text): the stale reference refuses it.
+    again = party.keyring.clearsign(text, party.fingerprint).decode()
+    fresh = table.send(plain_mail(again, headers_of(actor, subject=f"orders {table.ref}")))
+    assert table.state.version == version and fresh.status == inbox.PROCESSED
+    private = fresh.one(address(actor), "reply").private_body or ""
     assert "refused (E-REF-STALE)" in private and f"'{table.ref}'" in private
     assert "Players:" in private  # the query is still answered
 
@@ -271,7 +277,7 @@ def test_our_own_mail_is_dropped(make_table: Callable[..., Table]) -> None:
 def test_beyond_the_reply_budget_mail_is_held(make_table: Callable[..., Table]) -> None:
     table = make_table(budget=ReplyBudget(2))
     actor, _ = first_order(table)
-    results = [table.orders(actor, "status") for _ in range(3)]
+    results = [table.orders(actor, f"status\n# mail {n}") for n in range(3)]
     assert [r.status for r in results] == [inbox.PROCESSED, inbox.PROCESSED, inbox.REJECTED]
     assert results[2].mails == []
     assert (results[2].note or "").startswith("held for the moderator:")

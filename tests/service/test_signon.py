@@ -99,13 +99,16 @@ def test_a_key_must_sign_its_own_sign_on(
         filename="key.asc",
     )
     status, note, mails = send(store, unsigned.as_bytes(), fresh_keyring)
-    assert status == inbox.REJECTED and "must be signed with the key you send" in note
-    assert [(m.recipient, m.kind) for m in mails] == [(NEW, "refusal")]
+    assert status == inbox.REJECTED and "carries a public key but is not signed" in note
+    assert [(m.recipient, m.kind) for m in mails] == [(NEW, "signon-refusal")]
+    assert "sign the mail with that same key" in mails[0].body
     assert registered(store) is None
-    # Signed, but by another key than the one sent: refused too (and not answered twice).
+    # Signed, but by another key than the one sent: refused too, and answered again
+    # (up to five answers a day to an address nobody registered).
     raw = signed_signon(world.players["Ann"], stranger, "signon Stella\n")
     status, note, mails = send(store, raw, fresh_keyring)
-    assert status == inbox.REJECTED and mails == []
+    assert status == inbox.REJECTED and "must be signed with the key you send" in note
+    assert [(m.recipient, m.kind) for m in mails] == [(NEW, "signon-refusal")]
     assert registered(store) is None
 
 
@@ -148,7 +151,7 @@ def test_sign_on_with_a_secret_keeps_only_its_hash(store: EventStore) -> None:
 def test_bad_sign_ons_are_refused(store: EventStore, body: str, why: str) -> None:
     status, note, mails = send(store, plain_mail(body, headers_of("Dora", sender=NEW)), None)
     assert status == inbox.REJECTED and why in note
-    assert [m.kind for m in mails] == ["refusal"] and why in mails[0].body
+    assert [m.kind for m in mails] == ["signon-refusal"] and why in mails[0].body
     assert registered(store) is None
 
 
@@ -160,3 +163,15 @@ def test_a_registered_address_cannot_sign_on_again(store: EventStore) -> None:
     assert status == inbox.REJECTED
     assert registered(store, "ann@example.org").name == "Ann"  # type: ignore[union-attr]
     assert [m.recipient for m in mails] == ["ann@example.org"]
+    assert "this address is registered already" in mails[0].body
+    assert "change address from ann@example.org" in mails[0].body
+
+
+def test_refused_sign_ons_are_answered_five_times_a_day(store: EventStore) -> None:
+    """Today the second failed attempt of a day went unanswered; five are answered now."""
+    answered = []
+    for attempt in range(7):
+        body = f"signon Dora\nsecret short{attempt}\n"
+        _status, _note, mails = send(store, plain_mail(body, headers_of("Dora", sender=NEW)), None)
+        answered.append(len(mails))
+    assert answered == [1, 1, 1, 1, 1, 0, 0]
