@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from moderator.game import play_robot_game
+from moderator.play.robot_games import play_robot_game
 from moderator.rules import battle as battle_rules
 from moderator.rules.battlefield import enemies_in_contact
 from moderator.rules.evolve import evolve

@@ -17,7 +17,7 @@ import random
 import statistics
 import time
 
-from moderator.game import play_robot_game
+from moderator.play.robot_games import play_robot_game
 from moderator.rules.evolve import replay
 from moderator.rules.legal import legal_commands
 from moderator.rules.state import GameState, Step

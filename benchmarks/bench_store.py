@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from moderator.game import play_robot_game
+from moderator.play.robot_games import play_robot_game
 from moderator.rules.events import Event
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.state import GameState

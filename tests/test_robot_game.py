@@ -8,8 +8,9 @@ import random
 import pytest
 
 from moderator import robot
-from moderator.game import CountingDice, play_robot_game
 from moderator.orders import parse_order, render_order
+from moderator.play.dice import CountingDice
+from moderator.play.robot_games import play_robot_game
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import setup

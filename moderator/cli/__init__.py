@@ -5,7 +5,7 @@ The ``titan-moderator`` command line.
 creates, upgrades and checks the database; ``play`` runs a whole game between robot
 players; ``serve``, ``game``, ``player`` and ``tournament`` run play by mail (the
 director role, tournaments created and scored by hand); ``demo`` shows it all on an
-embedded mail hub.  The work is done in ``moderator.game`` and ``moderator.store``; this package
+embedded mail hub.  The work is done in ``moderator.play`` and ``moderator.store``; this package
 only reads options and prints.
 
 One module per command group: ``local``, ``db``, ``service`` (serve, check-config,

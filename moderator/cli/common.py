@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.exc import SQLAlchemyError
 
-from moderator import game
+from moderator.play.errors import GameError
 from moderator.store import ENV_VAR, EventStore, StoreError, database_url
 
 DbOption = Annotated[
@@ -50,7 +50,7 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
         raise _fail(f"error: {exc}") from None
     try:
         yield store
-    except (StoreError, game.GameError) as exc:
+    except (StoreError, GameError) as exc:
         raise _fail(f"error: {exc}") from None
     finally:
         store.close()

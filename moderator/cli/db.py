@@ -9,6 +9,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.cli.common import DbOption, _fail, _store
 from moderator.store import StoreError, database_url, inbox, migrate
+from moderator.store.check import check_store
 from moderator.store.tables import SHUNTED
 
 app = typer.Typer(help="Create, upgrade and check the database.", no_args_is_help=True)
@@ -34,7 +35,7 @@ def db_check(
 ) -> None:
     """Replay games from their first event and compare with their snapshots."""
     with _store(db, create=False) as store:
-        results = [store.check(g) for g in ([game_id] if game_id else store.games())]
+        results = [check_store(store, g) for g in ([game_id] if game_id else store.games())]
     for result in results:
         typer.echo(result.line())
     if not all(r.ok for r in results):

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from moderator import game
 from moderator.cli.common import _fail
+from moderator.play.robot_games import DEFAULT_NAMES, play_robot_game
 from moderator.rules.state import GameState, Step
 
 
@@ -35,9 +35,9 @@ def play(
 
     if seed is None:
         seed = secrets.randbelow(2**31)
-    names = ", ".join(game.DEFAULT_NAMES[:players])
+    names = ", ".join(DEFAULT_NAMES[:players])
     typer.echo(f"Robot game: {players} players ({names}), seed {seed}")
-    summary = game.play_robot_game(players, seed, progress=progress)
+    summary = play_robot_game(players, seed, progress=progress)
     typer.echo("")
     typer.echo(summary.text())
 

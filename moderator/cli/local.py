@@ -8,8 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
-from moderator import game
 from moderator.cli.common import DbOption, GameArg, _fail, _store
+from moderator.play.dice import read_dice_script
+from moderator.play.errors import GameError
+from moderator.play.games import history, legal, new_game, show
+from moderator.play.messages import order
+from moderator.play.queries import waiting_line
 from moderator.reporting.views import view_text
 
 app = typer.Typer(
@@ -46,7 +50,7 @@ def local_new(
     if dice_seed is not None and dice_script is not None:
         raise _fail("error: give --dice-seed or --dice-script, not both")
     names = [n.strip() for n in players.split(",")] if players else None
-    script = game.read_dice_script(dice_script.read_text()) if dice_script else None
+    script = read_dice_script(dice_script.read_text()) if dice_script else None
     position = None
     if from_position is not None:
         try:
@@ -57,11 +61,11 @@ def local_new(
         raise _fail("error: give --players (e.g. --players Ann,Bob,Cy) or --from-position")
     with _store(db) as store:
         try:
-            state = game.new_game(store, game_id, names, dice_seed, script, position)
-        except game.GameError as exc:
+            state = new_game(store, game_id, names, dice_seed, script, position)
+        except GameError as exc:
             raise _fail(f"error: {exc}") from None
         typer.echo(f"Game {game_id} created for {', '.join(p.name for p in state.players)}.")
-        typer.echo(game.waiting_line(state))
+        typer.echo(waiting_line(state))
 
 
 @app.command("order")
@@ -73,7 +77,7 @@ def local_order(
 ) -> None:
     """Give orders as a player; prints the reply. Exit status 1 if an order is rejected."""
     with _store(db) as store:
-        reply, ok = game.order(store, game_id, as_, text)
+        reply, ok = order(store, game_id, as_, text)
     typer.echo(reply)
     if not ok:
         raise typer.Exit(1)
@@ -85,7 +89,7 @@ def local_show(
 ) -> None:
     """The game as one player sees it."""
     with _store(db) as store:
-        view = game.show(store, game_id, as_)
+        view = show(store, game_id, as_)
     if json_:
         _print_json(view)
     else:
@@ -96,15 +100,15 @@ def local_show(
 def local_legal(game_id: GameArg, json_: JsonOption = False, db: DbOption = None) -> None:
     """Who is to act and the orders they may give."""
     with _store(db) as store:
-        legal = game.legal(store, game_id)
+        actions = legal(store, game_id)
     if json_:
-        _print_json(legal)
+        _print_json(actions)
         return
-    if legal["player"] is None:
+    if actions["player"] is None:
         typer.echo("Nobody is to act: the game is over.")
         return
-    typer.echo(f"{legal['player']} is to act and may order:")
-    for action in legal["actions"]:
+    typer.echo(f"{actions['player']} is to act and may order:")
+    for action in actions["actions"]:
         typer.echo(f"  {action['order']}")
 
 
@@ -118,7 +122,7 @@ def local_history(
 ) -> None:
     """The game record as one player may read it."""
     with _store(db) as store:
-        lines = game.history(store, game_id, as_, first, last)
+        lines = history(store, game_id, as_, first, last)
     typer.echo("\n".join(lines) if lines else "Nothing to show.")
 
 

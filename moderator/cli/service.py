@@ -116,8 +116,8 @@ def game_new(
     db: DbOption = None,
 ) -> None:
     """Start a game by mail for players who signed on; each gets his first report."""
+    from moderator.schedule.timing import TimeLimits
     from moderator.service.games import StartError, start_game
-    from moderator.service.timing import TimeLimits
 
     if no_time_limits and (limit or reminders):
         raise _fail("error: --no-time-limits with --limit or --reminders")

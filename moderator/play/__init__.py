@@ -4,7 +4,7 @@ Playing Titan games in-process, one job a module: the dice that keep their place
 lines run against a game (``run``) and answered as one reply (``messages``), the
 queries (``queries``, ``battle_queries``), and whole robot games (``robot_games``).
 
-``moderator.game`` re-exports the names the CLI, the mail service and the tests use.
+The CLI, the mail service and the tests import from these modules directly.
 """
 
 from __future__ import annotations

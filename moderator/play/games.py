@@ -22,11 +22,11 @@ from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
 from moderator.store import EventStore
-from moderator.store.deadlines import DeadlineChange
+from moderator.store.deadlines import DeadlineChange, time_limit_options
 from moderator.store.deadlines import apply as apply_deadline
 
 if TYPE_CHECKING:
-    from moderator.service.timing import TimeLimits
+    from moderator.schedule.timing import TimeLimits
 
 
 def new_game(
@@ -45,7 +45,7 @@ def new_game(
     ``position`` (its own players).  Dice: ``seed`` (random if neither is given) or a
     ``script`` of die values (marked in the options as scripted).
 
-    ``time_limits`` (``moderator.service.timing.TimeLimits``, or its options) gives the
+    ``time_limits`` (``moderator.schedule.timing.TimeLimits``, or its options) gives the
     game deadlines (Wolff 21.0): the first, for the player to act, starts now.
     ``ends_at`` is the game's end date (Wolff 21.1).  Without them the game has none.
     """
@@ -76,7 +76,6 @@ def new_game(
     }
     changes: list[DeadlineChange] = []
     if time_limits is not None or ends_at is not None:
-        from moderator.service.clockwork import time_limit_options  # the service's clock
 
         options, changes = time_limit_options(state, options, store.clock(), time_limits, ends_at)
     with store.transaction() as tx:

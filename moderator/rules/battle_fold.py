@@ -1,4 +1,4 @@
-"""The fold for battle events (registered into ``evolve``'s table on import)."""
+"""The fold for battle events (registered into ``fold``'s table on import, by ``evolve``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from moderator.rules import events as ev
 from moderator.rules.battlefield import ATTACKER, DEFENDER, Fighter
-from moderator.rules.evolve import on
+from moderator.rules.fold import on
 from moderator.rules.state import Battle, Engagement, GameState, Legion, Step
 from moderator.rules.variant import load_variant
 

@@ -8,24 +8,16 @@ that a replay reaches exactly the same place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from moderator.rules import battle_fold as _battle_fold
 from moderator.rules import events as ev
+from moderator.rules.fold import HANDLERS as _HANDLERS
+from moderator.rules.fold import on
 from moderator.rules.state import Engagement, GameState, Legion, Move, Player, Step
 from moderator.rules.variant import load_variant
-
-_Handler = Callable[[GameState, Any], GameState]
-_HANDLERS: dict[type[ev.Event], _Handler] = {}
-
-
-def on(cls: type[ev.Event]) -> Callable[[_Handler], _Handler]:
-    def register(fn: _Handler) -> _Handler:
-        _HANDLERS[cls] = fn
-        return fn
-
-    return register
 
 
 def evolve(state: GameState, event: ev.Event) -> GameState:
@@ -193,9 +185,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
         roll=e.roll,
     )
     if e.battle is not None:
-        from moderator.rules.battle_fold import battle_from_position
-
-        state = battle_from_position(state, e.battle)
+        state = _battle_fold.battle_from_position(state, e.battle)
     return state
 
 
@@ -521,5 +511,3 @@ def _game_scored(state: GameState, e: ev.GameScored) -> GameState:
     )
 
 
-# Battle events register themselves into the same table.
-from moderator.rules import battle_fold as _battle_fold

@@ -30,7 +30,12 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from moderator.reporting.render import render
-from moderator.service import auth, notices, notify, reports
+from moderator.service import (
+    auth,
+    notices,
+    notify,
+    reports,
+)
 from moderator.store.inbox import ASK, CANCEL, MOVE, AddressChange, Lookup, Outcome
 from moderator.store.outbox import OutgoingMail
 from moderator.store.players import (

@@ -33,17 +33,32 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from moderator.game import CountingDice
 from moderator.orders import render_order
+from moderator.play.dice import CountingDice
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
-from moderator.service import absence, notices, notify, reference, reliability, reports, timing
+from moderator.schedule import absence, reference, timing
+from moderator.service import (
+    notices,
+    notify,
+    reliability,
+    reports,
+)
 from moderator.store import ConflictError, EventStore, Tx, deadlines, players
-from moderator.store.deadlines import ABSENCE_END, DONE, DUE, GAME_END, Deadline, DeadlineChange
+from moderator.store.deadlines import (
+    ABSENCE_END,
+    DONE,
+    DUE,
+    GAME_END,
+    Deadline,
+    DeadlineChange,
+    deadline_change,
+    time_limit_options,
+)
 from moderator.store.eventstore import LoadedGame
 from moderator.store.inbox import GameContext, Lookup
 from moderator.store.outbox import OutgoingMail, add_mails
@@ -54,39 +69,6 @@ log = logging.getLogger(__name__)
 #: Refusals decided in a row for one timed-out player before giving up (a guard: each
 #: refusal moves the game on, and a step rarely needs more than two).
 MAX_DEFAULTS = 50
-
-
-# -- time limits at a game's creation -------------------------------------------------------
-
-
-def time_limit_options(
-    state: GameState,
-    options: Mapping[str, Any],
-    now: datetime,
-    limits: timing.TimeLimits | Mapping[str, Any] | None,
-    ends_at: datetime | None = None,
-) -> tuple[dict[str, Any], list[DeadlineChange]]:
-    """
-    A game's options with its time limits (and end date, Wolff 21.1) and the first
-    deadline, and the ``deadline`` rows to write (``deadlines.apply``) once the game's
-    events are stored.
-    """
-    out = dict(options)
-    changes: list[DeadlineChange] = []
-    if limits is not None:
-        if isinstance(limits, Mapping):
-            limits = timing.TimeLimits.from_options({timing.TIME_LIMITS: limits})
-        assert limits is not None
-        out[timing.TIME_LIMITS] = limits.to_options()
-        out, change = timing.follow(state, out, now)
-        changes.extend(notify.deadline_change(change))
-    if ends_at is not None:
-        if ends_at.tzinfo is None:
-            msg = f"a game's end date needs a time zone ({ends_at!r})"
-            raise ValueError(msg)
-        out[timing.ENDS_AT] = timing.iso(ends_at)
-        changes.append(DeadlineChange(GAME_END, ends_at))
-    return out, changes
 
 
 def set_time_limits(
@@ -239,7 +221,7 @@ def _resync(tx: Tx, row: Deadline, loaded: LoadedGame, now: datetime) -> list[st
     }
     options, change = timing.follow(loaded.state, stale, now)
     deadlines.close_deadline(tx, row.id, deadlines.CANCELLED)
-    changes = notify.deadline_change(change) or (DeadlineChange("", None),)
+    changes = deadline_change(change) or (DeadlineChange("", None),)
     _store(tx, loaded, [], loaded.state, options, changes, [])
     shown = options.get(timing.DEADLINE) or "none"
     return [f"{row.game_id}: the game moved on without the mail service; deadline now {shown}"]
@@ -442,7 +424,7 @@ def _outage(store: EventStore, sender: str, now: datetime, max_outage: timedelta
                 )
                 for _seat, player in _seated(tx, game_id, loaded.state)
             ]
-            _store(tx, loaded, [], loaded.state, options, notify.deadline_change(change), mails)
+            _store(tx, loaded, [], loaded.state, options, deadline_change(change), mails)
             summary.append(f"{game_id}: {actor} to act, deadline now {timing.iso(change.due)}")
     with store.transaction() as tx:
         moderator = Player(0, "Moderator", sender, "UTC", None, None)

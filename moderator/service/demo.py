@@ -29,12 +29,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from moderator.game import DEFAULT_NAMES
 from moderator.mail.gpg import Keyring
 from moderator.mail.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
+from moderator.play.robot_games import DEFAULT_NAMES
 from moderator.rules.state import GameState, Step
+from moderator.schedule.timing import TimeLimits
 from moderator.service.config import (
     Config,
     DatabaseSettings,
@@ -47,7 +48,6 @@ from moderator.service.config import (
 from moderator.service.games import start_game
 from moderator.service.mailrobot import MailRobot
 from moderator.service.runtime import Service
-from moderator.service.timing import TimeLimits
 from moderator.store import inbox, outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import PENDING

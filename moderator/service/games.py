@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from moderator import game
+from moderator.play.errors import GameError
+from moderator.play.games import new_game
 from moderator.rules.state import GameState
+from moderator.schedule.timing import TimeLimits
 from moderator.service import auth, notify
-from moderator.service.timing import TimeLimits
 from moderator.store import players
 from moderator.store.eventstore import EventStore
 from moderator.store.inbox import GameContext, Lookup
@@ -67,8 +68,8 @@ def start_game(
     if len(set(names)) != len(names):
         raise StartError(f"two players have the same name in {names}: one must sign on anew")
     try:
-        game.new_game(store, game_id, names, seed=seed, time_limits=time_limits, ends_at=ends_at)
-    except game.GameError as exc:
+        new_game(store, game_id, names, seed=seed, time_limits=time_limits, ends_at=ends_at)
+    except GameError as exc:
         raise StartError(str(exc)) from exc
     with store.transaction() as tx:
         for player in seated:

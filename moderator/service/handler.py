@@ -18,18 +18,18 @@ For each mail:
    change of address (``moderator.service.address_change``) does only that: it proves
    it is the player's by his key or secret, and the change is confirmed from the old
    address.
-3. **Step reference** (``moderator.service.reference``): orders that change the game
+3. **Step reference** (``moderator.schedule.reference``): orders that change the game
    are carried out only if the mail quotes the game's current reference; otherwise each
    is refused with the current one quoted, and queries are still answered.
-4. **Orders** (``moderator.game.run_orders``): in turn, as one transaction; the first
+4. **Orders** (``moderator.play.run.run_orders``): in turn, as one transaction; the first
    refused order stops the rest.  The reply lists every line with its result.
 5. **Reports**: every seated player who may see one of the new events, and the player
    to act, gets a report of what he may see since his last one (``reported`` in the
    game's options), the public state, his legions and, on his move, his orders.
-6. **Deadlines** (a game with time limits, ``moderator.service.timing``): when the
+6. **Deadlines** (a game with time limits, ``moderator.schedule.timing``): when the
    player to act or the kind of step changed, a new deadline starts, written with the
    events (``Outcome.deadlines``); every reply and report shows it.  Lines
-   ``absent from DATE to DATE`` and ``absent cancel`` (``moderator.service.absence``)
+   ``absent from DATE to DATE`` and ``absent cancel`` (``moderator.schedule.absence``)
    change no game state and need no step reference: they move the player's deadlines
    within the game's limits, and the other players are told.
 7. **Tournament lines** (``join tournament T``, ``standings T``, a director's
@@ -53,7 +53,6 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from moderator.game import DONE, REFUSED, Answerer, LineResult, answer_query, run_orders
 from moderator.mail.checks.base import header_text
 from moderator.mail.gpg import Keyring
 from moderator.mail.intake import (
@@ -70,22 +69,22 @@ from moderator.mail.intake import (
 )
 from moderator.mail.limits import RawLimits, over_limit
 from moderator.orders import Query
+from moderator.play.queries import answer_query
+from moderator.play.run import DONE, REFUSED, Answerer, LineResult, run_orders
 from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.schedule import absence, reference, timing
 from moderator.service import (
-    absence,
     address_change,
     auth,
     notices,
     notify,
-    reference,
     reliability,
     reports,
     seals,
     signon,
-    timing,
     tournaments,
 )
 from moderator.service.notify import (
@@ -98,7 +97,7 @@ from moderator.service.notify import (
     SIGNON_REFUSAL,
     WELCOME,
 )
-from moderator.store.deadlines import ABSENCE_END, DeadlineChange
+from moderator.store.deadlines import ABSENCE_END, DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, InboundMessage, Lookup, NewPlayer, Outcome
 from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player, hash_secret, normal_address
@@ -586,7 +585,7 @@ class MailGameHandler:
                 results.append(LineResult(line, REFUSED, reason=done.answer, code=ABSENCE_REFUSED))
                 continue
             options, change = timing.recompute(done.options, now)
-            moved.extend(notify.deadline_change(change))
+            moved.extend(deadline_change(change))
             results.append(LineResult(line, DONE, (done.answer[:1].upper() + done.answer[1:],)))
             if done.absence is not None:
                 withdrawn = done.cancelled and done.absence.begins > now

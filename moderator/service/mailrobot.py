@@ -36,7 +36,7 @@ from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
-from moderator.service import reference
+from moderator.schedule import reference
 from moderator.store import players
 from moderator.store.eventstore import EventStore
 

@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 
 from moderator.reporting.render import render
 from moderator.rules import events as ev
+from moderator.schedule.timing import KIND_NAMES
 from moderator.service.reports import Texts, moment_line
-from moderator.service.timing import KIND_NAMES
 
 #: The outbox's kind of these mails: ``notice``, which the sender marks as generated
 #: (``Auto-Submitted: auto-generated``), not as an answer to a mail.

@@ -26,8 +26,9 @@ from moderator.rules import events as ev
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
-from moderator.service import auth, notices, reference, reports, timing
-from moderator.store.deadlines import DeadlineChange
+from moderator.schedule import reference, timing
+from moderator.service import auth, notices, reports
+from moderator.store.deadlines import DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup
 from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player, normal_address
@@ -133,14 +134,6 @@ class Settled:
     options: dict[str, Any]
     mails: list[OutgoingMail]
     deadlines: tuple[DeadlineChange, ...]
-
-
-def deadline_change(change: timing.Change | None) -> tuple[DeadlineChange, ...]:
-    """The ``deadline`` table's change for a change of the acting deadline."""
-    if change is None:
-        return ()
-    row = DeadlineChange(change.kind or "", change.due, change.player, change.key, change.reminded)
-    return (row,)
 
 
 def settle(

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from moderator.rules.state import GameState
-from moderator.service import timing
+from moderator.schedule import timing
 from moderator.store import tournaments as stored
 from moderator.store.errors import GameNotFoundError
 from moderator.store.eventstore import Tx

@@ -20,14 +20,14 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from moderator.game import LineResult
+from moderator.play.run import LineResult
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.render import render
 from moderator.reporting.views import legal_orders, marker_names, player_view, view_text
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
-from moderator.service.reference import StepRef
+from moderator.schedule.reference import StepRef
 
 #: Order lines a report lists before cutting short (``legal`` lists them all).
 REPORT_ORDER_LINES = 60

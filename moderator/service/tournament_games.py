@@ -19,13 +19,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from moderator.game import CountingDice
+from moderator.play.dice import CountingDice
 from moderator.reporting.render import render
 from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState, Step
-from moderator.service import auth, clockwork, notify, reports
+from moderator.service import (
+    auth,
+    clockwork,
+    notify,
+    reports,
+)
 from moderator.service.notices import NOTICE
 from moderator.store import deadlines, players
 from moderator.store import tournaments as stored

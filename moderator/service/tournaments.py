@@ -29,7 +29,8 @@ from typing import Any
 from moderator.reporting.render import render
 from moderator.rules.evolve import replay
 from moderator.rules.state import Step
-from moderator.service import notify, reports, timing
+from moderator.schedule import timing
+from moderator.service import notify, reports
 from moderator.service.reliability import record_reliability
 from moderator.service.tournament_games import (
     TournamentOutcome,
@@ -45,7 +46,7 @@ from moderator.service.tournament_games import (
 )
 from moderator.store import deadlines, players
 from moderator.store import tournaments as stored
-from moderator.store.deadlines import GAME_END, DeadlineChange
+from moderator.store.deadlines import GAME_END, DeadlineChange, deadline_change
 from moderator.store.errors import GameNotFoundError, StoreError
 from moderator.store.eventstore import LoadedGame, Tx
 from moderator.store.inbox import GameContext, Lookup
@@ -394,7 +395,7 @@ def _resume(tx: Tx, game_id: str, now: datetime) -> list[str]:
         changes.append(DeadlineChange(GAME_END, ends))
         lines.append(f"Its time limit is now reached at {timing.iso(ends)}.")
     options, change = timing.follow(loaded.state, options, now)
-    changes.extend(notify.deadline_change(change))
+    changes.extend(deadline_change(change))
     seq = tx.append(game_id, loaded.seq, [], options=options)
     for row in changes:
         deadlines.apply(tx, game_id, row, seq)
@@ -408,7 +409,7 @@ def _extend(tx: Tx, game_id: str, hours: int, now: datetime) -> list[str]:
     if change is None:
         return ["No deadline is running in the game now: nothing was moved."]
     seq = tx.append(game_id, loaded.seq, [], options=options)
-    for row in notify.deadline_change(change):
+    for row in deadline_change(change):
         deadlines.apply(tx, game_id, row, seq)
     return [f"Deadline now: {reports.deadline_line(options)}."]
 

@@ -7,17 +7,14 @@ runs 1, 2, 3 ... without a gap and agrees with the game's ``last_seq``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState
+from moderator.store.eventstore import EventStore, Tx
 from moderator.store.snapshots import encode_state, first_difference
 from moderator.store.tables import EVENT
-
-if TYPE_CHECKING:
-    from moderator.store.eventstore import Tx
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +79,9 @@ def check_game(tx: Tx, game_id: str) -> CheckResult:
 
 def _with(result: CheckResult, problem: str) -> CheckResult:
     return CheckResult(result.game_id, result.events, result.snapshot_seq, problem)
+
+
+def check_store(store: EventStore, game_id: str) -> CheckResult:
+    """``check_game`` in a reading transaction of its own (``titan-moderator db check``)."""
+    with store.reading() as tx:
+        return check_game(tx, game_id)

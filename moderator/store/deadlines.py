@@ -12,6 +12,7 @@ deadline.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from moderator.rules.state import GameState
+from moderator.schedule import timing
 from moderator.store.eventstore import Tx
 from moderator.store.tables import CANCELLED, DEADLINE, DONE, DUE, SERVICE_STATE
 
@@ -35,11 +38,13 @@ __all__ = [
     "beat",
     "close_deadline",
     "deadline",
+    "deadline_change",
     "due_deadlines",
     "heartbeat",
     "mark_reminded",
     "open_deadlines",
     "set_deadline",
+    "time_limit_options",
 ]
 
 #: Kinds of deadline that do not follow the player to act.
@@ -249,3 +254,44 @@ def beat(tx: Tx, now: datetime) -> None:
             tx.connection.execute(
                 update(SERVICE_STATE).where(SERVICE_STATE.c.name == HEARTBEAT).values(at=now)
             )
+
+
+def deadline_change(change: timing.Change | None) -> tuple[DeadlineChange, ...]:
+    """The ``deadline`` table's change for a change of the acting deadline."""
+    if change is None:
+        return ()
+    row = DeadlineChange(change.kind or "", change.due, change.player, change.key, change.reminded)
+    return (row,)
+
+
+# -- a game's time limits and the rows of its deadlines -----------------------------------
+
+
+def time_limit_options(
+    state: GameState,
+    options: Mapping[str, Any],
+    now: datetime,
+    limits: timing.TimeLimits | Mapping[str, Any] | None,
+    ends_at: datetime | None = None,
+) -> tuple[dict[str, Any], list[DeadlineChange]]:
+    """
+    A game's options with its time limits (and end date, Wolff 21.1) and the first
+    deadline, and the ``deadline`` rows to write (``deadlines.apply``) once the game's
+    events are stored.
+    """
+    out = dict(options)
+    changes: list[DeadlineChange] = []
+    if limits is not None:
+        if isinstance(limits, Mapping):
+            limits = timing.TimeLimits.from_options({timing.TIME_LIMITS: limits})
+        assert limits is not None
+        out[timing.TIME_LIMITS] = limits.to_options()
+        out, change = timing.follow(state, out, now)
+        changes.extend(deadline_change(change))
+    if ends_at is not None:
+        if ends_at.tzinfo is None:
+            msg = f"a game's end date needs a time zone ({ends_at!r})"
+            raise ValueError(msg)
+        out[timing.ENDS_AT] = timing.iso(ends_at)
+        changes.append(DeadlineChange(GAME_END, ends_at))
+    return out, changes

@@ -27,7 +27,6 @@ from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
 from moderator.store import config, migrate
-from moderator.store.check import CheckResult, check_game
 from moderator.store.engine import make_engine, writer
 from moderator.store.errors import GameExistsError, GameNotFoundError
 from moderator.store.snapshots import SCHEMA_VERSION, SHAPE, decode_state, encode_state
@@ -339,8 +338,3 @@ class EventStore:
             loaded = tx.load(game_id)
             tx.write_snapshot(game_id, loaded.seq, loaded.state)
             return loaded.seq
-
-    def check(self, game_id: str) -> CheckResult:
-        """Replay the game from zero and compare (see ``moderator.store.check``)."""
-        with self.reading() as tx:
-            return check_game(tx, game_id)

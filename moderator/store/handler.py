@@ -14,7 +14,7 @@ from email.message import EmailMessage, Message
 from email.policy import default
 from email.utils import parseaddr
 
-from moderator.game import carry_out
+from moderator.play.messages import carry_out
 from moderator.store.inbox import GameContext, InboundMessage, Lookup, Outcome
 from moderator.store.outbox import OutgoingMail
 

@@ -4,7 +4,7 @@ game ends, how it is scored, and the clock settings its games get.
 
 The time-limit and absence settings are opaque here: together they become each
 game's ``time_limits`` option, which the deadline service reads
-(``moderator.service.timing.TimeLimits``); the shell checks them when the
+(``moderator.schedule.timing.TimeLimits``); the shell checks them when the
 tournament is created.
 """
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from moderator import game
+from moderator.play.games import new_game
 from moderator.rules.legal import to_act
+from moderator.schedule.timing import TimeLimits
 from moderator.service import MailGameHandler, clockwork
-from moderator.service.timing import TimeLimits
 from moderator.store import EventStore, deadlines, outbox, players
 from moderator.store.deadlines import Deadline
 from moderator.store.outbox import StoredMail
@@ -163,7 +163,7 @@ def make_desk(store: EventStore, clock: Clock) -> Callable[..., Desk]:
         where = on or store
         if script is not None:
             seed = None
-        state = game.new_game(
+        state = new_game(
             where,
             game_id,
             None if position is not None else list(names),

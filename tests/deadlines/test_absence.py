@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from moderator.service.timing import TimeLimits
+from moderator.schedule.timing import TimeLimits
 from moderator.store import deadlines
 
 from .conftest import Desk, hours, position, to

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator import game
+from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
-from moderator.service import timing
+from moderator.schedule import timing
 from moderator.store import deadlines
 
 from .conftest import Desk, address, hours, position, to
@@ -98,7 +98,7 @@ def test_a_change_outside_the_mail_service_is_caught_up_at_the_next_check(
     """A GM's local command moves the game on: the stale deadline is not enforced on anyone."""
     desk = make_desk(("Ann", "Bob"))
     actor = desk.actor or ""
-    assert game.order(desk.store, "g1", actor, legal_orders(desk.table.state, actor)[0])[1]
+    assert order(desk.store, "g1", actor, legal_orders(desk.table.state, actor)[0])[1]
     stale = desk.acting()
     assert stale is not None and stale.player == actor  # the local command knows no deadlines
     lines = desk.at(stale.due_at + hours(1))

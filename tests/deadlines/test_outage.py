@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from moderator.service import clockwork, notices, timing
+from moderator.schedule import timing
+from moderator.service import clockwork, notices
 from moderator.store import EventStore, deadlines
 
 from .conftest import MODERATOR, Desk, hours, to

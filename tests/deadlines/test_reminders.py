@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from moderator.schedule.timing import TimeLimits
 from moderator.service import notices
-from moderator.service.timing import TimeLimits
 
 from .conftest import Desk, address, hours, position, to
 

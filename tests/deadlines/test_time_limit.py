@@ -15,7 +15,7 @@ from moderator import robot
 from moderator.reporting.views import legal_json
 from moderator.rules import events as ev
 from moderator.rules.state import GameState, Step
-from moderator.service import timing
+from moderator.schedule import timing
 from moderator.store import deadlines
 
 from .conftest import Desk, hours, position, to

@@ -14,7 +14,7 @@ import pytest
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
-from moderator.service import timing
+from moderator.schedule import timing
 from moderator.store import EventStore
 
 from .conftest import Desk, hours, position, to

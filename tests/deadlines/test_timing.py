@@ -10,8 +10,8 @@ from moderator.rules import setup
 from moderator.rules.dice import ScriptedDice
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
-from moderator.service import absence, timing
-from moderator.service.timing import TimeLimits
+from moderator.schedule import absence, timing
+from moderator.schedule.timing import TimeLimits
 
 from .conftest import position
 

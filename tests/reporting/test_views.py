@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from moderator import robot
-from moderator.game import CountingDice
 from moderator.orders import parse_order
+from moderator.play.dice import CountingDice
 from moderator.reporting import describe, history_lines, legal_json, player_view
 from moderator.reporting.narrate import may_see
 from moderator.rules import commands as cmd

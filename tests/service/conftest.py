@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
-from moderator import game
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
+from moderator.play.games import new_game
 from moderator.rules.state import GameState
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, migrate, outbox, players
@@ -309,7 +309,7 @@ def make_table(store: EventStore) -> Callable[..., Table]:
         **handler_options: Any,
     ) -> Table:
         where = on or store
-        game.new_game(where, game_id, list(names), seed=seed)
+        new_game(where, game_id, list(names), seed=seed)
         seat_players(where, game_id, list(names), keys)
         handler = MailGameHandler(
             (lambda: keyring) if keyring is not None else None, MODERATOR, **handler_options

@@ -126,7 +126,7 @@ def mails(draw: st.DrawFn) -> bytes:
 def fuzz_table(
     request: pytest.FixtureRequest, world: World, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Callable[[bytes], tuple[str, int, list[outbox.StoredMail], bytes]]]:
-    from moderator import game
+    from moderator.play.games import new_game
     from moderator.service import MailGameHandler
     from moderator.store import EventStore
 
@@ -138,7 +138,7 @@ def fuzz_table(
         url = request.getfixturevalue("postgres_url")
         _empty_postgres(url)
     with EventStore(url) as store:
-        game.new_game(store, "g1", ["Ann", "Bob"], seed=5)
+        new_game(store, "g1", ["Ann", "Bob"], seed=5)
         seat_players(store, "g1", ["Ann", "Bob"], world.players)
         keyring = world.moderator.keyring
         table = Table(store, MailGameHandler(lambda: keyring, MODERATOR))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from moderator import game
+from moderator.play.messages import order
 
 from .conftest import Sent, Table, full_text
 
@@ -34,8 +34,8 @@ def rendered(sent: Sent) -> str:
 @pytest.fixture
 def golden_table(make_table: Callable[..., Table]) -> Table:
     table = make_table(("Ann", "Bob"), seed=5)
-    assert game.order(table.store, "g1", "Bob", "colour black")[1]
-    assert game.order(table.store, "g1", "Ann", "colour blue")[1]
+    assert order(table.store, "g1", "Bob", "colour black")[1]
+    assert order(table.store, "g1", "Ann", "colour blue")[1]
     assert table.state.version == 6
     table.set_options(reported={"Ann": 6, "Bob": 6})
     return table

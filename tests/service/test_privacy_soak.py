@@ -19,8 +19,8 @@ from collections.abc import Iterator
 import pytest
 
 from moderator import robot
-from moderator.game import CountingDice
 from moderator.mail.intake import ReplyBudget
+from moderator.play.dice import CountingDice
 from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act

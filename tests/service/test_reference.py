@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from moderator.service import reference
-from moderator.service.reference import StepRef
+from moderator.schedule import reference
+from moderator.schedule.reference import StepRef
 
 
 def test_ref_lines_are_taken_out_of_the_orders() -> None:

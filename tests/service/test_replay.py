@@ -19,10 +19,10 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
-from moderator import game
+from moderator.play.games import new_game
+from moderator.schedule.timing import TimeLimits
 from moderator.service import MailGameHandler, seals
 from moderator.service import tournaments as tournament_service
-from moderator.service.timing import TimeLimits
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import seals as kept_seals
 from moderator.store.outbox import StoredMail
@@ -109,7 +109,7 @@ def club(store: EventStore, world: World, clock: Clock) -> Iterator[Club]:
             )
         players.set_roles(tx, address(DIRECTOR), (players.DIRECTOR,))
     for game_id, seated in (("g1", ["Ann", "Bob"]), ("g2", ["Ann", "Cy"])):
-        game.new_game(store, game_id, seated, seed=5, time_limits=TimeLimits())
+        new_game(store, game_id, seated, seed=5, time_limits=TimeLimits())
         with store.transaction() as tx:
             for name in seated:
                 players.seat_player(tx, game_id, name, address(name))
@@ -317,3 +317,33 @@ def test_mail_without_message_id_is_read_once(club: Club) -> None:
     assert first[0] == inbox.PROCESSED
     assert again[0] == inbox.REJECTED and "a copy of message" in again[1] and again[2] == []
 
+
+
+# -- the intake's caps, before anything parses a mail --------------------------------------------
+
+
+def _huge(name: str, sender: str | None = None) -> bytes:
+    parts = "".join(f"--b\nContent-Type: text/plain\n\npart {n}\n" for n in range(20_000))
+    head = headers_of(name, sender=sender)
+    lines = [f"{k}: {v}" for k, v in head.items()]
+    lines.append('Content-Type: multipart/mixed; boundary="b"')
+    return ("\n".join(lines) + "\n\n" + parts + "--b--\n").encode()
+
+
+def test_a_mail_over_the_caps_from_a_stranger_is_kept_and_not_answered(club: Club) -> None:
+    before = table_rows(club.store)
+    status, note, mails = club.send(_huge("Zed", sender="zed@elsewhere.example"))
+    assert status == inbox.REJECTED and mails == []
+    assert "over the intake's limits" in note and "at most" in note
+    assert table_rows(club.store) == before
+
+
+def test_a_mail_over_the_caps_from_a_player_is_answered_once_a_day(club: Club) -> None:
+    first = club.send(_huge("Bob"))
+    second = club.send(_huge("Bob"))
+    assert first[0] == second[0] == inbox.REJECTED
+    assert [m.kind for m in first[2]] == ["refusal"]
+    assert "too large to read" in first[2][0].body
+    assert second[2] == []
+    club.clock.advance(days=1)
+    assert len(club.send(_huge("Bob"))[2]) == 1

@@ -13,7 +13,8 @@ import asyncio
 import re
 from pathlib import Path
 
-from moderator import game
+from moderator.play.games import new_game
+from moderator.schedule.timing import TimeLimits
 from moderator.service.config import (
     Config,
     DatabaseSettings,
@@ -24,7 +25,6 @@ from moderator.service.config import (
     SmtpSettings,
 )
 from moderator.service.runtime import Service
-from moderator.service.timing import TimeLimits
 from moderator.store import EventStore, inbox, migrate, outbox, players
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
@@ -59,7 +59,7 @@ def prepare(db: str, world: World) -> None:
                                        key_fingerprint=world.players[name].fingerprint)
             players.set_roles(tx, address(DIRECTOR), (players.DIRECTOR,))
         for game_id, seated in (("g1", ["Ann", "Bob"]), ("g2", ["Ann", "Cy"])):
-            game.new_game(store, game_id, seated, seed=5, time_limits=TimeLimits())
+            new_game(store, game_id, seated, seed=5, time_limits=TimeLimits())
             with store.transaction() as tx:
                 for name in seated:
                     players.seat_player(tx, game_id, name, address(name))

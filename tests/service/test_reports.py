@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator import game
+from moderator.play.games import new_game
+from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
@@ -27,7 +28,7 @@ def at_first_split(
         actor = to_act(table.state)
         assert actor is not None
         colour = "colour black" if actor == "Bob" else legal_orders(table.state, actor)[0]
-        assert game.order(table.store, "g1", actor, colour)[1]
+        assert order(table.store, "g1", actor, colour)[1]
     table.set_options(reported=dict.fromkeys(names, table.state.version))
     return table
 
@@ -85,7 +86,7 @@ def test_events_added_outside_the_mail_service_are_reported_later(
     make_table: Callable[..., Table],
 ) -> None:
     table = at_first_split(make_table)
-    assert game.order(table.store, "g1", "Ann", SPLIT)[1]  # e.g. by the GM, not by mail
+    assert order(table.store, "g1", "Ann", SPLIT)[1]  # e.g. by the GM, not by mail
     sent = table.orders("Ann", "roll")
     bob = sent.one("bob@example.org", "report")
     assert "Ann split Bu02 off Bu01 (4 and 4)" in bob.body
@@ -175,7 +176,7 @@ ENGAGED = {
 
 def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> None:
     """Proposals are between the two engaged players (Wolff 9.3): Cy hears nothing."""
-    game.new_game(store, "g1", None, seed=3, position=ENGAGED)
+    new_game(store, "g1", None, seed=3, position=ENGAGED)
     seat_players(store, "g1", ["Ann", "Bob", "Cy"])
     table = Table(store, MailGameHandler(None, MODERATOR))
     table.set_options(allow_secrets=True, reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1))

@@ -6,9 +6,9 @@ from email.message import EmailMessage, MIMEPart
 
 import pytest
 
-from moderator import game
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
+from moderator.play.games import new_game
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, players
 
@@ -122,7 +122,7 @@ def test_sign_on_with_a_secret_keeps_only_its_hash(store: EventStore) -> None:
     assert players.secret_matches("correct-horse-battery", player.secret_hash)
     assert all("correct-horse" not in (m.body + (m.private_body or "")) for m in mails)
     # Seated in a game that allows secrets, Dora plays by mail with her secret.
-    game.new_game(store, "g2", ["Dora", "Eve"], seed=3)
+    new_game(store, "g2", ["Dora", "Eve"], seed=3)
     with store.transaction() as tx:
         players.seat_player(tx, "g2", "Dora", NEW)
         loaded = tx.load("g2")

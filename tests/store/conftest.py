@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
-from moderator import game
+from moderator.play.robot_games import RobotGameSummary, play_robot_game
 from moderator.store import EventStore, migrate
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -61,6 +61,6 @@ def store(make_store: Callable[..., EventStore]) -> EventStore:
 
 
 @pytest.fixture(scope="session")
-def robot_games() -> list[game.RobotGameSummary]:
+def robot_games() -> list[RobotGameSummary]:
     """A few whole robot games (with battles), played once for the session."""
-    return [game.play_robot_game(players, seed) for players, seed in ((6, 2), (3, 2), (2, 3))]
+    return [play_robot_game(players, seed) for players, seed in ((6, 2), (3, 2), (2, 3))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator import game
+from moderator.play.games import new_game
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
 from moderator.store import EventStore, players
@@ -12,7 +12,7 @@ ADDRESSES = {"Ann": "ann@example.org", "Bob": "bob@example.org"}
 
 def seated_game(store: EventStore, game_id: str = "g1", seed: int = 5) -> GameState:
     """A new game for Ann and Bob, each seated under his address."""
-    state = game.new_game(store, game_id, list(ADDRESSES), seed=seed)
+    state = new_game(store, game_id, list(ADDRESSES), seed=seed)
     with store.transaction() as tx:
         for name, address in ADDRESSES.items():
             if players.player_by_address(tx, address) is None:
@@ -49,7 +49,7 @@ def order_chain(store: EventStore, game_id: str, count: int) -> tuple[list[bytes
     from the player to act then), and the events they will add when carried out in
     order.
     """
-    from moderator.game import carry_out
+    from moderator.play.messages import carry_out
 
     loaded = store.load_state(game_id)
     state, options = loaded.state, loaded.options

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from moderator.game import play_robot_game
+from moderator.play.robot_games import play_robot_game
 from moderator.store import ConflictError, EventStore, inbox, outbox
+from moderator.store.check import check_store
 from moderator.store.handler import OrderMailHandler
 
 from .mailbox import order_chain, seated_game
@@ -56,7 +57,7 @@ def test_two_workers_one_message(make_store: Callable[..., EventStore]) -> None:
         assert winner.result(timeout=30) == inbox.PROCESSED
     assert loser_result == inbox.SKIPPED
     assert first.load("g1")[before:] == expected
-    assert first.check("g1").ok
+    assert check_store(first, "g1").ok
     with first.reading() as tx:
         assert len(outbox.mails(tx, inbound_id=message_id)) == 1
 
@@ -87,7 +88,7 @@ def test_two_workers_one_game(make_store: Callable[..., EventStore]) -> None:
     else:
         assert rival == inbox.PROCESSED  # it waited for the write lock, then went on
     assert first.load("g1")[before:] == expected
-    assert first.check("g1").ok
+    assert check_store(first, "g1").ok
 
 
 def test_racing_appends_leave_no_gap_or_duplicate(make_store: Callable[..., EventStore]) -> None:
@@ -110,7 +111,7 @@ def test_racing_appends_leave_no_gap_or_duplicate(make_store: Callable[..., Even
     with ThreadPoolExecutor(len(stores)) as pool:
         list(pool.map(writer, range(len(stores))))
     assert stores[0].load("g") == events
-    assert stores[0].check("g").ok
+    assert check_store(stores[0], "g").ok
     if stores[0].dialect == "postgresql":
         assert sum(conflicts) > 0  # they did race: the losers reloaded and went on
 
@@ -147,6 +148,6 @@ def test_two_worker_processes(db_url: str, tmp_path: Path) -> None:
             statuses = {m.id: m.status for m in inbox.messages(tx)}
             replies = [m.inbound_id for m in outbox.mails(tx)]
         for game_id in ("g1", "g2", "g3"):
-            assert store.check(game_id).ok
+            assert check_store(store, game_id).ok
     assert statuses == dict.fromkeys(ids, inbox.PROCESSED)
     assert sorted(replies) == sorted(ids)

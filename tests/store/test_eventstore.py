@@ -8,7 +8,9 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import text, update
 
-from moderator import game
+from moderator.play.games import new_game
+from moderator.play.messages import order
+from moderator.play.robot_games import RobotGameSummary
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.store import (
@@ -17,6 +19,7 @@ from moderator.store import (
     GameExistsError,
     GameNotFoundError,
 )
+from moderator.store.check import check_store
 from moderator.store.snapshots import encode_state
 from moderator.store.tables import SNAPSHOT
 
@@ -70,7 +73,7 @@ def test_transaction_rolls_back_everything(store: EventStore) -> None:
 
 
 def test_whole_game_round_trips(
-    make_store: Callable[..., EventStore], robot_games: list[game.RobotGameSummary]
+    make_store: Callable[..., EventStore], robot_games: list[RobotGameSummary]
 ) -> None:
     """Every event of real games comes back equal, and replays to the same state."""
     store = make_store(snapshot_every=250)
@@ -84,11 +87,11 @@ def test_whole_game_round_trips(
         assert loaded.state == summary.state
         assert loaded.seq == len(summary.events)
         assert 0 < loaded.snapshot_seq <= loaded.seq
-        assert store.check(f"r{index}").ok
+        assert check_store(store, f"r{index}").ok
 
 
 def test_snapshots_every_n_events(
-    make_store: Callable[..., EventStore], robot_games: list[game.RobotGameSummary]
+    make_store: Callable[..., EventStore], robot_games: list[RobotGameSummary]
 ) -> None:
     longest = max(robot_games, key=lambda g: len(g.events))
     assert len(longest.events) >= 900, "the fixture's games are too short for this test"
@@ -111,7 +114,7 @@ def test_snapshots_every_n_events(
 
 
 def test_snapshot_of_another_schema_is_ignored(
-    make_store: Callable[..., EventStore], robot_games: list[game.RobotGameSummary]
+    make_store: Callable[..., EventStore], robot_games: list[RobotGameSummary]
 ) -> None:
     events = robot_games[1].events
     store = make_store(snapshot_every=10_000)
@@ -129,29 +132,29 @@ def test_snapshot_of_another_schema_is_ignored(
 
 
 def test_check_finds_a_wrong_snapshot_and_a_gap(
-    store: EventStore, robot_games: list[game.RobotGameSummary]
+    store: EventStore, robot_games: list[RobotGameSummary]
 ) -> None:
     events = robot_games[2].events
     store.create_game("g", {})
     store.append("g", 0, events)
     store.snapshot("g")
-    assert store.check("g").line().startswith("g: OK")
+    assert check_store(store, "g").line().startswith("g: OK")
     state = replay(events)
     wrong = replace(state, turn=state.turn + 1)
     with store.transaction() as tx:
         tx.write_snapshot("g", len(events), wrong)
-    result = store.check("g")
+    result = check_store(store, "g")
     assert not result.ok
     assert result.problem == f"snapshot != replay at turn: {state.turn + 1} != {state.turn}"
     assert "MISMATCH" in result.line()
     with store.transaction() as tx:
         tx.write_snapshot("g", len(events), state)
         tx.connection.execute(text("DELETE FROM event WHERE seq = 5"))
-    assert store.check("g").problem == "the log jumps from event 4 to 6"
+    assert check_store(store, "g").problem == "the log jumps from event 4 to 6"
 
 
 def test_snapshot_state_is_json(
-    store: EventStore, robot_games: list[game.RobotGameSummary]
+    store: EventStore, robot_games: list[RobotGameSummary]
 ) -> None:
     summary = robot_games[0]
     store.create_game("g", {})
@@ -165,10 +168,10 @@ def test_snapshot_state_is_json(
 def test_local_game_on_the_store(make_store: Callable[..., EventStore]) -> None:
     """The local play service: a game made, played and reloaded from snapshots."""
     store = make_store(snapshot_every=5)
-    state = game.new_game(store, "g", ["Ann", "Bob"], seed=3)
+    state = new_game(store, "g", ["Ann", "Bob"], seed=3)
     player = next(p.name for p in state.players if state.active in (None, p.name))
-    reply, ok = game.order(store, "g", player, "legal")
+    reply, ok = order(store, "g", player, "legal")
     assert ok, reply
     loaded = store.load_state("g")
     assert loaded.state == replay(store.load("g"))
-    assert store.check("g").ok
+    assert check_store(store, "g").ok

@@ -19,6 +19,7 @@ from moderator.store import (
     players,
     worker,
 )
+from moderator.store.check import check_store
 from moderator.store.handler import OrderMailHandler
 from moderator.store.inbox import GameContext, InboundMessage, Outcome
 from moderator.store.outbox import OutgoingMail
@@ -57,7 +58,7 @@ def test_orders_are_processed_in_one_transaction(store: EventStore) -> None:
     before = store.last_seq("g1")
     assert inbox.process_message(store, message_id, HANDLER) == inbox.PROCESSED
     assert store.last_seq("g1") > before
-    assert store.check("g1").ok
+    assert check_store(store, "g1").ok
     with store.reading() as tx:
         message = inbox.message(tx, message_id)
         (reply,) = outbox.mails(tx, inbound_id=message_id)
@@ -161,7 +162,7 @@ def test_events_that_do_not_fold_shunt_the_message(store: EventStore) -> None:
     seated_game(store)
     message_id = inbox.receive(store, order_mail("Ann", "legal"))
     assert inbox.process_message(store, message_id, BadEvents()) == inbox.SHUNTED
-    assert store.check("g1").ok
+    assert check_store(store, "g1").ok
 
 
 def test_unknown_message(store: EventStore) -> None:
@@ -175,7 +176,7 @@ def test_pending_messages_are_processed_in_order(store: EventStore) -> None:
     for number in range(1, 4):
         player, line = next_order(state)
         ids.append(inbox.receive(store, order_mail(player, line, number=number)))
-        from moderator.game import carry_out
+        from moderator.play.messages import carry_out
 
         state = carry_out("g1", state, store.options("g1"), player, line, list).state
     tally = worker.process_pending(store, HANDLER)

@@ -16,6 +16,7 @@ from sqlmodel import SQLModel
 from moderator.rules import events as ev
 from moderator.rules.codec import encode
 from moderator.store import EventStore, SchemaError, migrate
+from moderator.store.check import check_store
 from moderator.store.tables import TABLES
 
 #: The tables of the foundation's store, as it made them (before alembic).
@@ -114,7 +115,7 @@ def test_foundation_database_is_upgraded(empty_url: str) -> None:
         assert store.last_seq("old") == 2
         assert store.options("old") == {"dice_seed": 4}
         store.append("old", 2, [ev.TurnEnded(player="Ann")])
-        assert store.check("old").ok
+        assert check_store(store, "old").ok
 
 
 def test_an_empty_database_is_created_unless_told_not_to(empty_url: str) -> None:

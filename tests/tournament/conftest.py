@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from moderator import robot
-from moderator.game import CountingDice
+from moderator.play.dice import CountingDice
 from moderator.rules.decide import decide
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act

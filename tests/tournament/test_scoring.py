@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from moderator import game
+from moderator.play.robot_games import play_robot_game
 from moderator.rules import events as rev
 from moderator.rules.evolve import replay as replay_game
 from moderator.rules.state import GameState, Step
@@ -51,7 +51,7 @@ def test_place_points_share_ties() -> None:
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (2, 3), (3, 2)])
 def test_a_played_game_is_ranked_by_elimination(players: int, seed: int) -> None:
-    summary = game.play_robot_game(players, seed)
+    summary = play_robot_game(players, seed)
     assert summary.finished
     result = game_result(summary.events, summary.state)
     assert result.ended == PLAY
@@ -73,13 +73,13 @@ def test_a_played_game_is_ranked_by_elimination(players: int, seed: int) -> None
 
 
 def test_a_game_not_over_has_no_result() -> None:
-    state = replay_game(game.play_robot_game(2, 4, max_actions=10).events)
+    state = replay_game(play_robot_game(2, 4, max_actions=10).events)
     with pytest.raises(ValueError, match="not over"):
         game_result([], state)
 
 
 def test_a_stopped_game_is_ranked_by_its_20_5_totals() -> None:
-    summary = game.play_robot_game(3, 1, max_actions=40)
+    summary = play_robot_game(3, 1, max_actions=40)
     state = summary.state
     assert state.step is not Step.OVER
     totals = totals_20_5(state)

@@ -13,7 +13,8 @@ import pytest
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
-from moderator.service import MailGameHandler, timing
+from moderator.schedule import timing
+from moderator.service import MailGameHandler
 from moderator.service import tournaments as service
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store import tournaments as stored

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from moderator import game
-from moderator.service import timing
+from moderator.play.games import new_game
+from moderator.schedule import timing
 from moderator.store import ConflictError, EventStore, StoreError, players
 from moderator.store import tournaments as stored
 from moderator.tournament import events as ev
@@ -74,7 +74,7 @@ def test_reliability_is_summed_over_every_tournament(any_store: EventStore) -> N
 
 def test_a_seat_is_handed_over_in_the_seat_table(any_store: EventStore) -> None:
     register(any_store, "Ann", "Bob", "Gus")
-    game.new_game(any_store, "g1", ["Ann", "Bob"], seed=1)
+    new_game(any_store, "g1", ["Ann", "Bob"], seed=1)
     with any_store.transaction() as tx:
         players.seat_player(tx, "g1", "Ann", address("Ann"))
         players.seat_player(tx, "g1", "Bob", address("Bob"))

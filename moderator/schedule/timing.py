@@ -36,7 +36,7 @@ TIME_LIMITS = "time_limits"
 DEADLINE = "deadline"  # the same key ``reports.deadline_line`` prints
 DEADLINE_STEP = "deadline_step"
 ENDS_AT = "ends_at"  # Wolff 21.1: the game's end date (ISO 8601), if any
-ABSENCES = "absences"  # see ``moderator.service.absence``
+ABSENCES = "absences"  # see ``moderator.schedule.absence``
 
 #: Kinds of step (the ``deadline`` table's ``kind`` of an acting deadline).
 SETUP, TURN, ENGAGEMENT, BATTLE, MUSTER = "setup", "turn", "engagement", "battle", "muster"

@@ -24,7 +24,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from moderator.service.timing import ABSENCES, TimeLimits, iso, moment
+from moderator.schedule.timing import ABSENCES, TimeLimits, iso, moment
 
 _LINE = re.compile(r"^\s*absen(?:t|ce)\b\s*[:=]?\s*(.*?)\s*$", re.IGNORECASE)
 _SPAN = re.compile(
