@@ -8,8 +8,8 @@ director role, tournaments created and scored by hand); ``demo`` shows it all on
 embedded mail hub.  The work is done in ``moderator.play`` and ``moderator.store``; this package
 only reads options and prints.
 
-One module per command group: ``local``, ``db``, ``service`` (serve, check-config,
-game new), ``demo`` (play, demo) and ``tournament`` (player role, tournament ...);
+One module per command group: ``local``, ``db``, ``service`` (serve, worker,
+check-config, game new), ``demo`` (play, demo) and ``tournament`` (player role, tournament ...);
 ``common`` holds the options and helpers they share.  This module builds ``app`` from
 them, in the order ``--help`` lists them.
 """
@@ -29,6 +29,7 @@ app.add_typer(local.app, name="local")
 app.add_typer(db.app, name="db")
 app.command("play")(demo.play)
 app.command("serve")(service.serve)
+app.command("worker")(service.worker)
 app.command("check-config")(service.check_config)
 app.add_typer(service.game_app, name="game")
 app.command("demo")(demo.demo)

@@ -1,4 +1,4 @@
-"""The mail service: ``serve``, ``check-config`` and ``game new``."""
+"""The mail service: ``serve``, ``worker``, ``check-config`` and ``game new``."""
 
 from __future__ import annotations
 
@@ -61,6 +61,32 @@ def serve(
         raise _fail(f"error: {exc}") from None
     if not clean:
         raise _fail("error: another moderator took the mailbox over; this one stopped", 1)
+
+
+def worker(
+    config: ConfigOption = None,
+    db: DbOption = None,
+    loop: Annotated[
+        float | None, typer.Option("--loop", help="Keep going, this many seconds apart.")
+    ] = None,
+) -> None:
+    """Process the mails waiting in the database (as serve does, without reading IMAP)."""
+    import time
+
+    from moderator.service.runtime import keyring, mail_handler
+    from moderator.store.worker import process_pending
+
+    settings = _config(config)
+    handler = mail_handler(settings, keyring(settings))
+    gm = settings.moderator.gm_address or None
+    with _store(db or settings.database.url) as store:
+        while True:
+            tally = process_pending(store, handler, gm_address=gm)
+            summary = ", ".join(f"{k} {v}" for k, v in sorted(tally.counts.items()))
+            typer.echo(f"worker: {summary or 'nothing to do'}")
+            if loop is None:
+                return
+            time.sleep(loop)
 
 
 def check_config(config: ConfigOption = None) -> None:

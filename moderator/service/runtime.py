@@ -101,6 +101,18 @@ def smtp_sink(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> S
     )
 
 
+def mail_handler(config: Config, ring: Keyring | None) -> MailGameHandler:
+    """The mail service's handler as configured (``serve`` and ``worker`` share it)."""
+    return MailGameHandler(
+        (lambda: ring) if ring is not None else None,
+        config.moderator.address,
+        budget=ReplyBudget(config.service.reply_budget),
+        max_lines=config.service.max_lines,
+        limits=RawLimits(max_bytes=config.service.max_mail_kib * 1024),
+        seal_window=timedelta(days=config.service.signature_days),
+    )
+
+
 def keyring(config: Config) -> Keyring | None:
     """The moderator's keyring, or None when the configuration has no GnuPG home."""
     if not config.gnupg.home:
@@ -132,14 +144,7 @@ class Service:
         if clock is not None:
             self.store.clock = clock
         self.keyring = keyring(config)
-        self.handler = MailGameHandler(
-            (lambda: self.keyring) if self.keyring is not None else None,  # type: ignore[arg-type,return-value]
-            config.moderator.address,
-            budget=ReplyBudget(config.service.reply_budget),
-            max_lines=config.service.max_lines,
-            limits=RawLimits(max_bytes=config.service.max_mail_kib * 1024),
-            seal_window=timedelta(days=config.service.signature_days),
-        )
+        self.handler = mail_handler(config, self.keyring)
         self.source = imap_source(config, ssl_context=ssl_context)
         self._idle_source = imap_source(config, ssl_context=ssl_context)
         gm = config.moderator.gm_address or None

@@ -78,7 +78,7 @@ class MailboxBusyError(StoreError):
             f"another moderator (pid {h.pid} on host {h.host}, since "
             f"{h.started_at:%Y-%m-%d %H:%M} UTC, last heard from {seen} s ago) is already "
             f"reading {h.mailbox} with this database; stop it first, or run "
-            "`python -m moderator.store.worker` to only process mail (if that moderator "
+            "`titan-moderator worker` to only process mail (if that moderator "
             f"has died, its lock lapses {minutes} minutes after its last heartbeat)"
         )
 

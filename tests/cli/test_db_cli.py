@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from moderator.cli import app
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, config, inbox, migrate
-from moderator.store.handler import OrderMailHandler
+
+from ..store.simple_handler import OrderMailHandler
 
 runner = CliRunner()
 

@@ -1,26 +1,36 @@
-"""The worker runs the mail service's handler by default."""
+"""``titan-moderator worker`` processes waiting mail with the mail service's handler."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from moderator.service import MailGameHandler
-from moderator.store import inbox, outbox, worker
-from moderator.store.handler import OrderMailHandler
+from typer.testing import CliRunner
+
+from moderator.cli import app
+from moderator.service.config import load_config
+from moderator.service.handler import MailGameHandler
+from moderator.service.runtime import mail_handler
+from moderator.store import inbox, outbox
 
 from .conftest import DATE, MODERATOR, Table, plain_mail
 
 
-def test_the_default_handler_is_the_mail_service(make_table: Callable[..., Table]) -> None:
-    assert isinstance(worker.make_handler("mail", MODERATOR), MailGameHandler)
-    assert isinstance(worker.make_handler("simple", MODERATOR), OrderMailHandler)
+def test_the_worker_command_runs_the_mail_service(
+    make_table: Callable[..., Table], tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[moderator]\naddress = "{MODERATOR}"\n', encoding="utf-8")
+    assert isinstance(mail_handler(load_config(config), None), MailGameHandler)
     table = make_table()
     raw = plain_mail(
         "game g1\nsecret bob-secret-42\nstatus\n",
         {"From": "bob@example.org", "Subject": "s", "Date": DATE, "Message-ID": "<w@x>"},
     )
     message_id = inbox.receive(table.store, raw)
-    assert worker.main(["--db", table.store.url, "--moderator", MODERATOR]) == 0
+    done = CliRunner().invoke(app, ["worker", "--config", str(config), "--db", table.store.url])
+    assert done.exit_code == 0, done.output
+    assert "worker: processed 1" in done.output
     with table.store.reading() as tx:
         assert inbox.message(tx, message_id).status == inbox.PROCESSED
         (reply,) = outbox.mails(tx, inbound_id=message_id)

@@ -18,9 +18,9 @@ from pathlib import Path
 from moderator.play.robot_games import play_robot_game
 from moderator.store import ConflictError, EventStore, inbox, outbox
 from moderator.store.check import check_store
-from moderator.store.handler import OrderMailHandler
 
 from .mailbox import order_chain, seated_game
+from .simple_handler import OrderMailHandler
 
 HANDLER = OrderMailHandler()
 REPO = Path(__file__).resolve().parents[2]
@@ -127,12 +127,9 @@ def test_two_worker_processes(db_url: str, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     command = [
         sys.executable,
-        "-m",
-        "moderator.store.worker",
+        str(REPO / "tests" / "store" / "worker_process.py"),
         "--db",
         db_url,
-        "--handler",
-        "simple",
     ]
     workers = [
         subprocess.Popen(

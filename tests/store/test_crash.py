@@ -28,12 +28,9 @@ def _worker(db_url: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess[
     return subprocess.run(
         [
             sys.executable,
-            "-m",
-            "moderator.store.worker",
+            str(REPO / "tests" / "store" / "worker_process.py"),
             "--db",
             db_url,
-            "--handler",
-            "simple",
             *extra,
         ],
         cwd=cwd,

@@ -16,11 +16,11 @@ from sqlalchemy.exc import DBAPIError
 
 from moderator.store import EventStore, inbox
 from moderator.store.errors import ConflictError, retryable
-from moderator.store.handler import OrderMailHandler
 from moderator.store.inbox import GameContext, InboundMessage, Outcome
 from moderator.store.tables import GAME
 
 from .mailbox import order_mail, seated_game
+from .simple_handler import OrderMailHandler
 
 
 def real_deadlock(store: EventStore) -> DBAPIError:

@@ -20,12 +20,12 @@ from moderator.store import (
     worker,
 )
 from moderator.store.check import check_store
-from moderator.store.handler import OrderMailHandler
 from moderator.store.inbox import GameContext, InboundMessage, Outcome
 from moderator.store.outbox import OutgoingMail
 from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT
 
 from .mailbox import next_order, order_mail, seated_game
+from .simple_handler import OrderMailHandler
 
 HANDLER = OrderMailHandler()
 
