@@ -135,7 +135,7 @@ def _read_part(
     else:
         text, charset = decode(data, declared, final, notes)
     if found.kind == "text/html":
-        text = html_to_text(text)
+        text = html_to_text(text, notes)
         notes.append("html: converted to text")
     elif param(found.part, "format").lower() == "flowed":
         text = unflow(text, delsp=param(found.part, "delsp").lower() == "yes")

@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from email.message import Message
 from email.utils import parseaddr
 
-from moderator.mail.checks.base import MAIL_ERRORS, addresses, clean, header_text
+from moderator.mail.checks.base import MAIL_ERRORS, addresses, clean, first_chars, header_text
 from moderator.mail.quoted_replies import own_lines
 
 __all__ = ["Hints", "game_and_player_hints", "is_hint"]
 
 _GAME_ID = r"([A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?)"
-_GAME_LINE = re.compile(rf"^\s*game\s*[:=]?\s*{_GAME_ID}\s*\.?\s*$", re.IGNORECASE)
-_SECRET_LINE = re.compile(r"^\s*secret\s*[:=]?\s*(\S+)\s*$", re.IGNORECASE)
+# No two neighbouring quantifiers of one class (``\s*[:=]?\s*``): on a long run of blanks
+# that fails to match at its end they backtrack in quadratic time.
+_GAME_LINE = re.compile(rf"^\s*game(?:\s*[:=])?\s*{_GAME_ID}\s*(?:\.\s*)?$", re.IGNORECASE)
+_SECRET_LINE = re.compile(r"^\s*secret(?:\s*[:=])?\s*(\S+)\s*$", re.IGNORECASE)
 _SUBJECT_TAG = re.compile(rf"\[\s*titan[\s:-]+{_GAME_ID}\s*\]", re.IGNORECASE)
 
 
@@ -58,7 +60,7 @@ def game_and_player_hints(msg: Message, text: str) -> Hints:
         games = [m.group(1) for m in map(_GAME_LINE.match, own) if m]
         secrets = [m.group(1) for m in map(_SECRET_LINE.match, own) if m]
         senders = addresses(msg, "From")
-        name = clean(parseaddr(header_text(msg, "From"))[0])
+        name = clean(parseaddr(first_chars(header_text(msg, "From")))[0])
     except MAIL_ERRORS:
         return Hints()
     subject_game = tag.group(1) if tag else None

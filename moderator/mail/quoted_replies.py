@@ -38,7 +38,8 @@ _FOOTER = re.compile(
     r"|från|fra|z|ze|с|из)\b.*|von meine[mr]? .{1,40} gesendet\.?|get outlook for \w+.*)$",
     re.IGNORECASE,
 )
-_HEADER_KEY = re.compile(r"^\*?\s*([^\W\d_][\w-]*(?: [^\W\d_]+)?)\s*\*?\s*:")
+# ``\s*(?:\*\s*)?``, not ``\s*\*?\s*``: neighbouring blanks quantifiers are quadratic.
+_HEADER_KEY = re.compile(r"^\*?\s*([^\W\d_][\w-]*(?: [^\W\d_]+)?)\s*(?:\*\s*)?:")
 _FROM_KEYS = frozenset({"from", "von", "de", "da", "van", "od", "от", "från", "fra"})
 _DATE_KEYS = frozenset(
     {

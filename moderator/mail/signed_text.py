@@ -16,7 +16,7 @@ from email.message import Message
 from typing import Literal
 
 from moderator.mail.checks.base import param
-from moderator.mail.compose import signed_part_bytes
+from moderator.mail.compose import canonical_crlf, signed_part_bytes
 from moderator.mail.part_decoding import payload_bytes
 
 __all__ = ["SignedContent", "clearsigned", "mime_signed", "note_outside"]
@@ -63,12 +63,12 @@ def clearsigned(data: bytes) -> tuple[bytes, SignedContent] | None:
         return data[start:], SignedContent(kind="clearsigned", signed_bytes=b"", signature=b"")
     # the line end before the signature armor belongs to the armor (RFC 4880 7.1)
     text_end = opening.start() - (2 if data[: opening.start()].endswith(b"\r\n") else 1)
-    found = re.search(r"(?im)^Hash:\s*(.+?)\s*$", headers)
+    found = re.search(r"(?im)^Hash:\s*(.+)$", headers)  # stripped below: linear time
     return data[start : max(start, text_end)], SignedContent(
         kind="clearsigned",
         signed_bytes=data[begin.start() : closing.end()],
         signature=data[opening.start() : closing.end()],
-        hash_name=found.group(1) if found else "",
+        hash_name=found.group(1).strip() if found else "",
     )
 
 
@@ -102,7 +102,7 @@ def mime_signed(container: Message, raw: bytes | None, notes: list[str]) -> Sign
     notes.append("pgp-mime: the text is in the signed part")
     return SignedContent(
         kind="pgp-mime",
-        signed_bytes=re.sub(rb"\r?\n", b"\r\n", signed),
+        signed_bytes=canonical_crlf(signed),
         signature=payload_bytes(children[1]),
         hash_name=param(container, "micalg"),
         exact=exact,

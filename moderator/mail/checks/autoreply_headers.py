@@ -29,7 +29,7 @@ def check(msg: Message, ctx: Context) -> Verdict:
     """Hit on any of the autoresponder headers, or on an Apple vacation action."""
     for name in _HEADERS:
         if has_header(msg, name):
-            value = next(iter(raw_values(msg, name)), "")
+            value = next(iter(raw_values(msg, name, 1)), "")
             return Verdict(True, f"{name}: {value!r}")
     if any(v.strip().lower() == "vacation" for v in raw_values(msg, "X-Apple-Action")):
         return Verdict(True, "X-Apple-Action: VACATION")

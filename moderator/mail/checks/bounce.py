@@ -35,7 +35,7 @@ def check(msg: Message, ctx: Context) -> Verdict:
     for address in addresses(msg, "From"):
         if local_part(address) in _DAEMONS:
             return Verdict(True, f"From the mailer daemon: {address!r}")
-    for value in raw_values(msg, "From"):
+    for value in raw_values(msg, "From", 1):
         if value.strip().lower().startswith("mailer-daemon"):
             return Verdict(True, f"From the mailer daemon: {value!r}")
     if any(_NULL.fullmatch(value) for value in raw_values(msg, "Return-Path")):

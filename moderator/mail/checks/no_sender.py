@@ -19,5 +19,5 @@ def check(msg: Message, ctx: Context) -> Verdict:
     """Hit when neither From nor Sender holds an ``local@domain`` address."""
     if addresses(msg, "From") or addresses(msg, "Sender"):
         return MISS
-    shown = next(iter(raw_values(msg, "From")), "")
+    shown = next(iter(raw_values(msg, "From", 1)), "")
     return Verdict(True, f"no sender address (From: {shown!r})")
