@@ -65,6 +65,8 @@ def _decoder(hint: Any) -> _Codec:
 
 
 def _make_encoder(hint: Any) -> _Codec:
+    if hint is Any:  # plain JSON values (a tournament's time-limit settings)
+        return _identity
     inner = _is_optional(hint)
     if inner is not None:
         enc = _encoder(inner)
@@ -94,6 +96,8 @@ def _make_encoder(hint: Any) -> _Codec:
 
 
 def _make_decoder(hint: Any) -> _Codec:
+    if hint is Any:
+        return _identity
     inner = _is_optional(hint)
     if inner is not None:
         dec = _decoder(inner)
@@ -158,6 +162,22 @@ def _describe(hint: Any, seen: set[type]) -> str:
 
 #: A fingerprint of the state's structure: a snapshot of another shape is not read.
 SHAPE = hashlib.sha256(_describe(GameState, set()).encode()).hexdigest()[:16]
+
+
+def shape_of(cls: type) -> str:
+    """A fingerprint of ``cls``'s type hints, all the way down (what a snapshot must match)."""
+    return hashlib.sha256(_describe(cls, set()).encode()).hexdigest()[:16]
+
+
+def encode_as(cls: type, value: Any) -> dict[str, Any]:
+    """A frozen dataclass value of type ``cls`` as JSON-able data (any state, not only games)."""
+    data: dict[str, Any] = _encoder(cls)(value)
+    return data
+
+
+def decode_as(cls: type, data: Mapping[str, Any]) -> Any:
+    """The value ``encode_as(cls, ...)`` wrote."""
+    return _decoder(cls)(data)
 
 
 def encode_state(state: GameState) -> dict[str, Any]:

@@ -303,6 +303,13 @@ class TournamentRow(SQLModel, table=True):
     finished: bool = Field(
         default=False, sa_column=Column(Boolean, nullable=False, server_default="0")
     )
+    #: The folded state at ``snapshot_seq`` and the shape it was written for
+    #: (``moderator.store.snapshots.shape_of``); a load folds only the events after it.
+    snapshot: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    snapshot_seq: int = Field(
+        default=0, sa_column=Column(Integer, nullable=False, server_default="0")
+    )
+    snapshot_shape: str | None = None
 
 
 class TournamentEventRow(SQLModel, table=True):

@@ -26,11 +26,16 @@ from sqlalchemy.exc import IntegrityError
 from moderator.store.errors import StoreError
 from moderator.store.eventstore import Tx
 from moderator.store.players import normal_address, player_by_address
+from moderator.store.snapshots import decode_as, encode_as, shape_of
 from moderator.store.streams import append_records
 from moderator.store.tables import SEAT, TOURNAMENT, TOURNAMENT_EVENT
 from moderator.tournament import events as tev
 from moderator.tournament.codec import decode, encode
 from moderator.tournament.state import TournamentState, replay
+
+#: Events folded by a load before it writes the state back as the snapshot.
+SNAPSHOT_EVERY = 100
+_SHAPE = shape_of(TournamentState)
 
 
 class TournamentNotFoundError(StoreError, LookupError):
@@ -139,12 +144,14 @@ def _row(tx: Tx, tournament_id: str, *, lock: bool = False) -> Any:
     return row
 
 
-def events(tx: Tx, tournament_id: str) -> list[tev.TournamentEvent]:
-    """The tournament's events, in order."""
+def events(tx: Tx, tournament_id: str, *, after: int = 0) -> list[tev.TournamentEvent]:
+    """The tournament's events after ``after``, in order."""
     _row(tx, tournament_id)
     rows = tx.connection.execute(
         select(TOURNAMENT_EVENT.c.type, TOURNAMENT_EVENT.c.version, TOURNAMENT_EVENT.c.payload)
-        .where(TOURNAMENT_EVENT.c.tournament_id == tournament_id)
+        .where(
+            TOURNAMENT_EVENT.c.tournament_id == tournament_id, TOURNAMENT_EVENT.c.seq > after
+        )
         .order_by(TOURNAMENT_EVENT.c.seq)
     )
     return [decode({"type": t, "version": v, "payload": p}) for t, v, p in rows]
@@ -152,15 +159,32 @@ def events(tx: Tx, tournament_id: str) -> list[tev.TournamentEvent]:
 
 def load(tx: Tx, tournament_id: str, *, lock: bool = False) -> LoadedTournament:
     """
-    The tournament's state (the fold of its events).  ``lock`` holds its row until the
-    transaction ends on PostgreSQL.
+    The tournament's state: its snapshot plus the fold of the events after it.  ``lock``
+    holds its row until the transaction ends on PostgreSQL.  When more than
+    ``SNAPSHOT_EVERY`` events were folded, the state is written back as the new
+    snapshot, in the same transaction (a rolled-back transaction takes it along).
 
     Raises:
         TournamentNotFoundError: there is no such tournament.
     """
-    _row(tx, tournament_id, lock=lock)
-    found = events(tx, tournament_id)
-    return LoadedTournament(tournament_id, replay(found), len(found))
+    row = _row(tx, tournament_id, lock=lock)
+    start, state = 0, None
+    if row.snapshot is not None and row.snapshot_shape == _SHAPE:
+        start, state = int(row.snapshot_seq), decode_as(TournamentState, row.snapshot)
+    found = events(tx, tournament_id, after=start)
+    state = replay(found, state)
+    seq = start + len(found)
+    if len(found) >= SNAPSHOT_EVERY:
+        tx.connection.execute(
+            update(TOURNAMENT)
+            .where(TOURNAMENT.c.id == tournament_id)
+            .values(
+                snapshot=encode_as(TournamentState, state),
+                snapshot_seq=seq,
+                snapshot_shape=_SHAPE,
+            )
+        )
+    return LoadedTournament(tournament_id, state, seq)
 
 
 def reliability(tx: Tx, player: str) -> tuple[int, int]:

@@ -105,3 +105,44 @@ def test_the_game_options_are_the_ones_the_clock_reads() -> None:
     limits = Settings(time_limits={"turn_hours": 48}, absence={"absences": 2}).limits()
     parsed = timing.TimeLimits.from_options({timing.TIME_LIMITS: limits})
     assert parsed is not None and (parsed.turn_hours, parsed.absences) == (48, 2)
+
+
+def test_a_long_stream_loads_from_its_snapshot_and_agrees_with_a_full_replay(
+    any_store: EventStore,
+) -> None:
+    """Issue 13: the cost of loading a tournament must not grow with its history."""
+    joins = [ev.PlayerJoined(at=AT, player=f"p{n}@x", name=f"P{n}") for n in range(250)]
+    with any_store.transaction() as tx:
+        stored.create(tx, "t", "dee@x")
+        stored.append(tx, "t", 0, [CREATED, *joins])
+    with any_store.transaction() as tx:
+        first = stored.load(tx, "t")  # folds all 251 events and keeps the snapshot
+    with any_store.transaction() as tx:
+        stored.append(tx, "t", first.seq, [ev.PlayerLeft(at=AT, player="p7@x")])
+    with any_store.reading() as tx:
+        row = stored._row(tx, "t")
+        assert row.snapshot_seq == 251
+        loaded = stored.load(tx, "t")
+        full = replay_all(stored.events(tx, "t"))
+    assert loaded.seq == 252 and loaded.state == full
+    assert not loaded.state.entrants["p7@x"].waiting
+
+
+def test_a_snapshot_of_another_shape_is_ignored(any_store: EventStore) -> None:
+    joins = [ev.PlayerJoined(at=AT, player=f"p{n}@x", name=f"P{n}") for n in range(120)]
+    with any_store.transaction() as tx:
+        stored.create(tx, "t", "dee@x")
+        stored.append(tx, "t", 0, [CREATED, *joins])
+        stored.load(tx, "t")
+        tx.connection.execute(
+            stored.update(stored.TOURNAMENT).values(snapshot={"name": "bogus"}, snapshot_shape="old")
+        )
+    with any_store.reading() as tx:
+        loaded = stored.load(tx, "t")
+    assert loaded.seq == 121 and loaded.state.name == "t" and len(loaded.state.entrants) == 120
+
+
+def replay_all(events: list[ev.TournamentEvent]) -> object:
+    from moderator.tournament.state import replay
+
+    return replay(events)
