@@ -25,10 +25,12 @@ from moderator.schedule import timing
 from moderator.store import tournaments as stored
 from moderator.store.errors import GameNotFoundError
 from moderator.store.eventstore import Tx
+from moderator.store.players import seats
 from moderator.tournament import commands as cmd
 from moderator.tournament.decide import decide
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.settings import OPTION_TOURNAMENT
+from moderator.tournament.state import TournamentGame, TournamentState
 
 
 def record_reliability(
@@ -37,6 +39,12 @@ def record_reliability(
     """
     Count moves made in time and timeouts for whoever holds ``seat`` in ``game_id`` (a
     tournament game); False if the game is no tournament's.
+
+    The tournament's whole state is not needed for this, and loading it would cost more
+    as the tournament grows: the core decides on a state holding this one game, with
+    its seats as the store holds them now (a seat handed over is rewritten in the same
+    transaction as its ``SeatReplaced`` event), and the event is appended after the
+    stream's head.
 
     Raises:
         TournamentError: the seat is unknown or the counts make no sense.
@@ -47,11 +55,12 @@ def record_reliability(
         return False
     if not name or not stored.exists(tx, str(name)):
         return False
-    loaded = stored.load(tx, str(name), lock=True)
-    if game_id not in loaded.state.games:
-        return False
+    head = stored.head(tx, str(name), lock=True)
+    holders = tuple((seat_name, address) for address, seat_name in seats(tx, game_id).items())
+    game = TournamentGame(game=game_id, formed=holders, seats=holders, formed_at="", everyone=())
+    state = TournamentState(name=str(name), games={game_id: game})
     command = cmd.RecordReliability(game=game_id, seat=seat, on_time=on_time, timeouts=timeouts)
-    stored.append(tx, loaded.tournament_id, loaded.seq, decide(loaded.state, command, now=now))
+    stored.append(tx, str(name), head, decide(state, command, now=now))
     return True
 
 

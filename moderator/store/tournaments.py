@@ -134,6 +134,17 @@ def append(
     )
 
 
+def head(tx: Tx, tournament_id: str, *, lock: bool = False) -> int:
+    """
+    The seq of the stream's last event (what ``append`` expects), its row locked on
+    PostgreSQL with ``lock``.
+
+    Raises:
+        TournamentNotFoundError: there is no such tournament.
+    """
+    return int(_row(tx, tournament_id, lock=lock).last_seq)
+
+
 def _row(tx: Tx, tournament_id: str, *, lock: bool = False) -> Any:
     query = select(TOURNAMENT).where(TOURNAMENT.c.id == tournament_id)
     if lock and tx.dialect == "postgresql":
