@@ -1,0 +1,228 @@
+"""
+Playing a game by mail: an authenticated mail's lines in the game it names.
+
+The order lines themselves run as in local play (``moderator.play.run.run_orders``);
+what only a mail has is here: the step reference it must quote, its absence lines
+(they change no game state, so need none), the ``history`` and ``report`` queries
+answered by mails of their own, the reply, the reports and deadlines that follow
+(``moderator.service.notify.settle``), the other players told of an absence, and a
+move in time counted for a tournament game's reliability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from moderator.orders import Query
+from moderator.play.queries import answer_query
+from moderator.play.run import DONE, REFUSED, Answerer, LineResult, run_orders
+from moderator.reporting.narrate import history_lines
+from moderator.rules import events as ev
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.schedule import absence, reference, timing
+from moderator.service import auth, notices, notify, reliability, reports, signon
+from moderator.service.notify import HISTORY, REPLY
+from moderator.service.replies import Replies
+from moderator.store.deadlines import ABSENCE_END, DeadlineChange, deadline_change
+from moderator.store.inbox import GameContext, Lookup, Outcome
+from moderator.store.outbox import OutgoingMail
+from moderator.store.players import Player
+
+#: Game record mails one mail may ask for.
+HISTORIES_PER_MAIL = 3
+#: The code of a refused absence line.
+ABSENCE_REFUSED = "E-ABSENCE"
+
+
+@dataclass(frozen=True, slots=True)
+class _AbsenceChange:
+    """An absence a mail declared, ended early or withdrew."""
+
+    absence: absence.Absence
+    what: str  # declared, cancelled, withdrawn
+    withdrawn: bool
+
+
+def play(
+    replies: Replies,
+    game: GameContext,
+    lookup: Lookup,
+    player: Player,
+    seat: str,
+    method: str | None,
+    lines: list[str],
+    ignored: list[str],
+) -> Outcome:
+    """
+    ``player``'s mail played in ``game`` as ``seat``: ``method`` is how the mail proved
+    it is his (``auth.PGP``: the subject, which no signature covers, may not give the
+    step reference), ``ignored`` the lines the intake set aside, for the reply.
+    """
+    info = replies.info
+    refs, lines, unreadable = reference.split_refs(lines)
+    skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
+    away = [line for line in lines if absence.is_absence(line)]
+    lines = [line for line in lines if line not in skipped and line not in away]
+    quoted = refs[0] if refs else None
+    if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
+        quoted = reference.subject_ref(info.subject)  # the subject as written
+    now = reference.current(game.game_id, game.state)
+    problem = reference.check(quoted, now)
+    moment = lookup.now()
+    options, absent, changes, moved = _absences(game, seat, player, away, moment)
+    asked: list[Query] = []
+    run = run_orders(
+        game.state,
+        options,
+        seat,
+        lines,
+        lambda: lookup.events(game.game_id),
+        refuse_changes=problem,
+        answer=_answerer(asked),
+    )
+    ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
+    after = reference.current(game.game_id, run.state)
+    resend = {seat} if any(q.kind == "report" for q in asked) else set()
+    settled = notify.settle(
+        replies.moderator_address,
+        game,
+        lookup,
+        run.events,
+        run.state,
+        run.options,
+        moment,
+        resend,
+    )
+    options = settled.options
+    texts = reports.reply(
+        after,
+        run.state,
+        seat,
+        info,
+        [*absent, *run.results],
+        run.unprocessed,
+        [*ignored, *unreadable, *skipped],
+        options=options,
+        time_zone=player.time_zone,
+        ref_problem=problem[1] if ref_refused and problem else "",
+    )
+    mails = [replies.answer(player, REPLY, texts, game.game_id)]
+    histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
+    events = [*lookup.events(game.game_id), *run.events] if histories else []
+    for query in histories:
+        record = history_lines(events, seat, query.from_turn, query.to_turn)
+        found = reports.history(after, seat, record, query.from_turn, query.to_turn)
+        mails.append(replies.answer(player, HISTORY, found, game.game_id))
+    mails.extend(settled.mails)
+    for change in changes:
+        mails.extend(_absence_notices(replies, game, lookup, run.state, options, seat, change))
+    refused = [r for r in [*absent, *run.results] if r.outcome == REFUSED]
+    note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
+    if run.events and reliability.moved_in_time(
+        game.options, game.state, run.state, seat, moment
+    ):  # a tournament game counts it for the seat's holder
+        uncounted = reliability.count_quietly(
+            lookup.transaction, game.game_id, seat, on_time=1, now=moment
+        )
+        note = "; ".join(n for n in (note, uncounted) if n)
+    changed = bool(run.events) or options != dict(game.options)
+    deadline_rows = [*moved, *settled.deadlines]
+    for change in changes:
+        ends = None if change.withdrawn else change.absence.ends
+        deadline_rows.append(DeadlineChange(ABSENCE_END, ends, seat, change.absence.key))
+    return Outcome(
+        events=tuple(run.events),
+        mails=tuple(mails),
+        options=options if changed else None,
+        note=note,
+        deadlines=tuple(deadline_rows) if changed else (),
+    )
+
+
+def _absences(
+    game: GameContext,
+    seat: str,
+    player: Player,
+    lines: list[str],
+    now: datetime,
+) -> tuple[dict[str, Any], list[LineResult], list[_AbsenceChange], list[DeadlineChange]]:
+    """
+    The mail's absence lines (they change no game state, so need no step reference):
+    the game's options after them, a result per line, the absences changed and the
+    running deadline moved by them.
+    """
+    options = dict(game.options)
+    results: list[LineResult] = []
+    changes: list[_AbsenceChange] = []
+    moved: list[DeadlineChange] = []
+    limits = timing.TimeLimits.from_options(options)
+    for line in lines:
+        if game.state.step is Step.OVER:
+            results.append(
+                LineResult(line, REFUSED, reason="the game is over", code=ABSENCE_REFUSED)
+            )
+            continue
+        done = absence.request(options, seat, line, now, player.time_zone, limits)
+        if done.options is None:
+            results.append(LineResult(line, REFUSED, reason=done.answer, code=ABSENCE_REFUSED))
+            continue
+        options, change = timing.recompute(done.options, now)
+        moved.extend(deadline_change(change))
+        results.append(LineResult(line, DONE, (done.answer[:1].upper() + done.answer[1:],)))
+        if done.absence is not None:
+            withdrawn = done.cancelled and done.absence.begins > now
+            what = "withdrawn" if withdrawn else "cancelled" if done.cancelled else "declared"
+            changes.append(_AbsenceChange(done.absence, what, withdrawn))
+    return options, results, changes, moved
+
+
+def _absence_notices(
+    replies: Replies,
+    game: GameContext,
+    lookup: Lookup,
+    state: GameState,
+    options: Mapping[str, Any],
+    seat: str,
+    change: _AbsenceChange,
+) -> list[OutgoingMail]:
+    """The other players are told of ``seat``'s absence (it is public)."""
+    actor = to_act(state)
+    mails: list[OutgoingMail] = []
+    for other, player in sorted(lookup.seated_players(game.game_id).items()):
+        if other == seat or not state.has_player(other):
+            continue
+        texts = notices.absence(
+            game.game_id,
+            seat,
+            change.what,
+            change.absence.first,
+            change.absence.last,
+            change.absence.begins,
+            change.absence.ends,
+            actor=actor,
+            deadline=reports.deadline_line(options, player.time_zone),
+            time_zone=player.time_zone,
+        )
+        mails.append(replies.mail(player, notices.NOTICE, texts, game.game_id, {}))
+    return mails
+
+
+def _answerer(asked: list[Query]) -> Answerer:
+    """Queries as ``answer_query`` answers them, but ``history`` and ``report`` by mail."""
+
+    def answer(query: Query, events: Callable[[], list[ev.Event]], state: GameState) -> list[str]:
+        if query.kind == "history":
+            asked.append(query)
+            if len([q for q in asked if q.kind == "history"]) > HISTORIES_PER_MAIL:
+                return [f"Not sent: at most {HISTORIES_PER_MAIL} game records per mail."]
+            return ["The game record follows in a mail of its own."]
+        if query.kind == "report":
+            asked.append(query)
+            return ["Your latest report is sent again in a mail of its own."]
+        return answer_query(query, events, state)
+
+    return answer
