@@ -13,32 +13,18 @@ from pathlib import Path
 from moderator import robot
 from moderator.mail.hub import MailHub
 from moderator.rules.legal import to_act
-from moderator.service.config import (
-    Config,
-    DatabaseSettings,
-    ImapSettings,
-    ModeratorSettings,
-    ServiceSettings,
-    SmtpSettings,
-)
+from moderator.service.config import Config
 from moderator.service.runtime import Service
 from moderator.store import EventStore, deadlines
 
 from ..service.conftest import MODERATOR, address, headers_of, plain_mail, secret_of
+from ..service.loopback import loopback_config
 from .conftest import Desk, hours
 
 
 def config(hub: MailHub, db: str) -> Config:
-    return Config(
-        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator"),
-        database=DatabaseSettings(url=db),
-        imap=ImapSettings(host=hub.host, port=hub.imap_port, tls="none", user=MODERATOR,
-                          password="pw", poll_seconds=3600, idle=False),
-        smtp=SmtpSettings(host=hub.host, port=hub.smtp_port, tls="none", send_seconds=3600),
-        # A gap shorter than this is no outage: deadlines that passed in it time out.
-        service=ServiceSettings(deadline_seconds=3600, max_outage_hours=1000),
-        source="test",
-    )
+    # A gap shorter than this is no outage: deadlines that passed in it time out.
+    return loopback_config(hub, db, user=MODERATOR, max_outage_hours=1000)
 
 
 def test_wolff_21_0_an_order_that_came_during_a_restart_is_played_before_its_deadline(

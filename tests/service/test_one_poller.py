@@ -21,14 +21,7 @@ import pytest
 from sqlalchemy import update
 
 from moderator.mail.hub import MailHub
-from moderator.service.config import (
-    Config,
-    DatabaseSettings,
-    ImapSettings,
-    ModeratorSettings,
-    ServiceSettings,
-    SmtpSettings,
-)
+from moderator.service.config import Config
 from moderator.service.runtime import Service
 from moderator.store import EventStore, migrate, poller_lock
 from moderator.store.poller_lock import MailboxBusyError
@@ -36,6 +29,7 @@ from moderator.store.tables import POLLER_LOCK
 
 from ..gpgparties import make_party
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
+from .loopback import loopback_config
 from .test_serve import write_config
 
 MODERATOR = "moderator@titan.example"
@@ -43,15 +37,7 @@ RUNTIME = "moderator.service.runtime"
 
 
 def config(hub: MailHub, db: str, *, user: str = MODERATOR) -> Config:
-    return Config(
-        moderator=ModeratorSettings(address=user, name="Titan moderator"),
-        database=DatabaseSettings(url=db),
-        imap=ImapSettings(host=hub.host, port=hub.imap_port, tls="none", user=user,
-                          password="pw", poll_seconds=3600, idle=False),
-        smtp=SmtpSettings(host=hub.host, port=hub.smtp_port, tls="none", send_seconds=3600),
-        service=ServiceSettings(deadline_seconds=3600, tournament_seconds=3600),
-        source="test",
-    )
+    return loopback_config(hub, db, user=user)
 
 
 @pytest.fixture

@@ -15,37 +15,22 @@ from pathlib import Path
 
 from moderator.play.games import new_game
 from moderator.schedule.timing import TimeLimits
-from moderator.service.config import (
-    Config,
-    DatabaseSettings,
-    GnupgSettings,
-    ImapSettings,
-    ModeratorSettings,
-    ServiceSettings,
-    SmtpSettings,
-)
+from moderator.service.config import Config, GnupgSettings
 from moderator.service.runtime import Service
 from moderator.store import EventStore, inbox, migrate, outbox, players
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
 from .conftest import MODERATOR, World, address, headers_of, pgp_mime_mail, plain_mail
+from .loopback import loopback_config
 from .test_replay import DIRECTOR, rewrapped, table_rows
 
 NAMES = ("Ann", "Bob", "Cy", "Di", DIRECTOR)
 
 
 def config(mail: DovecotMailSystem, db: str, world: World) -> Config:
-    return Config(
-        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator"),
-        database=DatabaseSettings(url=db),
-        imap=ImapSettings(host=mail.host, port=mail.imap_port, tls="none", user=MODERATOR,
-                          password="pw", poll_seconds=3600, idle=False),
-        smtp=SmtpSettings(host=mail.host, port=mail.smtp_port, tls="none", send_seconds=3600),
-        gnupg=GnupgSettings(home=str(world.moderator.keyring.home),
-                            key=world.moderator.fingerprint),
-        service=ServiceSettings(deadline_seconds=3600, tournament_seconds=3600),
-        source="test",
-    )
+    home = str(world.moderator.keyring.home)
+    keys = GnupgSettings(home=home, key=world.moderator.fingerprint)
+    return loopback_config(mail, db, user=MODERATOR, gnupg=keys)
 
 
 def prepare(db: str, world: World) -> None:

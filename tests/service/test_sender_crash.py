@@ -26,19 +26,14 @@ from sqlalchemy import select as select_rows
 from moderator.mail.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
-from moderator.service.config import (
-    Config,
-    DatabaseSettings,
-    ImapSettings,
-    ModeratorSettings,
-    ServiceSettings,
-    SmtpSettings,
-)
+from moderator.service.config import Config
 from moderator.service.runtime import Service
 from moderator.service.sender import Sender
 from moderator.store import EventStore, outbox
 from moderator.store.outbox import LEASE, OutgoingMail
 from moderator.store.tables import OUTBOX, PENDING, SENT
+
+from .loopback import loopback_config
 
 MODERATOR = "moderator@titan.example"
 ANN = "ann@example.org"
@@ -76,15 +71,7 @@ def row(store: EventStore) -> outbox.StoredMail:
 
 def service_config(hub: MailHub, url: str) -> Config:
     """Every job but by its own clock an hour away: only a lease's end brings ``send`` on."""
-    return Config(
-        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator"),
-        database=DatabaseSettings(url=url),
-        imap=ImapSettings(host=hub.host, port=hub.imap_port, tls="none", user=MODERATOR,
-                          password="pw", poll_seconds=3600, idle=False),
-        smtp=SmtpSettings(host=hub.host, port=hub.smtp_port, tls="none", send_seconds=3600),
-        service=ServiceSettings(deadline_seconds=3600, tournament_seconds=3600),
-        source="test",
-    )
+    return loopback_config(hub, url, user=MODERATOR)
 
 
 def test_a_dead_senders_mail_goes_out_from_another_within_30_seconds(
