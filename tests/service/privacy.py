@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from moderator.reporting.narrate import _chars, describe, is_bookkeeping
+from moderator.reporting.narrate import describe, is_bookkeeping
+from moderator.reporting.wording import _chars
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState

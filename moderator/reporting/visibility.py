@@ -1,0 +1,24 @@
+"""
+Which events a reader is shown: those he may see, less the battle's bookkeeping steps.
+Its own module because the history (``narrate``), the battle narration and the
+service's replies all ask it.
+"""
+
+from __future__ import annotations
+
+from moderator.rules import events as ev
+
+
+def may_see(event: ev.Event, viewer: str | None) -> bool:
+    """Whether ``viewer`` (None: the public) may see ``event``."""
+    return event.visible_to is None or (viewer is not None and viewer in event.visible_to)
+
+
+def is_bookkeeping(event: ev.Event) -> bool:
+    """
+    Whether ``event`` only records the battle passing through a step nobody acts in
+    ("after-maneuver", "end-check", ...): left out of histories and replies.
+    """
+    return isinstance(event, ev.BattleStepBegan) and (
+        event.step.startswith("after-") or event.step == "end-check"
+    )
