@@ -5,7 +5,7 @@ signed; prints figures, asserts nothing.
     python benchmarks/bench_mail.py [--games N] [--seconds S] [--warmup S]
         [--send-concurrency N] [--reports N]
 
-Sets up what ``titan-moderator demo`` does (``moderator.service.demo``): the embedded
+Sets up what ``titan-moderator demo`` does (``moderator.demo.mail_demo``): the embedded
 mail hub (aiosmtpd and pymap on 127.0.0.1), throw-away GnuPG homes under /tmp (one for
 the moderator, one holding every robot's key), a SQLite database in a temporary
 folder, and the real ``Service`` (poller, sender, deadline jobs, IMAP IDLE).  The hub
@@ -54,6 +54,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from moderator.demo.mail_demo import FastClock, temporary_gnupg_home
+from moderator.demo.mailrobot import MailRobot
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.mail.hub import MailHub
@@ -70,9 +72,7 @@ from moderator.service.config import (
     ServiceSettings,
     SmtpSettings,
 )
-from moderator.service.demo import FastClock, temporary_gnupg_home
 from moderator.service.games import start_game
-from moderator.service.mailrobot import MailRobot
 from moderator.service.outgoing import render_outgoing
 from moderator.service.runtime import Service
 from moderator.store import outbox, players

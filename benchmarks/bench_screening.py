@@ -30,6 +30,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from email.message import Message
 
+from moderator.demo.mail_demo import temporary_gnupg_home
 from moderator.mail.gpg import Keyring
 from moderator.mail.intake import (
     Extracted,
@@ -41,7 +42,6 @@ from moderator.mail.intake import (
 )
 from moderator.mail.limits import DEFAULT_LIMITS, over_limit
 from moderator.service.auth import check_signature
-from moderator.service.demo import temporary_gnupg_home
 
 OWN = {"titan@moderator.example"}
 CAPS = DEFAULT_LIMITS

@@ -76,7 +76,7 @@ def demo(
     ] = False,
 ) -> None:
     """Play a whole game (or a small tournament) by mail between robots on an embedded hub."""
-    from moderator.service.demo import DemoOptions, run_demo
+    from moderator.demo.mail_demo import DemoOptions, run_demo
 
     if tournament:
         if silent:
@@ -97,7 +97,7 @@ def demo(
 def _tournament_demo(
     players: int | None, seed: int | None, keep: Path | None, speed: float | None
 ) -> None:
-    from moderator.service.tournament_demo import TournamentDemoOptions, run_tournament_demo
+    from moderator.demo.tournament_demo import TournamentDemoOptions, run_tournament_demo
 
     options = TournamentDemoOptions(
         players=players if players is not None else TournamentDemoOptions.players,

@@ -14,7 +14,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from moderator.service.demo import DemoOptions, DemoSummary, run_demo
+from moderator.demo.mail_demo import DemoOptions, DemoSummary, run_demo
 from moderator.store.eventstore import EventStore
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot

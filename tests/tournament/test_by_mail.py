@@ -11,14 +11,14 @@ import asyncio
 import mailbox
 from pathlib import Path
 
-from moderator.rules import events as ev
-from moderator.rules.state import Step
-from moderator.service.tournament_demo import (
+from moderator.demo.tournament_demo import (
     STANDBY_NAME,
     TOURNAMENT,
     TournamentDemoOptions,
     run_tournament_demo,
 )
+from moderator.rules import events as ev
+from moderator.rules.state import Step
 from moderator.store import EventStore, inbox
 from moderator.store import tournaments as stored
 

@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
+from moderator.demo.mailrobot import MailRobot
 from moderator.mail.gpg import Keyring
 from moderator.mail.hub import MailHub
 from moderator.mail.imap import ImapSource
@@ -46,7 +47,6 @@ from moderator.service.config import (
     SmtpSettings,
 )
 from moderator.service.games import start_game
-from moderator.service.mailrobot import MailRobot
 from moderator.service.runtime import Service
 from moderator.store import inbox, outbox, players
 from moderator.store.eventstore import EventStore

@@ -2,7 +2,7 @@
 ``titan-moderator demo --tournament``: a small tournament run by the moderator alone,
 on the embedded mail hub, between robot players.
 
-The same parts as ``titan-moderator demo`` (``moderator.service.demo``: an embedded
+The same parts as ``titan-moderator demo`` (``moderator.demo.mail_demo``: an embedded
 SMTP and IMAP hub, GnuPG keys in temporary homes, a SQLite database, the ``Service``
 with its poll, send, deadline and tournament jobs, on a fast clock), and:
 
@@ -34,13 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from moderator.mail.hub import MailHub
-from moderator.reporting.render import render
-from moderator.rules.state import GameState, Step
-from moderator.service.config import (
-    Config,
-)
-from moderator.service.demo import (
+from moderator.demo.mail_demo import (
     DemoKeys,
     FastClock,
     demo_config,
@@ -48,7 +42,13 @@ from moderator.service.demo import (
     dump_inbox,
     where_lines,
 )
-from moderator.service.mailrobot import MailRobot
+from moderator.demo.mailrobot import MailRobot
+from moderator.mail.hub import MailHub
+from moderator.reporting.render import render
+from moderator.rules.state import GameState, Step
+from moderator.service.config import (
+    Config,
+)
 from moderator.service.runtime import Service
 from moderator.store import outbox, players
 from moderator.store import tournaments as stored
