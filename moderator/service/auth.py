@@ -79,15 +79,19 @@ class Signature:
 UNSIGNED = Signature("unsigned", SignatureStatus.NOT_SIGNED.value)
 
 
-def check_signature(raw: bytes, keyring: Keyring | None, charset: str = "") -> Signature:
+def check_signature(
+    raw: bytes, keyring: Keyring | None, charset: str = "", *, parsed: Message | None = None
+) -> Signature:
     """
     The signature of a mail (``raw``, the bytes as they came), checked with ``keyring``;
-    never raises.  Without a keyring every mail counts as unsigned.
+    never raises.  Without a keyring every mail counts as unsigned.  ``parsed``: the
+    intake's parse of ``raw``, so that it is not parsed a second time.
     """
     if keyring is None:
         return UNSIGNED
     try:
-        verification = compose.verify_incoming(raw, keyring)
+        message = parsed if parsed is not None else raw
+        verification = compose.verify_incoming(message, keyring, raw=raw)
     except (MailError, OSError, RecursionError, *MAIL_ERRORS) as error:
         return Signature("invalid", f"the signature could not be checked ({error})")
     if verification.reason is SignatureStatus.NOT_SIGNED:

@@ -95,7 +95,8 @@ def seal(
         return Outcome(rejected=True, note=f"not answered: {note}")
     how = ["Write your orders in a new mail and sign it (or add your secret) again."]
     refused = replies.refuse(lookup, owner, why, how)
-    return replace(refused, note=f"refused: {note}")
+    told = "refused" if refused.mails else "refused, not answered (refused today)"
+    return replace(refused, note=f"{told}: {note}")
 
 
 def sealed(outcome: Outcome, seal: Seal | None) -> Outcome:

@@ -76,7 +76,7 @@ def read_mail(
     extracted = extract_text(msg, raw=message.raw)
     hints = _checked_sender(game_and_player_hints(msg, extracted.text))
     tagged = header_text(msg, "X-Titan-Game").strip()
-    signature = auth.check_signature(message.raw, keyring(), extracted.charset)
+    signature = auth.check_signature(message.raw, keyring(), extracted.charset, parsed=msg)
     signed_hints = Hints()
     if signature.valid:  # the game and secret lines of the signed text alone
         signed = game_and_player_hints(msg, signature.text or "")
