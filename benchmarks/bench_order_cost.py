@@ -100,7 +100,7 @@ from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule import timing
-from moderator.service import MailGameHandler, auth, notify
+from moderator.service import MailGameHandler
 from moderator.service.tournament_games import form_games
 from moderator.store import EventStore, deadlines, inbox, players
 from moderator.store import tournaments as stored
@@ -204,7 +204,7 @@ def robot_order(
     """The robot's order line for the player to act, passing over one that ends much."""
     line, command = robot.choose_order(state, rng)
     for _ in range(30):
-        if harmless(state, command, CountingDice.from_options(dice.options())):
+        if harmless(state, command, CountingDice.from_record(dice.record())):
             break
         line, command = robot.choose_order(state, rng)
     return line, command
@@ -231,7 +231,7 @@ def send_order(bench: Bench, target: Target) -> Sample:
         raise SystemExit(f"{game_id}: the game is over after {loaded.seq} events")
     with store.reading() as tx:
         holders = {seat: address for address, seat in players.seats(tx, game_id).items()}
-    line, _command = robot_order(state, CountingDice.from_options(loaded.options), target.rng)
+    line, _command = robot_order(state, CountingDice.from_record(loaded.record.dice), target.rng)
     raw = order_mail(bench, target.people[holders[actor]], game_id, state.version, line)
     counted_before = tournament_seq(store, target.tournament)
     started = time.perf_counter()
@@ -279,8 +279,8 @@ def grow(tx: Tx, game_id: str, target: int, rng: random.Random) -> tuple[GameSta
     """
     every = tx.store.snapshot_every
     loaded = tx.load(game_id, lock=True)
-    state, seq, options = loaded.state, loaded.seq, loaded.options
-    dice = CountingDice.from_options(options)
+    state, seq, record = loaded.state, loaded.seq, loaded.record
+    dice = CountingDice.from_record(record.dice)
     batch: list[ev.Event] = []
 
     def add(events: Sequence[ev.Event]) -> None:
@@ -309,9 +309,9 @@ def grow(tx: Tx, game_id: str, target: int, rng: random.Random) -> tuple[GameSta
     if dice.rolled != rolled or replace(state, version=start.version) != start:
         raise SystemExit(f"{game_id}: moving and taking back changed the game")
     seats = players.seats(tx, game_id).values()
-    options = {**options, **dice.options(), notify.REPORTED: dict.fromkeys(seats, state.version)}
-    options, change = timing.follow(state, options, tx.now())
-    seq = tx.append(game_id, seq, batch, options=options, state=state)
+    record = record.but(dice=dice.record(), reported=dict.fromkeys(seats, state.version))
+    record, change = timing.follow(state, record, tx.now())
+    seq = tx.append(game_id, seq, batch, record=record, state=state)
     for row in deadlines.deadline_change(change):
         deadlines.apply(tx, game_id, row, seq)
     return state, seq
@@ -330,7 +330,7 @@ def build_game(bench: Bench, size: int) -> tuple[Target, int]:
         for person in people:
             players.seat_player(tx, game_id, person.name, person.address)
         loaded = tx.load(game_id)
-        tx.append(game_id, loaded.seq, [], options={**loaded.options, auth.ALLOW_SECRETS: True})
+        tx.append(game_id, loaded.seq, [], record=loaded.record.but(allow_secrets=True))
     with bench.store.transaction() as tx:
         _state, seq = grow(tx, game_id, size, random.Random(SEED))
     return Target(game_id, {p.address: p for p in people}), seq

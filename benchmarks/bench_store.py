@@ -27,10 +27,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from moderator.play.robot_games import play_robot_game
-from moderator.rules.events import Event
+from moderator.rules.event_base import Event
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
+from moderator.store.check import check_store
 from moderator.store.pgtemp import PostgresUnavailableError, TemporaryPostgres
 from moderator.store.tables import SNAPSHOT
 
@@ -66,7 +68,7 @@ def bench(name: str, url: str, events: list[Event], game: list[Event]) -> None:
         if seq % BATCH == 0 or seq == len(events):
             states[seq] = state
     with EventStore(url, snapshot_every=BATCH) as store:
-        store.create_game("long", {})
+        store.create_game("long", GameRecord())
         started = time.perf_counter()
         seq = 0
         for start in range(0, len(events), BATCH):
@@ -75,7 +77,7 @@ def bench(name: str, url: str, events: list[Event], game: list[Event]) -> None:
         elapsed = time.perf_counter() - started
         print(f"{name}: append {len(events) / elapsed:,.0f} events/s ({BATCH} per transaction)")
 
-        store.create_game("one", {})
+        store.create_game("one", GameRecord())
         seq = 0
         commits = []
         for start in range(0, len(game), 3):  # a command's worth of events per commit
@@ -121,7 +123,7 @@ def bench(name: str, url: str, events: list[Event], game: list[Event]) -> None:
             f"({min(folds):.2f} s; reading and decoding alone {len(events) / min(reads):,.0f} "
             f"events/s)"
         )
-        checks = timed(lambda: store.check("long"), 1)
+        checks = timed(lambda: check_store(store, "long"), 1)
         print(f"{name}: db check of the {len(events):,}-event game: {checks[0]:.2f} s")
 
 

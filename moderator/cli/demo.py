@@ -97,7 +97,8 @@ def demo(
 def _tournament_demo(
     players: int | None, seed: int | None, keep: Path | None, speed: float | None
 ) -> None:
-    from moderator.demo.tournament_demo import TournamentDemoOptions, run_tournament_demo
+    from moderator.demo.tournament_demo import run_tournament_demo
+    from moderator.demo.tournament_run import TournamentDemoOptions
 
     options = TournamentDemoOptions(
         players=players if players is not None else TournamentDemoOptions.players,

@@ -65,7 +65,8 @@ def tournament_create(
 ) -> None:
     """Create a tournament, as its director's mail 'tournament create ...' would."""
     from moderator.service import tournaments
-    from moderator.store import outbox, players
+    from moderator.store import players
+    from moderator.store.unit_of_work import Work, write
 
     cfg = _config(config)
     line = " ".join(["tournament", "create", name, *(settings or [])])
@@ -76,7 +77,7 @@ def tournament_create(
         out = tournaments.carry_out(
             tx, player, [line], moderator_address=cfg.moderator.address, now=tx.now()
         )
-        outbox.add_mails(tx, out.mails)
+        write(tx, Work(mails=tuple(out.mails)))
     text = out.mails[0].body if out.mails else ""
     typer.echo(text.rstrip())
     if "Refused (" in text:

@@ -6,11 +6,11 @@ how many dice it has rolled, and the next message carries on from there.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from moderator.play.errors import GameError
 from moderator.rules.dice import ScriptedDice
+from moderator.schedule.record import Dice
 
 
 class CountingDice:
@@ -49,18 +49,17 @@ class CountingDice:
         self.rolled += count
         return values
 
-    def options(self) -> dict[str, Any]:
-        """What the game options record about these dice."""
-        if self.script is not None:
-            return {"scripted_dice": True, "dice_script": self.script, "dice_rolled": self.rolled}
-        return {"scripted_dice": False, "dice_seed": self.seed, "dice_rolled": self.rolled}
+    def record(self) -> Dice:
+        """Where these dice are, as the game's record keeps it."""
+        script = tuple(self.script) if self.script is not None else None
+        return Dice(seed=self.seed, script=script, rolled=self.rolled)
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> CountingDice:
-        rolled = int(options.get("dice_rolled", 0))
-        if options.get("scripted_dice"):
-            return cls(script=[int(v) for v in options["dice_script"]], rolled=rolled)
-        return cls(seed=int(options["dice_seed"]), rolled=rolled)
+    def from_record(cls, dice: Dice) -> CountingDice:
+        """The game's dice where its record left them."""
+        if dice.script is not None:
+            return cls(script=dice.script, rolled=dice.rolled)
+        return cls(seed=dice.seed or 0, rolled=dice.rolled)
 
 
 def read_dice_script(text: str) -> list[int]:

@@ -21,9 +21,10 @@ from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
-from moderator.store.deadlines import DeadlineChange, time_limit_options
-from moderator.store.deadlines import apply as apply_deadline
+from moderator.store.deadlines import DeadlineChange, with_time_limits
+from moderator.store.unit_of_work import GameWrite, Work, write
 
 if TYPE_CHECKING:
     from moderator.schedule.timing import TimeLimits
@@ -37,17 +38,43 @@ def new_game(
     script: Sequence[int] | None = None,
     position: Mapping[str, Any] | None = None,
     *,
-    time_limits: TimeLimits | Mapping[str, Any] | None = None,
+    time_limits: TimeLimits | None = None,
     ends_at: datetime | None = None,
 ) -> GameState:
     """
-    Create a game: set up with tower rolls for ``players``, or restored from a
-    ``position`` (its own players).  Dice: ``seed`` (random if neither is given) or a
-    ``script`` of die values (marked in the options as scripted).
+    Create a game (``plan_game``) in a transaction of its own; returns its state.
+    """
+    planned, state = plan_game(
+        game_id, players, seed, script, position, store.clock(), time_limits, ends_at
+    )
+    with store.transaction() as tx:
+        write(tx, Work(games=(planned,)))
+    return state
 
-    ``time_limits`` (``moderator.schedule.timing.TimeLimits``, or its options) gives the
-    game deadlines (Wolff 21.0): the first, for the player to act, starts now.
-    ``ends_at`` is the game's end date (Wolff 21.1).  Without them the game has none.
+
+def plan_game(
+    game_id: str,
+    players: Sequence[str] | None,
+    seed: int | None,
+    script: Sequence[int] | None,
+    position: Mapping[str, Any] | None,
+    now: datetime,
+    time_limits: TimeLimits | None = None,
+    ends_at: datetime | None = None,
+    seats: Sequence[tuple[str, str]] = (),
+) -> tuple[GameWrite, GameState]:
+    """
+    A new game, decided and not yet written: set up with tower rolls for ``players``,
+    or restored from a ``position`` (its own players), with ``seats`` ((seat, address)
+    pairs) taken.  Dice: ``seed`` (random if neither is given) or a ``script`` of die
+    values (marked in the game's record as scripted).
+
+    ``time_limits`` gives the game deadlines (Wolff 21.0): the first, for the player to
+    act, starts ``now``.  ``ends_at`` is the game's end date (Wolff 21.1).  Without them
+    the game has none.
+
+    Raises:
+        GameError: the players, the position or the dice script cannot make a game.
     """
     if seed is not None and script is not None:
         raise GameError("give a dice seed or a dice script, not both")
@@ -69,21 +96,25 @@ def new_game(
     except IndexError as exc:
         raise GameError(f"the dice script ran out while setting up ({exc})") from exc
     state = replay(events)
-    options = {
-        "players": [p.name for p in state.players],
-        "from_position": position is not None,
-        **dice.options(),
-    }
+    record = GameRecord(
+        players=tuple(p.name for p in state.players),
+        from_position=position is not None,
+        dice=dice.record(),
+    )
     changes: list[DeadlineChange] = []
     if time_limits is not None or ends_at is not None:
-
-        options, changes = time_limit_options(state, options, store.clock(), time_limits, ends_at)
-    with store.transaction() as tx:
-        tx.create_game(game_id, {**options, "dice_rolled": 0})
-        seq = tx.append(game_id, 0, events, options=options, state=state)
-        for change in changes:
-            apply_deadline(tx, game_id, change, seq)
-    return state
+        record, changes = with_time_limits(state, record, now, time_limits, ends_at)
+    planned = GameWrite(
+        game_id,
+        0,
+        tuple(events),
+        record=record,
+        state=state,
+        deadlines=tuple(changes),
+        create=True,
+        seats=tuple(seats),
+    )
+    return planned, state
 
 
 def load(store: EventStore, game_id: str) -> tuple[list[ev.Event], GameState]:

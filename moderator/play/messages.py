@@ -5,16 +5,17 @@ transaction, and the reply written (the CLI's ``local order``, the store's inbox
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from moderator.orders import split_lines
 from moderator.play.queries import waiting_line
 from moderator.play.run import ANSWERED, DONE, run_orders
 from moderator.rules import events as ev
 from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
+from moderator.store.unit_of_work import Work, game_write, write
 
 
 @dataclass
@@ -24,7 +25,7 @@ class OrderResult:
     reply: str
     ok: bool  # every order was accepted
     events: list[ev.Event]
-    options: dict[str, Any]  # the game's options after the accepted orders
+    record: GameRecord  # the game's record after the accepted orders
     state: GameState  # the state after them
 
 
@@ -39,19 +40,20 @@ def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str,
     with store.transaction() as tx:
         loaded = tx.load(game_id, lock=True)
         result = carry_out(
-            game_id, loaded.state, loaded.options, player, text, lambda: tx.events(game_id)
+            game_id, loaded.state, loaded.record, player, text, lambda: tx.events(game_id)
         )
         if result.events:
-            tx.append(
-                game_id, loaded.seq, result.events, options=result.options, state=result.state
+            changed = game_write(
+                game_id, loaded.seq, result.events, record=result.record, state=result.state
             )
+            write(tx, Work(games=(changed,)))
     return result.reply, result.ok
 
 
 def carry_out(
     game_id: str,
     state: GameState,
-    options: Mapping[str, Any],
+    record: GameRecord,
     player: str,
     text: str,
     history: Callable[[], list[ev.Event]],
@@ -63,12 +65,12 @@ def carry_out(
     if not state.has_player(player):
         names = ", ".join(p.name for p in state.players)
         reply = f"{player} is not playing in game {game_id} (players: {names})."
-        return OrderResult(reply, False, [], dict(options), state)
+        return OrderResult(reply, False, [], record, state)
     lines, ignored = split_lines(text)
     if not lines:
         reply = "There is no order in your message; 'help' lists the orders."
-        return OrderResult(reply, False, [], dict(options), state)
-    run = run_orders(state, options, player, lines, history)
+        return OrderResult(reply, False, [], record, state)
+    run = run_orders(state, record, player, lines, history)
     out: list[str] = []
     for result in run.results:
         out.append(f"> {result.line}")
@@ -85,4 +87,4 @@ def carry_out(
         out.append(f"({len(ignored)} line(s) after the end of the orders were ignored.)")
     if run.ok:
         out.append(waiting_line(run.state, player))
-    return OrderResult("\n".join(out), run.ok, run.events, run.options, run.state)
+    return OrderResult("\n".join(out), run.ok, run.events, run.record, run.state)

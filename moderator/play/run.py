@@ -6,9 +6,8 @@ service, which each store the result and word the reply their own way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from moderator.orders import OrderError, Query, parse_order
 from moderator.play.dice import CountingDice
@@ -19,6 +18,7 @@ from moderator.rules.decide import decide
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
 
 #: ``LineResult.outcome``: a query answered, an order carried out, a line refused.
 ANSWERED, DONE, REFUSED = "answered", "done", "refused"
@@ -51,7 +51,7 @@ class OrderRun:
     results: list[LineResult]
     unprocessed: list[str]  # lines not run because an earlier one was refused
     events: list[ev.Event]
-    options: dict[str, Any]
+    record: GameRecord  # the game's record after them (the dice moved on)
     state: GameState
 
     @property
@@ -65,7 +65,7 @@ class OrderRun:
 
 def run_orders(
     state: GameState,
-    options: Mapping[str, Any],
+    record: GameRecord,
     player: str,
     lines: Sequence[str],
     history: Callable[[], list[ev.Event]],
@@ -81,8 +81,7 @@ def run_orders(
     change the game is refused with that reason instead, queries are still answered, and
     nothing stops the run.
     """
-    options = dict(options)
-    dice = CountingDice.from_options(options)
+    dice = CountingDice.from_record(record.dice)
     answer = answer or answer_query
     new_events: list[ev.Event] = []
     results: list[LineResult] = []
@@ -104,7 +103,7 @@ def run_orders(
         except IndexError as exc:  # scripted dice ran out
             code, reason = "E-DICE", f"the dice script has run out ({exc})"
         else:
-            options = {**options, **dice.options()}
+            record = record.but(dice=dice.record())
             told: list[str] = []
             for event in new:
                 if may_see(event, player) and not is_bookkeeping(event):
@@ -117,5 +116,5 @@ def run_orders(
             LineResult(line, REFUSED, reason=reason, code=code, hint=legal_hint(state, player))
         )
         if refuse_changes is None:
-            return OrderRun(results, list(lines[index + 1 :]), new_events, options, state)
-    return OrderRun(results, [], new_events, options, state)
+            return OrderRun(results, list(lines[index + 1 :]), new_events, record, state)
+    return OrderRun(results, [], new_events, record, state)

@@ -2,29 +2,28 @@
 Absences: ``absent from 2024-08-01 to 2024-08-14`` in a mail to a game tells the
 moderator a player will be away (the dates in his time zone, both days included);
 ``absent cancel`` ends the running absence now, or withdraws the next one.  Pure: the
-caller gives the moment, the player's zone and the game's options.
+caller gives the moment, the player's zone and the game's record.
 
 While a player is away his deadlines do not fall: a deadline whose time overlaps his
 absence ends the normal limit after the absence ends (``timing.deadline_for``).  The
 game's ``TimeLimits`` set how many absences a player may take in a game, the longest
 and the total days; an absence must begin today or later and may not overlap another.
 
-The game options keep them under ``absences``: per player, a list of
-``{"from": ISO, "to": ISO, "first": DATE, "last": DATE}`` (``from``/``to`` in UTC; a
-cancelled running absence has ``to`` cut to the moment it was cancelled).
+The game's record keeps them (``GameRecord.absences``: from and to in UTC and the
+days as written; a cancelled running absence has its end cut to the moment it was
+cancelled).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from moderator.schedule.timing import ABSENCES, TimeLimits, iso, moment
+from moderator.schedule.limits import TimeLimits
+from moderator.schedule.record import Absence, GameRecord
 
 _LINE = re.compile(r"^\s*absen(?:t|ce)\b\s*[:=]?\s*(.*?)\s*$", re.IGNORECASE)
 _SPAN = re.compile(
@@ -50,44 +49,20 @@ class Request:
 
 
 @dataclass(frozen=True, slots=True)
-class Absence:
-    """One absence: from and to (UTC moments), and the days as the player wrote them."""
-
-    player: str
-    begins: datetime
-    ends: datetime
-    first: str
-    last: str
-
-    @property
-    def key(self) -> str:
-        """What names it (the ``deadline`` table's ``step`` of its end)."""
-        return f"absence:{self.first}"
-
-    def entry(self) -> dict[str, str]:
-        return {
-            "from": iso(self.begins),
-            "to": iso(self.ends),
-            "first": self.first,
-            "last": self.last,
-        }
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     """
-    What an absence line did: the game's new options (None: refused), what to answer
+    What an absence line did: the game's new record (None: refused), what to answer
     the player, and the absence declared, cut short or withdrawn.
     """
 
-    options: dict[str, Any] | None
+    record: GameRecord | None
     answer: str
     absence: Absence | None = None
     cancelled: bool = False
 
     @property
     def refused(self) -> bool:
-        return self.options is None
+        return self.record is None
 
 
 def is_absence(line: str) -> bool:
@@ -123,46 +98,39 @@ def _days(begins: datetime, ends: datetime) -> int:
     return max(1, math.ceil((ends - begins) / timedelta(days=1)))
 
 
-def absences(options: Mapping[str, Any], player: str) -> list[Absence]:
+def absences(record: GameRecord, player: str) -> list[Absence]:
     """``player``'s absences in the game, earliest first."""
-    out: list[Absence] = []
-    for entry in dict(options.get(ABSENCES) or {}).get(player, []):
-        begins, ends = moment(entry.get("from")), moment(entry.get("to"))
-        if begins is None or ends is None:
-            continue
-        out.append(Absence(player, begins, ends, str(entry["first"]), str(entry["last"])))
-    return sorted(out, key=lambda a: a.begins)
+    return record.absences_of(player)
 
 
-def _with(options: Mapping[str, Any], player: str, mine: list[Absence]) -> dict[str, Any]:
-    table = {k: list(v) for k, v in dict(options.get(ABSENCES) or {}).items()}
-    table[player] = [a.entry() for a in sorted(mine, key=lambda a: a.begins)]
-    return {**options, ABSENCES: table}
+def _with(record: GameRecord, player: str, mine: list[Absence]) -> GameRecord:
+    others = tuple(a for a in record.absences if a.player != player)
+    return record.but(absences=(*others, *sorted(mine, key=lambda a: a.begins)))
 
 
-def away(options: Mapping[str, Any], player: str, now: datetime) -> Absence | None:
+def away(record: GameRecord, player: str, now: datetime) -> Absence | None:
     """The absence ``player`` is on at ``now``, if any."""
-    return next((a for a in absences(options, player) if a.begins <= now < a.ends), None)
+    return next((a for a in absences(record, player) if a.begins <= now < a.ends), None)
 
 
 def request(
-    options: Mapping[str, Any],
+    record: GameRecord,
     player: str,
     line: str,
     now: datetime,
     time_zone: str,
     limits: TimeLimits | None,
 ) -> Outcome:
-    """What ``player``'s absence ``line`` does to the game's ``options`` at ``now``."""
+    """What ``player``'s absence ``line`` does to the game's ``record`` at ``now``."""
     if limits is None:
         return Outcome(None, "this game has no time limits, so there are no deadlines to move")
     asked = parse(line)
     if isinstance(asked, str):
         return Outcome(None, asked)
-    mine = absences(options, player)
+    mine = absences(record, player)
     zone = _zone(time_zone)
     if asked.cancel:
-        return _cancel(options, player, mine, now, zone)
+        return _cancel(record, player, mine, now, zone)
     assert asked.first is not None and asked.last is not None
     today = now.astimezone(zone).date()
     if asked.last < asked.first:
@@ -202,11 +170,11 @@ def request(
         f"Absences left in this game: {limits.absences - len(mine) - 1}, "
         f"days left: {limits.absence_total_days - used - days}."
     )
-    return Outcome(_with(options, player, [*mine, new]), answer, new)
+    return Outcome(_with(record, player, [*mine, new]), answer, new)
 
 
 def _cancel(
-    options: Mapping[str, Any], player: str, mine: list[Absence], now: datetime, zone: ZoneInfo
+    record: GameRecord, player: str, mine: list[Absence], now: datetime, zone: ZoneInfo
 ) -> Outcome:
     running = next((a for a in mine if a.begins <= now < a.ends), None)
     if running is not None:
@@ -215,13 +183,13 @@ def _cancel(
         )
         rest = [a for a in mine if a is not running]
         answer = f"your absence from {running.first} to {running.last} ends now"
-        return Outcome(_with(options, player, [*rest, cut]), answer, cut, cancelled=True)
+        return Outcome(_with(record, player, [*rest, cut]), answer, cut, cancelled=True)
     coming = next((a for a in mine if a.begins > now), None)
     if coming is None:
         return Outcome(None, "you have no absence to cancel")
     rest = [a for a in mine if a is not coming]
     answer = f"your absence from {coming.first} to {coming.last} is withdrawn"
-    return Outcome(_with(options, player, rest), answer, coming, cancelled=True)
+    return Outcome(_with(record, player, rest), answer, coming, cancelled=True)
 
 
 __all__ = [

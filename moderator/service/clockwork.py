@@ -23,15 +23,14 @@ clock: tests move it by hand).
 
 Each game is dealt with in a transaction of its own, with the game's row locked (on
 PostgreSQL a game another worker holds is left for the next check).  Every change
-writes its events, the game's options, its deadline and its mails together.
+writes its events, the game's record, its deadline and its mails together.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from moderator.orders import render_order
 from moderator.play.dice import CountingDice
@@ -42,6 +41,7 @@ from moderator.rules.legal import to_act
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
+from moderator.schedule.record import GameRecord
 from moderator.service import (
     notices,
     notify,
@@ -57,12 +57,13 @@ from moderator.store.deadlines import (
     Deadline,
     DeadlineChange,
     deadline_change,
-    time_limit_options,
+    with_time_limits,
 )
 from moderator.store.eventstore import LoadedGame
 from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player
+from moderator.store.unit_of_work import TournamentWrite, Work, game_write, write
 
 log = logging.getLogger(__name__)
 
@@ -85,18 +86,12 @@ def set_time_limits(
     """
     with store.transaction() as tx:
         loaded = tx.load(game_id, lock=True)
-        options = {
-            k: v
-            for k, v in loaded.options.items()
-            if k not in (timing.TIME_LIMITS, timing.DEADLINE, timing.DEADLINE_STEP)
-        }
-        options, changes = time_limit_options(loaded.state, options, now, limits, ends_at)
+        record = loaded.record.but(time_limits=None, deadline=None)
+        record, changes = with_time_limits(loaded.state, record, now, limits, ends_at)
         if limits is None:
             changes.append(DeadlineChange("", None))
-        seq = tx.append(game_id, loaded.seq, [], options=options)
-        for change in changes:
-            deadlines.apply(tx, game_id, change, seq)
-    shown = options.get(timing.DEADLINE) or "none"
+        write(tx, Work(games=(game_write(game_id, loaded.seq, record=record, deadlines=changes),)))
+    shown = _shown(record)
     return f"{game_id}: time limits {'set' if limits else 'removed'}; deadline {shown}"
 
 
@@ -149,6 +144,11 @@ def service_started(
     return [*lines, *check_deadlines(store, moderator_address, now)]
 
 
+def _shown(record: GameRecord) -> str:
+    """The deadline as the log shows it."""
+    return timing.iso(record.deadline.due) if record.deadline is not None else "none"
+
+
 # -- what is due ------------------------------------------------------------------------------
 
 
@@ -160,7 +160,7 @@ def _reminders_due(tx: Tx, rows: Sequence[Deadline], now: datetime) -> set[int]:
         if not row.acting or row.due_at <= now:
             continue
         if row.game_id not in limits_of:
-            limits_of[row.game_id] = timing.TimeLimits.from_options(tx.options(row.game_id))
+            limits_of[row.game_id] = tx.record(row.game_id).time_limits
         limits = limits_of[row.game_id]
         if limits is not None and timing.reminders_behind(limits, row.due_at, now) > row.reminded:
             due.add(row.id)
@@ -201,14 +201,15 @@ def _store(
     loaded: LoadedGame,
     events: Sequence[ev.Event],
     state: GameState,
-    options: Mapping[str, Any],
+    record: GameRecord,
     changes: Sequence[DeadlineChange],
     mails: Sequence[OutgoingMail],
+    counted: tuple[TournamentWrite, ...] = (),
 ) -> None:
-    seq = tx.append(loaded.game_id, loaded.seq, events, options=options, state=state)
-    for change in changes:
-        deadlines.apply(tx, loaded.game_id, change, seq)
-    add_mails(tx, mails, game_id=loaded.game_id)
+    game = game_write(
+        loaded.game_id, loaded.seq, events, record=record, state=state, deadlines=changes
+    )
+    write(tx, Work(games=(game,), tournaments=counted, mails=tuple(mails)))
 
 
 def _resync(tx: Tx, row: Deadline, loaded: LoadedGame, now: datetime) -> list[str]:
@@ -216,14 +217,11 @@ def _resync(tx: Tx, row: Deadline, loaded: LoadedGame, now: datetime) -> list[st
     The game moved on outside the mail service (a GM's local command): the deadline
     follows the player to act again, from now.
     """
-    stale = {
-        k: v for k, v in loaded.options.items() if k not in (timing.DEADLINE, timing.DEADLINE_STEP)
-    }
-    options, change = timing.follow(loaded.state, stale, now)
-    deadlines.close_deadline(tx, row.id, deadlines.CANCELLED)
+    record, change = timing.follow(loaded.state, loaded.record.but(deadline=None), now)
+    write(tx, Work(closed=((row.id, deadlines.CANCELLED),)))
     changes = deadline_change(change) or (DeadlineChange("", None),)
-    _store(tx, loaded, [], loaded.state, options, changes, [])
-    shown = options.get(timing.DEADLINE) or "none"
+    _store(tx, loaded, [], loaded.state, record, changes, [])
+    shown = _shown(record)
     return [f"{row.game_id}: the game moved on without the mail service; deadline now {shown}"]
 
 
@@ -233,7 +231,7 @@ def _default_line(state: GameState) -> str | None:
 
 
 def _remind(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datetime) -> list[str]:
-    limits = timing.TimeLimits.from_options(loaded.options)
+    limits = loaded.record.time_limits
     if limits is None:
         return []
     behind = timing.reminders_behind(limits, row.due_at, now)
@@ -254,14 +252,14 @@ def _remind(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datetim
         player.time_zone,
         _default_line(loaded.state),
     )
-    add_mails(tx, [_mail(sender, player, texts, row.game_id)], game_id=row.game_id)
+    write(tx, Work(mails=(_mail(sender, player, texts, row.game_id),)), game_id=row.game_id)
     return [f"{row.game_id}: reminded {row.player} of the deadline {timing.iso(row.due_at)}"]
 
 
 def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datetime) -> list[str]:
     """Wolff 21.0/20.4: the player to act is treated as refusing to continue."""
     state = loaded.state
-    dice = CountingDice.from_options(loaded.options)
+    dice = CountingDice.from_record(loaded.record.dice)
     given: list[str] = []
     events: list[ev.Event] = []
     for _ in range(MAX_DEFAULTS):
@@ -274,16 +272,12 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
         state = replay(new, state)
         if timing.step_key(state) != row.step:
             break
-    deadlines.close_deadline(tx, row.id, DONE)
-    options = {
-        k: v
-        for k, v in {**loaded.options, **dice.options()}.items()
-        if k not in (timing.DEADLINE, timing.DEADLINE_STEP)  # this deadline is over
-    }
+    write(tx, Work(closed=((row.id, DONE),)))
+    record = loaded.record.but(dice=dice.record(), deadline=None)  # this deadline is over
     context = GameContext(
-        row.game_id, loaded.state, loaded.seq, loaded.options, players.seats(tx, row.game_id)
+        row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )
-    settled = notify.settle(sender, context, Lookup(tx), events, state, options, now)
+    settled = notify.settle(sender, context, Lookup(tx), events, state, record, now)
     ref = str(reference.current(row.game_id, state))
     actor = to_act(state)
     told = [
@@ -300,20 +294,23 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
                 given,
                 actor=actor,
                 over=state.step is Step.OVER,
-                next_deadline=reports.deadline_line(settled.options, player.time_zone),
+                next_deadline=reports.deadline_line(settled.record, player.time_zone),
                 time_zone=player.time_zone,
             ),
             row.game_id,
         )
         for seat, player in _seated(tx, row.game_id, state)
     ]
-    _store(tx, loaded, events, state, settled.options, settled.deadlines, [*told, *settled.mails])
+    # A tournament game's timeout counts against whoever holds the seat (issue 7).
+    counted, uncounted = reliability.count_quietly(
+        Lookup(tx), row.game_id, row.player or "", timeouts=1, now=now
+    )
+    mails = [*told, *settled.mails]
+    _store(tx, loaded, events, state, settled.record, settled.deadlines, mails, counted)
     line = (
         f"{row.game_id}: {row.player} did not act by {timing.iso(row.due_at)} "
         f"({row.kind}); given for him: {'; '.join(given) or 'nothing'}"
     )
-    # A tournament game's timeout counts against whoever holds the seat (issue 7).
-    uncounted = reliability.count_quietly(tx, row.game_id, row.player or "", timeouts=1, now=now)
     return [line] if uncounted is None else [line, uncounted]
 
 
@@ -322,7 +319,7 @@ def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]
     from moderator.rules import timelimit  # the rules core's time limit (Wolff 21.1)
 
     loaded = tx.load(row.game_id)
-    deadlines.close_deadline(tx, row.id, DONE)
+    write(tx, Work(closed=((row.id, DONE),)))
     if loaded.state.step is Step.OVER:
         return [f"{row.game_id}: end date reached; the game was over already"]
     events = list(timelimit.time_called(loaded.state))
@@ -330,9 +327,9 @@ def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]
         return [f"{row.game_id}: end date reached; time was called already"]
     state = replay(events, loaded.state)
     context = GameContext(
-        row.game_id, loaded.state, loaded.seq, loaded.options, players.seats(tx, row.game_id)
+        row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )
-    settled = notify.settle(sender, context, Lookup(tx), events, state, loaded.options, now)
+    settled = notify.settle(sender, context, Lookup(tx), events, state, loaded.record, now)
     ref = str(reference.current(row.game_id, state))
     called = next((e for e in events if isinstance(e, ev.TimeCalled)), None)
     told: list[OutgoingMail] = []
@@ -346,7 +343,7 @@ def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]
             )
             for seat, player in _seated(tx, row.game_id, state)
         ]
-    _store(tx, loaded, events, state, settled.options, settled.deadlines, [*told, *settled.mails])
+    _store(tx, loaded, events, state, settled.record, settled.deadlines, [*told, *settled.mails])
     if state.step is Step.OVER:
         return [f"{row.game_id}: end date reached; the game is over (rulebook 20.5)"]
     last = f"after {called.last_player}'s turn {called.last_turn}" if called else "soon"
@@ -354,11 +351,11 @@ def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]
 
 
 def _absence_over(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:
-    deadlines.close_deadline(tx, row.id, DONE)
+    write(tx, Work(closed=((row.id, DONE),)))
     loaded = tx.load(row.game_id)
     state = loaded.state
     found = next(
-        (a for a in absence.absences(loaded.options, row.player or "") if a.key == row.step),
+        (a for a in absence.absences(loaded.record, row.player or "") if a.key == row.step),
         None,
     )
     if found is None or state.step is Step.OVER:
@@ -377,14 +374,14 @@ def _absence_over(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str
                 found.begins,
                 found.ends,
                 actor=actor,
-                deadline=reports.deadline_line(loaded.options, player.time_zone),
+                deadline=reports.deadline_line(loaded.record, player.time_zone),
                 time_zone=player.time_zone,
             ),
             row.game_id,
         )
         for _seat, player in _seated(tx, row.game_id, state)
     ]
-    add_mails(tx, mails, game_id=row.game_id)
+    write(tx, Work(mails=tuple(mails)), game_id=row.game_id)
     return [f"{row.game_id}: {found.player}'s absence ({found.first} to {found.last}) is over"]
 
 
@@ -404,7 +401,7 @@ def _outage(store: EventStore, sender: str, now: datetime, max_outage: timedelta
         with store.transaction() as tx:
             tx.game(game_id, lock=True)
             loaded = tx.load(game_id)
-            options, change = timing.extend(loaded.options, down, now)
+            record, change = timing.extend(loaded.record, down, now)
             if change is None or change.due is None:
                 continue
             actor = to_act(loaded.state)
@@ -417,19 +414,19 @@ def _outage(store: EventStore, sender: str, now: datetime, max_outage: timedelta
                         last,
                         now,
                         actor=actor,
-                        deadline=reports.deadline_line(options, player.time_zone),
+                        deadline=reports.deadline_line(record, player.time_zone),
                         time_zone=player.time_zone,
                     ),
                     game_id,
                 )
                 for _seat, player in _seated(tx, game_id, loaded.state)
             ]
-            _store(tx, loaded, [], loaded.state, options, deadline_change(change), mails)
+            _store(tx, loaded, [], loaded.state, record, deadline_change(change), mails)
             summary.append(f"{game_id}: {actor} to act, deadline now {timing.iso(change.due)}")
     with store.transaction() as tx:
         moderator = Player(0, "Moderator", sender, "UTC", None, None)
         texts = notices.outage_summary(last, now, max_outage, summary)
-        add_mails(tx, [notify.mail_to(sender, moderator, notices.NOTICE, texts, None, {})])
+        write(tx, Work(mails=(notify.mail_to(sender, moderator, notices.NOTICE, texts, None, {}),)))
         deadlines.beat(tx, now)
     head = (
         f"the service was down from {timing.iso(last)} to {timing.iso(now)}: "
@@ -443,5 +440,5 @@ __all__ = [
     "check_deadlines",
     "service_started",
     "set_time_limits",
-    "time_limit_options",
+    "with_time_limits",
 ]

@@ -9,19 +9,19 @@ first report tells each player his tower and who picks a colour first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from moderator.play.errors import GameError
-from moderator.play.games import new_game
+from moderator.play.games import plan_game
 from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
 from moderator.schedule.timing import TimeLimits
-from moderator.service import auth, notify
+from moderator.service import notify
 from moderator.store import players
 from moderator.store.eventstore import EventStore
 from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import add_mails
+from moderator.store.unit_of_work import Work, game_write, write
 
 
 class StartError(ValueError):
@@ -36,7 +36,6 @@ def start_game(
     sender: str,
     seed: int | None = None,
     allow_secrets: bool = False,
-    options: Mapping[str, Any] | None = None,
     time_limits: TimeLimits | None = None,
     ends_at: datetime | None = None,
 ) -> GameState:
@@ -67,20 +66,20 @@ def start_game(
     names = [p.name for p in seated]
     if len(set(names)) != len(names):
         raise StartError(f"two players have the same name in {names}: one must sign on anew")
+    seats = tuple((p.name, p.address) for p in seated)
     try:
-        new_game(store, game_id, names, seed=seed, time_limits=time_limits, ends_at=ends_at)
+        planned, state = plan_game(
+            game_id, names, seed, None, None, store.clock(), time_limits, ends_at, seats
+        )
     except GameError as exc:
         raise StartError(str(exc)) from exc
-    with store.transaction() as tx:
-        for player in seated:
-            players.seat_player(tx, game_id, player.name, player.address)
-        loaded = tx.load(game_id)
-        setup = tx.events(game_id)
-        base = {**loaded.options, **(options or {}), auth.ALLOW_SECRETS: allow_secrets}
+    with store.transaction() as tx:  # the game, its seats and first reports: all or nothing
+        base = (planned.record or GameRecord()).but(allow_secrets=allow_secrets)
+        write(tx, Work(games=(planned.but(record=base),)))
         context = GameContext(game_id, GameState(), 0, base, players.seats(tx, game_id))
-        new_options, mails = notify.report_round(
-            sender, context, Lookup(tx), setup, loaded.state, base, set()
+        record, mails = notify.report_round(
+            sender, context, Lookup(tx), planned.events, state, base, set()
         )
-        tx.append(game_id, loaded.seq, [], options=new_options)
-        add_mails(tx, mails, game_id=game_id)
-    return loaded.state
+        reported = game_write(game_id, len(planned.events), record=record)
+        write(tx, Work(games=(reported,), mails=tuple(mails)), game_id=game_id)
+    return state

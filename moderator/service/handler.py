@@ -59,7 +59,7 @@ from moderator.mail.intake import Action, ReplyBudget, order_lines, screen
 from moderator.mail.limits import RawLimits
 from moderator.service import address_change, auth, gate, seals, signon, tournaments
 from moderator.service.mail_reading import ReadMail, read_mail, reasons
-from moderator.service.notify import ANSWER_KINDS, REPORT_FROM, REPORTED
+from moderator.service.notify import ANSWER_KINDS
 from moderator.service.play_mail import play
 from moderator.service.replies import Replies
 from moderator.service.signon_mail import sign_on
@@ -162,7 +162,7 @@ class MailGameHandler:
                 replies, read, lookup, lines, hints.secret, seal,
                 keyring=self.keyring, window=self.seal_window,
             )
-        allowed = bool(game.options.get(auth.ALLOW_SECRETS)) if game is not None else True
+        allowed = game.record.allow_secrets if game is not None else True
         who = auth.identify(
             lookup, sender, signature, hints.secret, secrets_allowed=allowed, checker=self.secrets
         )
@@ -219,4 +219,4 @@ class MailGameHandler:
         return done
 
 
-__all__ = ["ANSWER_KINDS", "DEFAULT_BUDGET", "REPORTED", "REPORT_FROM", "MailGameHandler"]
+__all__ = ["ANSWER_KINDS", "DEFAULT_BUDGET", "MailGameHandler"]

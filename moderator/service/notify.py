@@ -4,9 +4,9 @@ Who hears of a change, and the outbox rows of the service's mails.
 After a mail changed the game, every seated player who may see one of the new events,
 and the player to act, gets a report of what he may see since his last one; a player
 who may see none of them gets nothing, and his last reported version moves on all the
-same (there was nothing to tell him).  The game's options keep, per player, the
-version he was last reported (``reported``) and where that report began
-(``report_from``, for the ``report`` query).
+same (there was nothing to tell him).  The game's record keeps, per player, the
+version he was last reported (``GameRecord.reported``) and where that report began
+(``GameRecord.report_from``, for the ``report`` query).
 
 ``settle`` is what every change to a game calls (a mail's orders, a timeout, the end
 date): the deadline that follows the player to act (``timing.follow``), the reports
@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from moderator.mail import compose
 from moderator.reporting.narrate import is_bookkeeping, may_see
@@ -27,6 +26,7 @@ from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
 from moderator.schedule import reference, timing
+from moderator.schedule.record import GameRecord
 from moderator.service import auth, notices, reports
 from moderator.store.deadlines import DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup
@@ -39,9 +39,6 @@ REPORT, REPLY, REFUSAL, HISTORY, WELCOME = "report", "reply", "refusal", "histor
 SIGNON_REFUSAL = "signon-refusal"
 #: The kinds that answer a mail: what the daily reply budget counts.
 ANSWER_KINDS = (REPLY, REFUSAL, HISTORY, WELCOME, SIGNON_REFUSAL)
-#: Game options the service keeps: the version each player was last reported, and
-#: where that report began (a ``report`` query sends it again from there).
-REPORTED, REPORT_FROM = "reported", "report_from"
 
 
 def mail_to(
@@ -75,17 +72,16 @@ def report_round(
     lookup: Lookup,
     new: Sequence[ev.Event],
     state: GameState,
-    options: Mapping[str, Any],
+    record: GameRecord,
     resend: set[str],
-) -> tuple[dict[str, Any], list[OutgoingMail]]:
+) -> tuple[GameRecord, list[OutgoingMail]]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,
-    and those ``resend`` asks for again; and the game's ``options`` with each player's
+    and those ``resend`` asks for again; and the game's ``record`` with each player's
     reported version brought up to date.
     """
-    options = dict(options)
-    reported = {k: int(v) for k, v in dict(options.get(REPORTED) or {}).items()}
-    began = {k: int(v) for k, v in dict(options.get(REPORT_FROM) or {}).items()}
+    reported = dict(record.reported)
+    began = dict(record.report_from)
     actor = to_act(state)
     due: list[tuple[str, Player, int, bool]] = []
     for seat, player in sorted(lookup.seated_players(game.game_id).items()):
@@ -101,10 +97,10 @@ def report_round(
             reported[seat] = state.version
     if not due:
         if new:
-            options[REPORTED] = reported
-        return options, []
+            record = record.but(reported=reported)
+        return record, []
     timeline = _timeline(game, lookup, new, min(since for _, _, since, _ in due))
-    allowed = bool(options.get(auth.ALLOW_SECRETS))
+    allowed = record.allow_secrets
     ref = reference.current(game.game_id, state)
     mails: list[OutgoingMail] = []
     for seat, player, since, again in due:
@@ -114,7 +110,7 @@ def report_round(
             seat,
             [(event, before) for number, event, before in timeline if number > since],
             since,
-            options=options,
+            record=record,
             time_zone=player.time_zone,
             how=auth.how_to_authenticate(player, allowed),
             resend=again,
@@ -122,16 +118,14 @@ def report_round(
         mails.append(mail_to(sender, player, REPORT, texts, game.game_id, {}))
         reported[seat] = state.version
         began[seat] = since
-    options[REPORTED] = reported
-    options[REPORT_FROM] = began
-    return options, mails
+    return record.but(reported=reported, report_from=began), mails
 
 
 @dataclass(frozen=True, slots=True)
 class Settled:
-    """What a change to a game calls for: its new options, the mails, the deadline."""
+    """What a change to a game calls for: its new record, the mails, the deadline."""
 
-    options: dict[str, Any]
+    record: GameRecord
     mails: list[OutgoingMail]
     deadlines: tuple[DeadlineChange, ...]
 
@@ -142,7 +136,7 @@ def settle(
     lookup: Lookup,
     new: Sequence[ev.Event],
     state: GameState,
-    options: Mapping[str, Any],
+    record: GameRecord,
     now: datetime,
     resend: set[str] | None = None,
 ) -> Settled:
@@ -152,8 +146,8 @@ def settle(
     reports (``report_round``, showing that deadline) and, when the game ended by its
     time limit, the result (rulebook 20.5) to every player.
     """
-    options, change = timing.follow(state, options, now)
-    options, mails = report_round(sender, game, lookup, new, state, options, resend or set())
+    record, change = timing.follow(state, record, now)
+    record, mails = report_round(sender, game, lookup, new, state, record, resend or set())
     scored = [e for e in new if isinstance(e, ev.GameScored)]
     if scored:
         ref = str(reference.current(game.game_id, state))
@@ -161,7 +155,7 @@ def settle(
         for seat, player in sorted(lookup.seated_players(game.game_id).items()):
             if state.has_player(seat):
                 mails.append(mail_to(sender, player, notices.NOTICE, texts, game.game_id, {}))
-    return Settled(options, mails, deadline_change(change))
+    return Settled(record, mails, deadline_change(change))
 
 
 def _timeline(

@@ -11,10 +11,9 @@ move in time counted for a tournament game's reliability.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from moderator.orders import Query
 from moderator.play.queries import answer_query
@@ -24,6 +23,7 @@ from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
+from moderator.schedule.record import GameRecord
 from moderator.service import auth, notices, notify, reliability, reports, signon
 from moderator.service.notify import HISTORY, REPLY
 from moderator.service.replies import Replies
@@ -31,6 +31,7 @@ from moderator.store.deadlines import ABSENCE_END, DeadlineChange, deadline_chan
 from moderator.store.inbox import GameContext, Lookup, Outcome
 from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player
+from moderator.store.unit_of_work import TournamentWrite
 
 #: Game record mails one mail may ask for.
 HISTORIES_PER_MAIL = 3
@@ -73,11 +74,11 @@ def play(
     now = reference.current(game.game_id, game.state)
     problem = reference.check(quoted, now)
     moment = lookup.now()
-    options, absent, changes, moved = _absences(game, seat, player, away, moment)
+    record, absent, changes, moved = _absences(game, seat, player, away, moment)
     asked: list[Query] = []
     run = run_orders(
         game.state,
-        options,
+        record,
         seat,
         lines,
         lambda: lookup.events(game.game_id),
@@ -93,11 +94,11 @@ def play(
         lookup,
         run.events,
         run.state,
-        run.options,
+        run.record,
         moment,
         resend,
     )
-    options = settled.options
+    record = settled.record
     texts = reports.reply(
         after,
         run.state,
@@ -106,7 +107,7 @@ def play(
         [*absent, *run.results],
         run.unprocessed,
         [*ignored, *unreadable, *skipped],
-        options=options,
+        record=record,
         time_zone=player.time_zone,
         ref_problem=problem[1] if ref_refused and problem else "",
     )
@@ -114,22 +115,23 @@ def play(
     histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
     events = [*lookup.events(game.game_id), *run.events] if histories else []
     for query in histories:
-        record = history_lines(events, seat, query.from_turn, query.to_turn)
-        found = reports.history(after, seat, record, query.from_turn, query.to_turn)
+        told = history_lines(events, seat, query.from_turn, query.to_turn)
+        found = reports.history(after, seat, told, query.from_turn, query.to_turn)
         mails.append(replies.answer(player, HISTORY, found, game.game_id))
     mails.extend(settled.mails)
     for change in changes:
-        mails.extend(_absence_notices(replies, game, lookup, run.state, options, seat, change))
+        mails.extend(_absence_notices(replies, game, lookup, run.state, record, seat, change))
     refused = [r for r in [*absent, *run.results] if r.outcome == REFUSED]
     note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
+    counted: tuple[TournamentWrite, ...] = ()
     if run.events and reliability.moved_in_time(
-        game.options, game.state, run.state, seat, moment
+        game.record, game.state, run.state, seat, moment
     ):  # a tournament game counts it for the seat's holder
-        uncounted = reliability.count_quietly(
-            lookup.transaction, game.game_id, seat, on_time=1, now=moment
+        counted, uncounted = reliability.count_quietly(
+            lookup, game.game_id, seat, on_time=1, now=moment
         )
         note = "; ".join(n for n in (note, uncounted) if n)
-    changed = bool(run.events) or options != dict(game.options)
+    changed = bool(run.events) or record != game.record
     deadline_rows = [*moved, *settled.deadlines]
     for change in changes:
         ends = None if change.withdrawn else change.absence.ends
@@ -137,9 +139,10 @@ def play(
     return Outcome(
         events=tuple(run.events),
         mails=tuple(mails),
-        options=options if changed else None,
+        record=record if changed else None,
         note=note,
         deadlines=tuple(deadline_rows) if changed else (),
+        tournaments=counted,
     )
 
 
@@ -149,35 +152,35 @@ def _absences(
     player: Player,
     lines: list[str],
     now: datetime,
-) -> tuple[dict[str, Any], list[LineResult], list[_AbsenceChange], list[DeadlineChange]]:
+) -> tuple[GameRecord, list[LineResult], list[_AbsenceChange], list[DeadlineChange]]:
     """
     The mail's absence lines (they change no game state, so need no step reference):
-    the game's options after them, a result per line, the absences changed and the
+    the game's record after them, a result per line, the absences changed and the
     running deadline moved by them.
     """
-    options = dict(game.options)
+    record = game.record
     results: list[LineResult] = []
     changes: list[_AbsenceChange] = []
     moved: list[DeadlineChange] = []
-    limits = timing.TimeLimits.from_options(options)
+    limits = record.time_limits
     for line in lines:
         if game.state.step is Step.OVER:
             results.append(
                 LineResult(line, REFUSED, reason="the game is over", code=ABSENCE_REFUSED)
             )
             continue
-        done = absence.request(options, seat, line, now, player.time_zone, limits)
-        if done.options is None:
+        done = absence.request(record, seat, line, now, player.time_zone, limits)
+        if done.record is None:
             results.append(LineResult(line, REFUSED, reason=done.answer, code=ABSENCE_REFUSED))
             continue
-        options, change = timing.recompute(done.options, now)
+        record, change = timing.recompute(done.record, now)
         moved.extend(deadline_change(change))
         results.append(LineResult(line, DONE, (done.answer[:1].upper() + done.answer[1:],)))
         if done.absence is not None:
             withdrawn = done.cancelled and done.absence.begins > now
             what = "withdrawn" if withdrawn else "cancelled" if done.cancelled else "declared"
             changes.append(_AbsenceChange(done.absence, what, withdrawn))
-    return options, results, changes, moved
+    return record, results, changes, moved
 
 
 def _absence_notices(
@@ -185,7 +188,7 @@ def _absence_notices(
     game: GameContext,
     lookup: Lookup,
     state: GameState,
-    options: Mapping[str, Any],
+    record: GameRecord,
     seat: str,
     change: _AbsenceChange,
 ) -> list[OutgoingMail]:
@@ -204,7 +207,7 @@ def _absence_notices(
             change.absence.begins,
             change.absence.ends,
             actor=actor,
-            deadline=reports.deadline_line(options, player.time_zone),
+            deadline=reports.deadline_line(record, player.time_zone),
             time_zone=player.time_zone,
         )
         mails.append(replies.mail(player, notices.NOTICE, texts, game.game_id, {}))

@@ -16,20 +16,17 @@ reads them over every tournament.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from moderator.rules.state import GameState
 from moderator.schedule import timing
-from moderator.store import tournaments as stored
-from moderator.store.errors import GameNotFoundError
+from moderator.schedule.record import GameRecord
 from moderator.store.eventstore import Tx
-from moderator.store.players import seats
+from moderator.store.handling import Lookup
+from moderator.store.unit_of_work import TournamentWrite, Work, write
 from moderator.tournament import commands as cmd
 from moderator.tournament.decide import decide
 from moderator.tournament.errors import TournamentError
-from moderator.tournament.settings import OPTION_TOURNAMENT
 from moderator.tournament.state import TournamentGame, TournamentState
 
 
@@ -37,55 +34,83 @@ def record_reliability(
     tx: Tx, game_id: str, seat: str, *, on_time: int = 0, timeouts: int = 0, now: datetime
 ) -> bool:
     """
-    Count moves made in time and timeouts for whoever holds ``seat`` in ``game_id`` (a
-    tournament game); False if the game is no tournament's.
-
-    The tournament's whole state is not needed for this, and loading it would cost more
-    as the tournament grows: the core decides on a state holding this one game, with
-    its seats as the store holds them now (a seat handed over is rewritten in the same
-    transaction as its ``SeatReplaced`` event), and the event is appended after the
-    stream's head.
+    ``reliability_write`` written at once in ``tx`` (a director's command); False if the
+    game is no tournament's.
 
     Raises:
         TournamentError: the seat is unknown or the counts make no sense.
     """
-    try:
-        name = tx.options(game_id).get(OPTION_TOURNAMENT)
-    except GameNotFoundError:
+    found = reliability_write(
+        Lookup(tx), game_id, seat, on_time=on_time, timeouts=timeouts, now=now
+    )
+    if found is None:
         return False
-    if not name or not stored.exists(tx, str(name)):
-        return False
-    head = stored.head(tx, str(name), lock=True)
-    holders = tuple((seat_name, address) for address, seat_name in seats(tx, game_id).items())
-    game = TournamentGame(game=game_id, formed=holders, seats=holders, formed_at="", everyone=())
-    state = TournamentState(name=str(name), games={game_id: game})
-    command = cmd.RecordReliability(game=game_id, seat=seat, on_time=on_time, timeouts=timeouts)
-    stored.append(tx, str(name), head, decide(state, command, now=now))
+    write(tx, Work(tournaments=(found,)))
     return True
 
 
+def reliability_write(
+    lookup: Lookup, game_id: str, seat: str, *, on_time: int = 0, timeouts: int = 0, now: datetime
+) -> TournamentWrite | None:
+    """
+    The tournament event counting moves made in time and timeouts for whoever holds
+    ``seat`` in ``game_id``, to be written with the change that caused it; None if the
+    game is no tournament's.
+
+    The tournament's whole state is not needed for this, and loading it would cost more
+    as the tournament grows: the core decides on a state holding this one game, with
+    its seats as the store holds them now (a seat handed over is rewritten in the same
+    transaction as its ``SeatReplaced`` event), and the event goes after the stream's
+    head.
+
+    Raises:
+        TournamentError: the seat is unknown or the counts make no sense.
+    """
+    record = lookup.record(game_id)
+    name = record.tournament if record is not None else None
+    head = lookup.tournament_head(name) if name else None
+    if name is None or head is None:
+        return None
+    holders = tuple((seat_name, address) for address, seat_name in lookup.seats(game_id).items())
+    game = TournamentGame(game=game_id, formed=holders, seats=holders, formed_at="", everyone=())
+    state = TournamentState(name=name, games={game_id: game})
+    command = cmd.RecordReliability(game=game_id, seat=seat, on_time=on_time, timeouts=timeouts)
+    return TournamentWrite(name, head, tuple(decide(state, command, now=now)))
+
+
 def moved_in_time(
-    options: Mapping[str, Any], before: GameState, after: GameState, seat: str, now: datetime
+    record: GameRecord, before: GameState, after: GameState, seat: str, now: datetime
 ) -> bool:
     """
     Whether ``seat``'s mail, taking the game from ``before`` to ``after`` at ``now``,
-    met the deadline that was running for him (``options`` are the game's before it).
+    met the deadline that was running for him (``record`` is the game's before it).
     """
-    running = timing.current(options)
+    running = timing.current(record)
     if running is None or running.player != seat or now > running.due:
         return False
     return timing.step_key(before) == running.key and timing.step_key(after) != running.key
 
 
 def count_quietly(
-    tx: Tx, game_id: str, seat: str, *, on_time: int = 0, timeouts: int = 0, now: datetime
-) -> str | None:
-    """``record_reliability``, whose refusal is returned as a line for the log, never raised."""
+    lookup: Lookup,
+    game_id: str,
+    seat: str,
+    *,
+    on_time: int = 0,
+    timeouts: int = 0,
+    now: datetime,
+) -> tuple[tuple[TournamentWrite, ...], str | None]:
+    """
+    ``reliability_write`` as a tuple to add to the change's work, and its refusal as a
+    line for the log, never raised.
+    """
     try:
-        record_reliability(tx, game_id, seat, on_time=on_time, timeouts=timeouts, now=now)
+        found = reliability_write(
+            lookup, game_id, seat, on_time=on_time, timeouts=timeouts, now=now
+        )
     except TournamentError as exc:
-        return f"{game_id}: reliability of {seat} not counted: {exc}"
-    return None
+        return (), f"{game_id}: reliability of {seat} not counted: {exc}"
+    return ((found,) if found is not None else ()), None
 
 
-__all__ = ["count_quietly", "moved_in_time", "record_reliability"]
+__all__ = ["count_quietly", "moved_in_time", "record_reliability", "reliability_write"]

@@ -27,6 +27,7 @@ from moderator.reporting.views import legal_orders, marker_names, player_view, v
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.schedule.record import GameRecord
 from moderator.schedule.reference import StepRef
 
 #: Order lines a report lists before cutting short (``legal`` lists them all).
@@ -37,8 +38,6 @@ HINT_LINES = 30
 REPORT_EVENTS = 300
 #: Lines a game record sends in one mail.
 HISTORY_LINES = 3000
-#: The game option holding the deadline (an ISO 8601 moment with its zone).
-DEADLINE = "deadline"
 
 #: (event, the game just before it): what a report narrates.
 Timeline = Sequence[tuple[ev.Event, GameState]]
@@ -73,19 +72,11 @@ def moment_line(moment: datetime, time_zone: str = "UTC") -> str:
     return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} ({time_zone})"
 
 
-def deadline_line(options: Mapping[str, Any], time_zone: str = "UTC") -> str:
+def deadline_line(record: GameRecord, time_zone: str = "UTC") -> str:
     """The game's deadline in the player's time zone, or "no deadline set"."""
-    value = options.get(DEADLINE)
-    if not value:
+    if record.deadline is None:
         return "no deadline set"
-    try:
-        moment = datetime.fromisoformat(str(value))
-        ZoneInfo(time_zone)
-    except (ValueError, ZoneInfoNotFoundError):
-        return str(value)
-    if moment.tzinfo is None:
-        return str(value)
-    return moment_line(moment, time_zone)
+    return moment_line(record.deadline.due, time_zone)
 
 
 def _whose(state: GameState) -> tuple[str | None, bool]:
@@ -120,7 +111,7 @@ def report(
     timeline: Timeline,
     since: int,
     *,
-    options: Mapping[str, Any],
+    record: GameRecord,
     time_zone: str = "UTC",
     how: Sequence[str] = (),
     resend: bool = False,
@@ -158,7 +149,7 @@ def report(
         your_move=your_move,
         actor=actor,
         over=over,
-        deadline=deadline_line(options, time_zone),
+        deadline=deadline_line(record, time_zone),
         events=public_events[more:],
         more_events=more,
         status=view_text(player_view(state, None), viewer),
@@ -232,7 +223,7 @@ def reply(
     unprocessed: Sequence[str],
     ignored: Sequence[str],
     *,
-    options: Mapping[str, Any],
+    record: GameRecord,
     time_zone: str = "UTC",
     ref_problem: str = "",
 ) -> Texts:
@@ -248,7 +239,7 @@ def reply(
         over=over,
         your_move=actor == viewer and not over,
         actor=actor,
-        deadline=deadline_line(options, time_zone),
+        deadline=deadline_line(record, time_zone),
     )
     private = render(
         "player.reply-private.txt.j2",

@@ -17,7 +17,6 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from moderator.play.dice import CountingDice
 from moderator.reporting.render import render
@@ -25,26 +24,27 @@ from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState, Step
+from moderator.schedule.limits import TimeLimits
+from moderator.schedule.record import GameRecord
 from moderator.service import (
-    auth,
     clockwork,
     notify,
     reports,
 )
 from moderator.service.notices import NOTICE
-from moderator.store import deadlines, players
+from moderator.store import players
 from moderator.store import tournaments as stored
 from moderator.store.errors import ConflictError, GameNotFoundError
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player
+from moderator.store.unit_of_work import GameWrite, TournamentWrite, Work, game_write, write
 from moderator.tournament import commands as cmd
 from moderator.tournament import events as tev
 from moderator.tournament import texts as wording
 from moderator.tournament.decide import decide
 from moderator.tournament.scoring import game_result
-from moderator.tournament.settings import OPTION_TOURNAMENT
 from moderator.tournament.standings import standings
 from moderator.tournament.state import TournamentGame, TournamentState
 from moderator.tournament.state import replay as fold
@@ -77,7 +77,7 @@ def form_games(store: EventStore, moderator_address: str, now: datetime, seed: i
         try:
             with store.transaction() as tx:
                 outcome = form_games_in(tx, name, moderator_address, now, seed)
-                add_mails(tx, outcome.mails)
+                write(tx, Work(mails=tuple(outcome.mails)))
         except ConflictError:
             log.append(f"{name}: changed meanwhile; its games are formed at the next round")
             continue
@@ -93,7 +93,7 @@ def form_games_in(
     new = decide(loaded.state, cmd.FormGames(seed=seed, taken=frozenset(tx.games())), now=now)
     if not new:
         return TournamentOutcome()
-    stored.append(tx, tournament_id, loaded.seq, new)
+    write(tx, Work(tournaments=(TournamentWrite(tournament_id, loaded.seq, tuple(new)),)))
     state = fold(new, loaded.state)
     out = TournamentOutcome()
     for event in new:
@@ -120,26 +120,25 @@ def _start(
     events += advance(replay(events))
     game_state = replay(events)
     settings = state.settings
-    options: dict[str, Any] = {
-        "players": names,
-        "from_position": False,
-        **dice.options(),
-        OPTION_TOURNAMENT: state.name,
-        auth.ALLOW_SECRETS: settings.allow_secrets,
-    }
-    tx.create_game(formed.game, {**options, "dice_rolled": 0})
-    for seat, address in formed.seats:
-        players.seat_player(tx, formed.game, seat, address)
-    options, changes = clockwork.time_limit_options(
-        game_state, options, now, settings.limits(), settings.ends_at(now)
+    record = GameRecord(
+        players=tuple(names),
+        dice=dice.record(),
+        tournament=state.name,
+        allow_secrets=settings.allow_secrets,
     )
-    context = GameContext(formed.game, GameState(), 0, options, players.seats(tx, formed.game))
-    options, reports_out = notify.report_round(
-        sender, context, Lookup(tx), events, game_state, options, set()
+    # The game and its seats first: its first reports go to whoever sits in it.
+    write(
+        tx, Work(games=(GameWrite(formed.game, 0, record=record, create=True, seats=formed.seats),))
     )
-    seq = tx.append(formed.game, 0, events, options=options, state=game_state)
-    for change in changes:
-        deadlines.apply(tx, formed.game, change, seq)
+    record, changes = clockwork.with_time_limits(
+        game_state, record, now, TimeLimits.from_json(settings.limits()), settings.ends_at(now)
+    )
+    context = GameContext(formed.game, GameState(), 0, record, players.seats(tx, formed.game))
+    record, reports_out = notify.report_round(
+        sender, context, Lookup(tx), events, game_state, record, set()
+    )
+    started = game_write(formed.game, 0, events, record=record, state=game_state, deadlines=changes)
+    write(tx, Work(games=(started,)))
     ends = settings.ends_at(now)
     seats = [{"seat": seat, "name": state.name_of(address)} for seat, address in formed.seats]
     mails: list[OutgoingMail] = []
@@ -173,7 +172,7 @@ def game_finished(store: EventStore, moderator_address: str, game_id: str) -> li
     """
     with store.transaction() as tx:
         outcome = record_game_finished(tx, moderator_address, game_id, tx.now())
-        add_mails(tx, outcome.mails)
+        write(tx, Work(mails=tuple(outcome.mails)))
     return outcome.log
 
 
@@ -204,7 +203,7 @@ def record_game_finished(
 
 def record_finished(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOutcome:
     try:
-        name = tx.options(game_id).get(OPTION_TOURNAMENT)
+        name = tx.record(game_id).tournament
     except GameNotFoundError:
         return TournamentOutcome()
     if not name or not stored.exists(tx, str(name)):
@@ -218,7 +217,8 @@ def record_finished(tx: Tx, sender: str, game_id: str, now: datetime) -> Tournam
         return TournamentOutcome()
     result = game_result(tx.events(game_id), played.state, by_director=game.ended_by_director)
     new = decide(loaded.state, cmd.RecordResult(game=game_id, result=result), now=now)
-    stored.append(tx, loaded.tournament_id, loaded.seq, new)
+    stream = TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new))
+    write(tx, Work(tournaments=(stream,)))
     state = fold(new, loaded.state)
     out = standings_to_all(tx, sender, state, state.games[game_id])
     out.log.insert(0, f"{state.name}: {game_id} finished ({result.ended}); standings mailed")

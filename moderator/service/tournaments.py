@@ -23,14 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from moderator.reporting.render import render
-from moderator.rules.evolve import replay
 from moderator.rules.state import Step
 from moderator.schedule import timing
-from moderator.service import notify, reports
+from moderator.service import games_directed, notify, reports
 from moderator.service.reliability import record_reliability
 from moderator.service.tournament_games import (
     TournamentOutcome,
@@ -44,14 +43,12 @@ from moderator.service.tournament_games import (
     standings_text,
     to_seats,
 )
-from moderator.store import deadlines, players
+from moderator.store import players
 from moderator.store import tournaments as stored
-from moderator.store.deadlines import GAME_END, DeadlineChange, deadline_change
 from moderator.store.errors import GameNotFoundError, StoreError
-from moderator.store.eventstore import LoadedGame, Tx
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import OutgoingMail
+from moderator.store.eventstore import Tx
 from moderator.store.players import DIRECTOR, Player
+from moderator.store.unit_of_work import TournamentWrite, Work, write
 from moderator.tournament import commands as cmd
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
@@ -60,13 +57,10 @@ from moderator.tournament.decide import decide
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.lines import Request, parse_line
 from moderator.tournament.lines import tournament_lines as _tournament_lines
-from moderator.tournament.scoring import stop_events
-from moderator.tournament.settings import OPTION_TOURNAMENT, Settings
-from moderator.tournament.state import TournamentGame, TournamentState
+from moderator.tournament.settings import Settings
+from moderator.tournament.state import TournamentState
 from moderator.tournament.state import replay as fold
 
-#: The game option holding a paused game's stopped clock (``pause G``).
-PAUSED = "paused"
 #: Short names a director may use for the clock settings (``timing turn=72``).
 _ALIASES = {
     "setup": "setup_hours",
@@ -177,7 +171,9 @@ def _carry_out_one(
         loaded = _load(tx, request.tournament, lock=True)
         command = _player_command(tx, player, request)
         new = decide(loaded.state, command, now=now)
-        stored.append(tx, loaded.tournament_id, loaded.seq, new)
+        write(
+            tx, Work(tournaments=(TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new)),))
+        )
         state = fold(new, loaded.state)
         caused = TournamentOutcome(log=[f"{state.name}: {address} {request.kind}"])
         if request.kind == "withdraw":
@@ -197,10 +193,9 @@ def _load(tx: Tx, name: str, *, lock: bool = False) -> stored.LoadedTournament:
 
 def _tournament_of(tx: Tx, game_id: str) -> str:
     try:
-        options = tx.options(game_id)
+        name = tx.record(game_id).tournament
     except GameNotFoundError as exc:
         raise TournamentError(err.E_GAME, f"there is no game {game_id}") from exc
-    name = options.get(OPTION_TOURNAMENT)
     if not name:
         raise TournamentError(err.E_GAME, f"{game_id} is not a tournament game")
     return str(name)
@@ -237,8 +232,7 @@ def _create(tx: Tx, player: Player, request: Request, now: datetime) -> _Result:
         settings=settings,
     )
     new = decide(TournamentState(), command, now=now)
-    stored.create(tx, name, player.address)
-    stored.append(tx, name, 0, new)
+    write(tx, Work(tournaments=(TournamentWrite(name, 0, tuple(new), player.address),)))
     lines = [
         f"The tournament {name} is open for sign-up ('join tournament {name}').",
         *settings.describe(),
@@ -264,7 +258,7 @@ def _checked_clock(settings: Settings) -> Settings:
 
     try:
         timing_part, absence_part = spelt(settings.time_limits), spelt(settings.absence)
-        timing.TimeLimits.from_options({timing.TIME_LIMITS: {**timing_part, **absence_part}})
+        timing.TimeLimits.from_json({**timing_part, **absence_part})
     except TournamentError:
         raise
     except (TypeError, ValueError) as exc:
@@ -320,29 +314,29 @@ def _direct(
         _reseat(tx, new[0])  # before the event is stored: a refusal changes nothing
     if isinstance(new[0], tev.GameEndedByDirector) and tx.load(game_id).state.step is Step.OVER:
         raise TournamentError(err.E_GAME_OVER, f"{game_id} is over already: it counts as played")
-    stored.append(tx, loaded.tournament_id, loaded.seq, new)
+    write(tx, Work(tournaments=(TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new)),)))
     after = fold(new, state)
     game = after.games[game_id]
     out = TournamentOutcome(log=[f"{after.name}: {request.kind} {game_id} by {by}"])
     match new[0]:
         case tev.GamePaused():
-            lines = _pause(tx, game_id, now)
+            lines = games_directed.pause_game(tx, game_id, now)
             heading = f"The tournament director has paused the game {game_id}."
         case tev.GameResumed():
-            lines = _resume(tx, game_id, now)
+            lines = games_directed.resume_game(tx, game_id, now)
             heading = f"The tournament director has resumed the game {game_id}."
         case tev.DeadlineExtended(hours=hours):
-            lines = _extend(tx, game_id, hours, now)
+            lines = games_directed.extend_deadline(tx, game_id, hours, now)
             heading = (
                 f"The tournament director has extended the deadline of {game_id} by {hours} hours."
             )
         case tev.SeatReplaced() as replaced:
-            out.add(_seat_handed_over(tx, sender, after, game, replaced, now))
+            out.add(games_directed.seat_handed_over(tx, sender, after, game, replaced, now))
             return _Result(
                 request.line, "done", [f"{replaced.seat} in {game_id} is now {replaced.new}."]
             ), out
         case _:
-            out.add(_stop(tx, sender, game_id, now))
+            out.add(games_directed.stop_game(tx, sender, game_id, now))
             out.add(record_finished(tx, sender, game_id, now))
             return _Result(request.line, "done", [f"{game_id} is stopped and scored (20.5)."]), out
     out.mails.extend(to_seats(tx, sender, game, heading, lines))
@@ -351,111 +345,9 @@ def _direct(
 
 def _reseat(tx: Tx, replaced: tev.SeatReplaced) -> None:
     try:
-        stored.reseat(tx, replaced.game, replaced.seat, replaced.new)
+        write(tx, Work(reseats=((replaced.game, replaced.seat, replaced.new),)))
     except StoreError as exc:
         raise TournamentError(err.E_SEATED, str(exc)) from exc
-
-
-def _game_context(tx: Tx, game_id: str) -> tuple[GameContext, LoadedGame]:
-    loaded = tx.load(game_id, lock=True)
-    context = GameContext(
-        game_id, loaded.state, loaded.seq, loaded.options, players.seats(tx, game_id)
-    )
-    return context, loaded
-
-
-def _pause(tx: Tx, game_id: str, now: datetime) -> list[str]:
-    """Stop the game's clock: its limits are kept aside, its deadlines cancelled."""
-    loaded = tx.load(game_id, lock=True)
-    options = dict(loaded.options)
-    kept = options.pop(timing.TIME_LIMITS, None)
-    options.pop(timing.DEADLINE, None)
-    options.pop(timing.DEADLINE_STEP, None)
-    options[PAUSED] = {"at": timing.iso(now), "time_limits": kept}
-    seq = tx.append(game_id, loaded.seq, [], options=options)
-    deadlines.apply(tx, game_id, DeadlineChange("", None), seq)
-    deadlines.apply(tx, game_id, DeadlineChange(GAME_END, None), seq)
-    return ["No deadline runs until the game is resumed; orders are still carried out."]
-
-
-def _resume(tx: Tx, game_id: str, now: datetime) -> list[str]:
-    """Start the clock again: a fresh deadline for the player to act, the end date moved on."""
-    loaded = tx.load(game_id, lock=True)
-    options = dict(loaded.options)
-    paused = dict(options.pop(PAUSED, None) or {})
-    changes: list[DeadlineChange] = []
-    if paused.get("time_limits") is not None:
-        options[timing.TIME_LIMITS] = paused["time_limits"]
-    since = timing.moment(paused.get("at")) or now
-    lines = [f"The game was paused for {_span(now - since)}."]
-    ends = timing.ends_at(options)
-    if ends is not None:
-        ends += now - since
-        options[timing.ENDS_AT] = timing.iso(ends)
-        changes.append(DeadlineChange(GAME_END, ends))
-        lines.append(f"Its time limit is now reached at {timing.iso(ends)}.")
-    options, change = timing.follow(loaded.state, options, now)
-    changes.extend(deadline_change(change))
-    seq = tx.append(game_id, loaded.seq, [], options=options)
-    for row in changes:
-        deadlines.apply(tx, game_id, row, seq)
-    lines.append(f"Deadline: {reports.deadline_line(options)}.")
-    return lines
-
-
-def _extend(tx: Tx, game_id: str, hours: int, now: datetime) -> list[str]:
-    loaded = tx.load(game_id, lock=True)
-    options, change = timing.extend(loaded.options, timedelta(hours=hours), now)
-    if change is None:
-        return ["No deadline is running in the game now: nothing was moved."]
-    seq = tx.append(game_id, loaded.seq, [], options=options)
-    for row in deadline_change(change):
-        deadlines.apply(tx, game_id, row, seq)
-    return [f"Deadline now: {reports.deadline_line(options)}."]
-
-
-def _stop(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOutcome:
-    """End the game now, scored by rulebook 20.5: reports and the result to every player."""
-    context, loaded = _game_context(tx, game_id)
-    new = stop_events(loaded.state)
-    if not new:
-        return TournamentOutcome()
-    state = replay(new, loaded.state)
-    settled = notify.settle(sender, context, Lookup(tx), new, state, loaded.options, now)
-    seq = tx.append(game_id, loaded.seq, new, options=settled.options, state=state)
-    for row in (*settled.deadlines, DeadlineChange(GAME_END, None)):
-        deadlines.apply(tx, game_id, row, seq)
-    return TournamentOutcome(settled.mails, [f"{game_id}: stopped by the director and scored"])
-
-
-def _seat_handed_over(
-    tx: Tx,
-    sender: str,
-    state: TournamentState,
-    game: TournamentGame,
-    replaced: tev.SeatReplaced,
-    now: datetime,
-) -> TournamentOutcome:
-    """The seat's report to its new holder (what the seat may see), and word to everyone."""
-    context, loaded = _game_context(tx, game.game)
-    settled = notify.settle(
-        sender, context, Lookup(tx), [], loaded.state, loaded.options, now, {replaced.seat}
-    )
-    seq = tx.append(game.game, loaded.seq, [], options=settled.options)
-    for row in settled.deadlines:
-        deadlines.apply(tx, game.game, row, seq)
-    heading, to_new, to_old, to_others = wording.replacement(state, replaced)
-    mails: list[OutgoingMail] = []
-    for address, lines in ((replaced.new, to_new), (replaced.old, to_old)):
-        player = players.player_by_address(tx, address)
-        if player is not None:
-            mails.append(notice(sender, player, heading, lines, game.game))
-    others = [p for p in game.players if p != replaced.new]
-    mails.extend(to_seats(tx, sender, game, heading, to_others, only=others))
-    mails.extend(settled.mails)
-    return TournamentOutcome(
-        mails, [f"{game.game}: {replaced.seat} {replaced.old} -> {replaced.new}"]
-    )
 
 
 def _withdrawal_notice(
@@ -468,13 +360,7 @@ def _withdrawal_notice(
     return TournamentOutcome([notice(sender, director, *told, None)])
 
 
-def _span(length: timedelta) -> str:
-    hours = round(length.total_seconds() / 3600)
-    return f"{hours} hour(s)" if hours < 48 else f"{hours // 24} day(s)"
-
-
 __all__ = [
-    "PAUSED",
     "TournamentOutcome",
     "carry_out",
     "finish_games",

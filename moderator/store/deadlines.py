@@ -12,7 +12,6 @@ deadline.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from moderator.rules.state import GameState
 from moderator.schedule import timing
+from moderator.schedule.record import GameRecord
 from moderator.store.eventstore import Tx
 from moderator.store.tables import CANCELLED, DEADLINE, DONE, DUE, SERVICE_STATE
 
@@ -44,7 +44,7 @@ __all__ = [
     "mark_reminded",
     "open_deadlines",
     "set_deadline",
-    "time_limit_options",
+    "with_time_limits",
 ]
 
 #: Kinds of deadline that do not follow the player to act.
@@ -267,31 +267,26 @@ def deadline_change(change: timing.Change | None) -> tuple[DeadlineChange, ...]:
 # -- a game's time limits and the rows of its deadlines -----------------------------------
 
 
-def time_limit_options(
+def with_time_limits(
     state: GameState,
-    options: Mapping[str, Any],
+    record: GameRecord,
     now: datetime,
-    limits: timing.TimeLimits | Mapping[str, Any] | None,
+    limits: timing.TimeLimits | None,
     ends_at: datetime | None = None,
-) -> tuple[dict[str, Any], list[DeadlineChange]]:
+) -> tuple[GameRecord, list[DeadlineChange]]:
     """
-    A game's options with its time limits (and end date, Wolff 21.1) and the first
+    A game's record with its time limits (and end date, Wolff 21.1) and the first
     deadline, and the ``deadline`` rows to write (``deadlines.apply``) once the game's
     events are stored.
     """
-    out = dict(options)
     changes: list[DeadlineChange] = []
     if limits is not None:
-        if isinstance(limits, Mapping):
-            limits = timing.TimeLimits.from_options({timing.TIME_LIMITS: limits})
-        assert limits is not None
-        out[timing.TIME_LIMITS] = limits.to_options()
-        out, change = timing.follow(state, out, now)
+        record, change = timing.follow(state, record.but(time_limits=limits), now)
         changes.extend(deadline_change(change))
     if ends_at is not None:
         if ends_at.tzinfo is None:
             msg = f"a game's end date needs a time zone ({ends_at!r})"
             raise ValueError(msg)
-        out[timing.ENDS_AT] = timing.iso(ends_at)
+        record = record.but(ends_at=ends_at)
         changes.append(DeadlineChange(GAME_END, ends_at))
-    return out, changes
+    return record, changes

@@ -13,7 +13,7 @@ one game; on SQLite a write transaction holds the database's write lock.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +26,7 @@ from moderator.rules.codec import decode, encode
 from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
 from moderator.store import config, migrate
 from moderator.store.engine import make_engine, writer
 from moderator.store.errors import GameExistsError, GameNotFoundError
@@ -46,7 +47,7 @@ class LoadedGame:
     game_id: str
     state: GameState
     seq: int  # the last event's sequence number
-    options: dict[str, Any]
+    record: GameRecord  # the service's record of the game beside its events
     snapshot_seq: int  # the snapshot it started from (0: replayed from the first event)
 
 
@@ -79,13 +80,13 @@ class Tx:
 
     # -- games ---------------------------------------------------------------------------
 
-    def create_game(self, game_id: str, options: Mapping[str, Any]) -> None:
+    def create_game(self, game_id: str, record: GameRecord) -> None:
         if self.connection.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first():
             raise GameExistsError(game_id)
         try:
             self.connection.execute(
                 insert(GAME).values(
-                    id=game_id, created_at=self.now(), options=dict(options), last_seq=0
+                    id=game_id, created_at=self.now(), record=record.to_json(), last_seq=0
                 )
             )
         except IntegrityError as exc:
@@ -96,7 +97,7 @@ class Tx:
 
     def game(self, game_id: str, *, lock: bool = False, skip_locked: bool = False) -> Any:
         """
-        The game's row (``id``, ``options``, ``last_seq``...).  ``lock`` takes the row
+        The game's row (``id``, ``record``, ``last_seq``...).  ``lock`` takes the row
         lock on PostgreSQL (``FOR UPDATE``, or ``SKIP LOCKED``: then None if another
         transaction holds it).
 
@@ -116,8 +117,9 @@ class Tx:
             raise GameNotFoundError(game_id)
         return row
 
-    def options(self, game_id: str) -> dict[str, Any]:
-        return dict(self.game(game_id).options)
+    def record(self, game_id: str) -> GameRecord:
+        """The service's record of the game (``moderator.schedule.record``)."""
+        return GameRecord.from_json(self.game(game_id).record)
 
     def last_seq(self, game_id: str) -> int:
         return int(self.game(game_id).last_seq)
@@ -130,14 +132,14 @@ class Tx:
         expected_seq: int,
         events: Iterable[Event],
         *,
-        options: Mapping[str, Any] | None = None,
+        record: GameRecord | None = None,
         state: GameState | None = None,
     ) -> int:
         """
         Store ``events`` as ``expected_seq + 1, ...`` and return the new last seq.
 
         ``expected_seq`` is the last sequence number the caller saw (0 for none).
-        ``options``, if given, replace the game's options in the same transaction (the
+        ``record``, if given, replaces the game's record in the same transaction (the
         dice position moves with the events it rolled).  ``state``, the game's state
         after these events, is stored as a snapshot when the log crosses a multiple of
         the store's ``snapshot_every`` (without it the state is rebuilt for that).
@@ -158,7 +160,7 @@ class Tx:
             now=self.now(),
             actual_seq=lambda: self.last_seq(game_id),  # raises GameNotFoundError
             what=f"game {game_id!r}",
-            head_values={"options": dict(options)} if options is not None else None,
+            head_values={"record": record.to_json()} if record is not None else None,
         )
         if not records:
             return last
@@ -192,7 +194,9 @@ class Tx:
         start, state = snapshot if snapshot is not None else (0, GameState())
         events = self.events(game_id, after=start)
         state = replay(events, state)
-        return LoadedGame(game_id, state, start + len(events), dict(game.options), start)
+        return LoadedGame(
+            game_id, state, start + len(events), GameRecord.from_json(game.record), start
+        )
 
     # -- snapshots -----------------------------------------------------------------------
 
@@ -295,17 +299,17 @@ class EventStore:
 
     # -- one transaction each ----------------------------------------------------------------
 
-    def create_game(self, game_id: str, options: Mapping[str, Any]) -> None:
+    def create_game(self, game_id: str, record: GameRecord) -> None:
         with self.transaction() as tx:
-            tx.create_game(game_id, options)
+            tx.create_game(game_id, record)
 
     def games(self) -> list[str]:
         with self.reading() as tx:
             return tx.games()
 
-    def options(self, game_id: str) -> dict[str, Any]:
+    def record(self, game_id: str) -> GameRecord:
         with self.reading() as tx:
-            return tx.options(game_id)
+            return tx.record(game_id)
 
     def last_seq(self, game_id: str) -> int:
         with self.reading() as tx:
@@ -316,12 +320,12 @@ class EventStore:
         game_id: str,
         expected_seq: int,
         events: Iterable[Event],
-        options: Mapping[str, Any] | None = None,
+        record: GameRecord | None = None,
         state: GameState | None = None,
     ) -> int:
         """``Tx.append`` in a transaction of its own."""
         with self.transaction() as tx:
-            return tx.append(game_id, expected_seq, events, options=options, state=state)
+            return tx.append(game_id, expected_seq, events, record=record, state=state)
 
     def load(self, game_id: str) -> list[Event]:
         """Every event of the game, in order."""

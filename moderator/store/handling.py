@@ -13,17 +13,27 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from sqlalchemy import select
 
 from moderator.rules.events import Event
 from moderator.rules.state import GameState, Step
-from moderator.store import players, seals
+from moderator.schedule.record import GameRecord
+from moderator.store import players, seals, tournaments
 from moderator.store.deadlines import DeadlineChange
+from moderator.store.errors import GameNotFoundError
 from moderator.store.eventstore import Tx
 from moderator.store.outbox import OutgoingMail, count_since
 from moderator.store.tables import INBOUND, PROCESSED, REJECTED
+from moderator.store.unit_of_work import (
+    ASK,
+    CANCEL,
+    MOVE,
+    AddressChange,
+    NewPlayer,
+    TournamentWrite,
+)
 
 __all__ = [
     "ASK",
@@ -38,11 +48,6 @@ __all__ = [
     "Outcome",
     "body_hash",
 ]
-
-#: What an ``AddressChange`` does: keep a change waiting for confirmation, carry it out,
-#: forget it.
-ASK, MOVE, CANCEL = "ask", "move", "cancel"
-
 
 @dataclass(frozen=True, slots=True)
 class InboundMessage:
@@ -65,14 +70,14 @@ class GameContext:
     game_id: str
     state: GameState
     seq: int
-    options: Mapping[str, Any]
+    record: GameRecord
     seats: Mapping[str, str]  # player address -> his name in the game
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """
-    What a handler decided: events to append, mails to send, the game's new options.
+    What a handler decided: events to append, mails to send, the game's new record.
     ``rejected``: the message was for no game or player we know (nothing changes).
     ``players``: players to register (a sign-on), in the same transaction.
     ``deadlines``: changes to the game's deadlines (the deadline that follows the player
@@ -81,43 +86,20 @@ class Outcome:
     in the same transaction.
     ``seals``: digests of what authenticated the mail (``moderator.store.seals``), kept
     in the same transaction so that the same signed text never acts twice.
+    ``tournaments``: tournament events the mail causes (a move made in time counts for
+    the seat's holder), appended in the same transaction.
     """
 
     events: tuple[Event, ...] = ()
     mails: tuple[OutgoingMail, ...] = ()
-    options: Mapping[str, Any] | None = None
+    record: GameRecord | None = None
     rejected: bool = False
     note: str = ""
     players: tuple[NewPlayer, ...] = ()
     deadlines: tuple[DeadlineChange, ...] = ()
     addresses: tuple[AddressChange, ...] = ()
     seals: tuple[seals.Seal, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class AddressChange:
-    """
-    A change of the address ``old`` a handler decided (``moderator.service.address_change``):
-    ``ASK`` keeps a move to ``new`` waiting for confirmation (only the ``token_hash`` of the
-    token mailed to ``old``), ``MOVE`` gives the player at ``old`` the address ``new``
-    everywhere, ``CANCEL`` forgets the waiting move.
-    """
-
-    what: str
-    old: str
-    new: str = ""
-    token_hash: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class NewPlayer:
-    """A player a handler registers (a sign-on by mail): stored with the outcome."""
-
-    name: str
-    address: str
-    time_zone: str = "UTC"
-    key_fingerprint: str | None = None
-    secret_hash: str | None = None  # ``players.hash_secret``'s; never the secret itself
+    tournaments: tuple[TournamentWrite, ...] = ()
 
 
 class Lookup:
@@ -213,6 +195,27 @@ class Lookup:
             if state.step is not Step.OVER and state.has_player(seat):
                 found.append((game_id, seat))
         return found
+
+    def record(self, game_id: str) -> GameRecord | None:
+        """The service's record of ``game_id``, or None if there is no such game."""
+        try:
+            return self._tx.record(game_id)
+        except GameNotFoundError:
+            return None
+
+    def seats(self, game_id: str) -> dict[str, str]:
+        """The game's seats: player address -> his name in the game."""
+        return players.seats(self._tx, game_id)
+
+    def tournament_head(self, name: str) -> int | None:
+        """
+        The last sequence number of tournament ``name`` (None: there is none), its row
+        held on PostgreSQL until the transaction ends so that the event decided on it
+        is appended right after.
+        """
+        if not tournaments.exists(self._tx, name):
+            return None
+        return tournaments.head(self._tx, name, lock=True)
 
     def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The game's stored events after ``after`` (up to ``upto``)."""

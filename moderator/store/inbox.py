@@ -5,7 +5,7 @@ one at a time, each in one transaction.
 ``process_message`` is what the mail poller calls for each message it archived.  In
 one transaction it claims the message, loads the game, lets the handler decide (the
 message, the game's state and a read-only ``Lookup`` of the store in; events, mails,
-the game's options, players to register and changes of address out), appends the
+the game's record, players to register and changes of address out), appends the
 events, registers the players, changes the addresses, puts the mails in the outbox and
 marks the message processed.  After a crash either
 all of that is in the database or none of it, and the message is still ``received``.
@@ -24,8 +24,8 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from moderator.rules.evolve import replay
-from moderator.store import players, seals, tournaments
-from moderator.store.deadlines import apply as apply_deadline
+from moderator.rules.state import GameState
+from moderator.store import players
 from moderator.store.errors import (
     ConflictError,
     GameNotFoundError,
@@ -47,8 +47,9 @@ from moderator.store.handling import (
     Outcome,
     body_hash,
 )
-from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.store.outbox import OutgoingMail
 from moderator.store.tables import INBOUND, PROCESSED, RECEIVED, REJECTED, SHUNTED
+from moderator.store.unit_of_work import GameWrite, UnknownChangeError, Work, write
 
 __all__ = [
     "ASK",
@@ -86,6 +87,8 @@ SKIPPED, BUSY = "skipped", "busy"
 STEPS = ("after-claim", "after-events", "after-outbox", "before-commit", "after-commit")
 #: How often a message is retried when its game moved on under it.
 CONFLICT_RETRIES = 5
+
+
 def header_message_id(raw: bytes) -> str | None:
     """The Message-ID header, if the headers can be read at all."""
     try:
@@ -269,32 +272,21 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
         if retryable(exc):
             raise  # what the handler wrote through the lookup lost a race: decide again
         raise _HandlerFailedError from exc
-    if context is not None and (outcome.events or outcome.options is not None):
-        seq = tx.append(
-            context.game_id, context.seq, outcome.events, options=outcome.options, state=state
-        )
-        for change in outcome.deadlines:
-            apply_deadline(tx, context.game_id, change, seq)
-    elif outcome.events:
+    if outcome.events and context is None:
         raise _HandlerFailedError from ValueError("the handler gave events for no game")
-    for new in outcome.players:
-        try:
-            players.add_player(
-                tx,
-                new.name,
-                new.address,
-                time_zone=new.time_zone,
-                key_fingerprint=new.key_fingerprint,
-                secret_hash=new.secret_hash,
-            )
-        except PlayerExistsError as exc:  # registered by another worker meanwhile
-            raise _HandlerFailedError from exc
-    for address_change in outcome.addresses:
-        _change_address(tx, address_change)
-    for seal in outcome.seals:
-        seals.record(tx, seal, message.id)  # a ConflictError: decided again, and refused
+    work = Work(
+        games=(_game_write(context, outcome, state),) if context is not None else (),
+        players=outcome.players,
+        addresses=outcome.addresses,
+        seals=outcome.seals,
+        tournaments=outcome.tournaments,
+    )
+    try:
+        write(tx, work, inbound_id=message.id)
+    except (PlayerExistsError, UnknownChangeError) as exc:  # e.g. registered meanwhile
+        raise _HandlerFailedError from exc
     step("after-events")
-    add_mails(tx, outcome.mails, inbound_id=message.id, game_id=game_id)
+    write(tx, Work(mails=outcome.mails), inbound_id=message.id, game_id=game_id)
     step("after-outbox")
     status = REJECTED if outcome.rejected else PROCESSED
     tx.connection.execute(
@@ -306,17 +298,17 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     return status
 
 
-def _change_address(tx: Tx, change: AddressChange) -> None:
-    """Raises ``ConflictError`` (decide again) when the move lost a race."""
-    if change.what == ASK:
-        players.ask_address_change(tx, change.old, change.new, change.token_hash)
-    elif change.what == MOVE:
-        players.move_player(tx, change.old, change.new)
-        tournaments.move_address(tx, change.old, change.new)
-    elif change.what == CANCEL:
-        players.drop_address_change(tx, change.old)
-    else:
-        raise _HandlerFailedError from ValueError(f"unknown address change {change.what!r}")
+def _game_write(context: GameContext, outcome: Outcome, state: GameState | None) -> GameWrite:
+    """The game's part of the handler's outcome (its deadlines only with a change)."""
+    changed = bool(outcome.events) or outcome.record is not None
+    return GameWrite(
+        context.game_id,
+        context.seq,
+        outcome.events,
+        record=outcome.record,
+        state=state,
+        deadlines=outcome.deadlines if changed else (),
+    )
 
 
 def _context(tx: Tx, game_id: str) -> GameContext | None:
@@ -327,9 +319,7 @@ def _context(tx: Tx, game_id: str) -> GameContext | None:
     if row is None:
         raise _BusyError(game_id)
     loaded = tx.load(game_id)
-    return GameContext(
-        game_id, loaded.state, loaded.seq, loaded.options, players.seats(tx, game_id)
-    )
+    return GameContext(game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, game_id))
 
 
 def _shunt(store: EventStore, message_id: int, error: BaseException, gm: str | None) -> str:
@@ -349,7 +339,7 @@ def _shunt(store: EventStore, message_id: int, error: BaseException, gm: str | N
                 f"Inbound message {message_id} could not be processed and waits for you:\n"
                 f"{text}\n\nAfter fixing the cause: titan-moderator db requeue {message_id}\n",
             )
-            add_mails(tx, [notice])  # not the message's own reply: that may come later
+            write(tx, Work(mails=(notice,)))  # not the message's reply: that may come later
     return SHUNTED
 
 

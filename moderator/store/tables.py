@@ -74,7 +74,8 @@ class GameRow(SQLModel, table=True):
 
     id: str = Field(primary_key=True)
     created_at: datetime = _moment()
-    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    #: The service's record of the game (``moderator.schedule.record``, versioned JSON).
+    record: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     #: The sequence number of the last event: the optimistic-concurrency check (and, on
     #: PostgreSQL, the row every writer of the game locks).
     last_seq: int = Field(default=0)

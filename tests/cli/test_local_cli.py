@@ -176,7 +176,7 @@ def test_scripted_dice(db: str, tmp_path: Path) -> None:
     view = run_json(db, "local", "show", "s", "--as", "Ann")
     assert {p["name"]: p["tower"] for p in view["players"]} == {"Ann": 600, "Bob": 500, "Cy": 400}
     with EventStore(db) as store:
-        assert store.options("s")["scripted_dice"] is True
+        assert store.record("s").dice.scripted is True
         assert store.load("s")[0].scripted_dice is True  # type: ignore[attr-defined]
     for player, colour in (("Cy", "red"), ("Bob", "blue"), ("Ann", "gold")):
         run(db, "local", "order", "s", "--as", player, f"colour {colour}")

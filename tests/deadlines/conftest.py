@@ -186,7 +186,7 @@ def make_desk(store: EventStore, clock: Clock) -> Callable[..., Desk]:
                     )
                 players.seat_player(tx, game_id, name, address(name))
         table = Table(where, MailGameHandler(None, MODERATOR), game_id)
-        table.set_options(allow_secrets=True)
+        table.set_record(allow_secrets=True)
         desk = Desk(table, clock)
         desk.mails()
         return desk

@@ -76,13 +76,13 @@ def test_absences_over_the_limits_are_refused_and_change_nothing(
     make_desk: Callable[..., Desk],
 ) -> None:
     desk = _split(make_desk, limits=TimeLimits(absences=2, absence_days=5, absence_total_days=6))
-    options = desk.table.options
+    record = desk.table.record
     long = desk.orders("Ann", "absent from 2024-07-10 to 2024-07-20", ref=False)
     assert long.note == "refused: E-ABSENCE"
     private = long.one("ann@example.org", "reply").private_body or ""
     assert "refused (E-ABSENCE): 11 days is longer than this game allows (5 days)" in private
     assert [m.kind for m in long.mails] == ["reply"]  # nobody else is told of a refusal
-    assert desk.table.options == options
+    assert desk.table.record == record
     assert desk.orders("Ann", "absent from 2024-07-10 to 2024-07-14", ref=False).note is None
     total = desk.orders("Ann", "absent from 2024-08-10 to 2024-08-11", ref=False)
     assert "6 days of absence in all; you have 1 left" in (total.mails[0].private_body or "")

@@ -19,15 +19,15 @@ def test_wolff_21_0_a_game_with_time_limits_starts_with_a_deadline(
     row = desk.acting()
     assert row is not None and row.player == desk.actor and row.kind == timing.SETUP
     assert row.due_at == desk.clock.now + hours(72)
-    options = desk.table.options
-    assert options[timing.DEADLINE] == timing.iso(row.due_at)
-    assert options[timing.DEADLINE_STEP]["key"] == row.step
+    deadline = desk.table.record.deadline
+    assert deadline is not None and deadline.due == row.due_at
+    assert deadline.key == row.step
 
 
 def test_a_game_without_time_limits_has_no_deadline(make_desk: Callable[..., Desk]) -> None:
     """Wolff 20.4: without time limits set at the start there is nothing to enforce."""
     desk = make_desk(("Ann", "Bob"), limits=None)
-    assert desk.acting() is None and timing.DEADLINE not in desk.table.options
+    assert desk.acting() is None and desk.table.record.deadline is None
     desk.orders(desk.actor or "", legal_orders(desk.table.state, desk.actor or "")[0])
     assert desk.acting() is None
     assert desk.advance(hours=24 * 30) == []

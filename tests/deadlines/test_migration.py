@@ -8,6 +8,7 @@ from pathlib import Path
 from alembic import command
 from sqlalchemy import create_engine, text
 
+from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, deadlines, migrate
 
 
@@ -36,6 +37,7 @@ def test_0004_adds_step_seq_reminded_and_the_service_state(tmp_path: Path) -> No
         with store.reading() as tx:
             (row,) = deadlines.open_deadlines(tx)
             assert (row.player, row.step, row.seq, row.reminded) == ("Ann", None, None, 0)
+            assert tx.record("old") == GameRecord()  # its empty options, upcast
             assert deadlines.heartbeat(tx) is None
         moment = datetime(2024, 7, 2, tzinfo=UTC)
         with store.transaction() as tx:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from moderator.schedule import timing
 from moderator.service import clockwork, notices
 from moderator.store import EventStore, deadlines
 
@@ -49,11 +48,11 @@ def test_an_outage_longer_than_allowed_extends_every_deadline_and_tells_everybod
         assert not [line for line in lines if "did not act" in line]  # nobody timed out
         with again.reading() as tx:
             rows = {d.game_id: d for d in deadlines.open_deadlines(tx) if d.acting}
-            options = tx.options("g1")
+            record = tx.record("g1")
             heartbeat = deadlines.heartbeat(tx)
         assert rows["g1"].id == row.id and rows["g1"].due_at == row.due_at + down
         assert rows["g2"].due_at == second.due_at + down
-        assert options[timing.DEADLINE] == timing.iso(row.due_at + down)
+        assert record.deadline is not None and record.deadline.due == row.due_at + down
         assert heartbeat == desk.clock.now
         desk.table.store = again
         mails = desk.mails()

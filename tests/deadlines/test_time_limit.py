@@ -15,7 +15,6 @@ from moderator import robot
 from moderator.reporting.views import legal_json
 from moderator.rules import events as ev
 from moderator.rules.state import GameState, Step
-from moderator.schedule import timing
 from moderator.store import deadlines
 
 from .conftest import Desk, hours, position, to
@@ -70,7 +69,7 @@ def _time_limited(make_desk: Callable[..., Desk]) -> Desk:
 
 def test_wolff_21_1_the_end_date_is_a_deadline_of_the_game(make_desk: Callable[..., Desk]) -> None:
     desk = _time_limited(make_desk)
-    assert desk.table.options[timing.ENDS_AT] == timing.iso(START + hours(30))
+    assert desk.table.record.ends_at == START + hours(30)
     (end,) = [d for d in desk.open() if d.kind == deadlines.GAME_END]
     assert end.due_at == START + hours(30) and end.player is None
     assert desk.advance(hours=29) == []
@@ -121,7 +120,7 @@ def test_rulebook_20_5_the_result_of_a_time_limited_game_is_mailed_to_all(
         assert "Rd01 (Ann): " in result.body and "Bu01 (Bob): " in result.body  # revealed (20.5)
         winners = " and ".join(scored.winners)
         assert winners in result.subject
-    assert desk.acting() is None and timing.DEADLINE not in desk.table.options
+    assert desk.acting() is None and desk.table.record.deadline is None
 
 
 def test_wolff_21_1_a_game_over_before_its_end_date_stays_over(

@@ -316,10 +316,10 @@ def test_wolff_21_0_timeout_uses_the_games_dice_and_keeps_their_position(
 ) -> None:
     """A default that rolls (none do yet) would use the game's dice: their position is kept."""
     desk = make_desk(THREE, seed=11)
-    before = desk.table.options["dice_rolled"]
+    before = desk.table.record.dice.rolled
     _time_out(desk)
-    assert desk.table.options["dice_rolled"] == before
-    assert desk.table.options["dice_seed"] == 11
+    assert desk.table.record.dice.rolled == before
+    assert desk.table.record.dice.seed == 11
 
 
 def test_a_timeout_is_applied_once(make_desk: Callable[..., Desk]) -> None:

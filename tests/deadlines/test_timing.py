@@ -11,6 +11,7 @@ from moderator.rules.dice import ScriptedDice
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.schedule import absence, timing
+from moderator.schedule.record import GameRecord
 from moderator.schedule.timing import TimeLimits
 
 from .conftest import position
@@ -22,11 +23,13 @@ def h(n: float) -> timedelta:
     return timedelta(hours=n)
 
 
-def test_wolff_21_0_time_limits_round_trip_through_the_game_options() -> None:
+def test_wolff_21_0_time_limits_round_trip_through_the_game_record() -> None:
     limits = TimeLimits(turn_hours=96, reminder_hours=(12, 2), absences=1)
-    options = {timing.TIME_LIMITS: limits.to_options()}
-    assert TimeLimits.from_options(options) == limits
-    assert TimeLimits.from_options({}) is None  # Wolff 20.4: no limits set, no deadlines
+    assert TimeLimits.from_json(limits.to_json()) == limits
+    stored = GameRecord(time_limits=limits).to_json()
+    assert GameRecord.from_json(stored).time_limits == limits
+    assert TimeLimits.from_json(None) is None
+    assert GameRecord.from_json({}).time_limits is None  # Wolff 20.4: no limits, no deadlines
     assert TimeLimits().limit(timing.TURN) == h(72)
     assert TimeLimits().limit(timing.BATTLE) == h(48)
     assert TimeLimits(battle_hours=2).limit(timing.BATTLE) == h(24)  # never below the minimum
@@ -72,23 +75,27 @@ def test_reminders_behind_counts_the_reminders_whose_moment_passed() -> None:
 
 
 def test_the_same_player_in_the_same_kind_of_step_keeps_his_deadline() -> None:
-    options = {timing.TIME_LIMITS: TimeLimits().to_options()}
+    record = GameRecord(time_limits=TimeLimits())
     split = replay(
         [position_event(position([("Rd01", 600, "Titan"), ("Bu01", 300, "Titan")], phase="split"))]
     )
-    options, change = timing.follow(split, options, NOW)
+    record, change = timing.follow(split, record, NOW)
     assert change is not None and change.due == NOW + h(72) and change.key == "Ann/turn/2"
     move = replay([position_event(position([("Rd01", 600, "Titan"), ("Bu01", 300, "Titan")]))])
-    again, none = timing.follow(move, options, NOW + h(5))  # split -> move: the same turn
-    assert none is None and again == options
+    again, none = timing.follow(move, record, NOW + h(5))  # split -> move: the same turn
+    assert none is None and again == record
     muster = replay(
         [position_event(position([("Rd01", 600, "Titan"), ("Bu01", 300, "Titan")], phase="muster"))]
     )
-    _, new = timing.follow(muster, options, NOW + h(6))
+    _, new = timing.follow(muster, record, NOW + h(6))
     assert new is not None and new.kind == timing.MUSTER and new.due == NOW + h(6 + 48)
 
 
 # -- absences --------------------------------------------------------------------------------
+
+
+#: A game's record with nothing in it yet.
+EMPTY = GameRecord()
 
 
 def _limits(**kw: int) -> TimeLimits:
@@ -108,47 +115,47 @@ def test_absence_lines_are_read() -> None:
 
 def test_absence_limits_count_span_total_and_number() -> None:
     limits = _limits(absences=2, absence_days=5, absence_total_days=7)
-    options: dict[str, object] = {}
+    record = EMPTY
     first = absence.request(
-        options, "Ann", "absent from 2024-07-02 to 2024-07-06", NOW, "UTC", limits
+        record, "Ann", "absent from 2024-07-02 to 2024-07-06", NOW, "UTC", limits
     )
     assert not first.refused and first.absence is not None
     assert first.absence.begins == datetime(2024, 7, 2, tzinfo=UTC)
     assert first.absence.ends == datetime(2024, 7, 7, tzinfo=UTC)  # the last day included
-    options = first.options or {}
+    record = first.record or EMPTY
     too_long = absence.request(
-        options, "Ann", "absent from 2024-08-01 to 2024-08-06", NOW, "UTC", limits
+        record, "Ann", "absent from 2024-08-01 to 2024-08-06", NOW, "UTC", limits
     )
     assert too_long.refused and "longer than this game allows (5 days)" in too_long.answer
     too_much = absence.request(
-        options, "Ann", "absent from 2024-08-01 to 2024-08-03", NOW, "UTC", limits
+        record, "Ann", "absent from 2024-08-01 to 2024-08-03", NOW, "UTC", limits
     )
     assert too_much.refused and "7 days of absence in all; you have 2 left" in too_much.answer
     overlap = absence.request(
-        options, "Ann", "absent from 2024-07-06 to 2024-07-07", NOW, "UTC", limits
+        record, "Ann", "absent from 2024-07-06 to 2024-07-07", NOW, "UTC", limits
     )
     assert overlap.refused and "overlaps" in overlap.answer
     past = absence.request(
-        options, "Ann", "absent from 2024-06-20 to 2024-06-21", NOW, "UTC", limits
+        record, "Ann", "absent from 2024-06-20 to 2024-06-21", NOW, "UTC", limits
     )
     assert past.refused and "past" in past.answer
     second = absence.request(
-        options, "Ann", "absent from 2024-08-01 to 2024-08-02", NOW, "UTC", limits
+        record, "Ann", "absent from 2024-08-01 to 2024-08-02", NOW, "UTC", limits
     )
     assert not second.refused
     third = absence.request(
-        second.options or {}, "Ann", "absent from 2024-09-01 to 2024-09-01", NOW, "UTC", limits
+        second.record or EMPTY, "Ann", "absent from 2024-09-01 to 2024-09-01", NOW, "UTC", limits
     )
     assert third.refused and "the most it allows" in third.answer
     none = absence.request(
-        {}, "Ann", "absent from 2024-09-01 to 2024-09-01", NOW, "UTC", _limits(absences=0)
+        EMPTY, "Ann", "absent from 2024-09-01 to 2024-09-01", NOW, "UTC", _limits(absences=0)
     )
     assert none.refused and "allows no absences" in none.answer
 
 
 def test_absence_days_are_the_players_own_days() -> None:
     done = absence.request(
-        {}, "Ann", "absent from 2024-07-02 to 2024-07-02", NOW, "America/New_York", TimeLimits()
+        EMPTY, "Ann", "absent from 2024-07-02 to 2024-07-02", NOW, "America/New_York", TimeLimits()
     )
     assert done.absence is not None
     assert done.absence.begins == datetime(2024, 7, 2, 4, 0, tzinfo=UTC)  # midnight EDT
@@ -157,16 +164,18 @@ def test_absence_days_are_the_players_own_days() -> None:
 
 def test_absence_cancel_ends_a_running_one_and_withdraws_a_coming_one() -> None:
     limits = TimeLimits()
-    done = absence.request({}, "Ann", "absent from 2024-07-01 to 2024-07-03", NOW, "UTC", limits)
+    done = absence.request(EMPTY, "Ann", "absent from 2024-07-01 to 2024-07-03", NOW, "UTC", limits)
     assert done.absence is not None and done.absence.begins == NOW  # from now, not midnight
     later = NOW + h(20)
-    cut = absence.request(done.options or {}, "Ann", "absent cancel", later, "UTC", limits)
+    cut = absence.request(done.record or EMPTY, "Ann", "absent cancel", later, "UTC", limits)
     assert cut.cancelled and cut.absence is not None and cut.absence.ends == later
-    assert absence.away(cut.options or {}, "Ann", later) is None
-    coming = absence.request({}, "Ann", "absent from 2024-07-10 to 2024-07-11", NOW, "UTC", limits)
-    gone = absence.request(coming.options or {}, "Ann", "absent cancel", NOW, "UTC", limits)
-    assert gone.cancelled and absence.absences(gone.options or {}, "Ann") == []
-    assert absence.request({}, "Ann", "absent cancel", NOW, "UTC", limits).refused
+    assert absence.away(cut.record or EMPTY, "Ann", later) is None
+    coming = absence.request(
+        EMPTY, "Ann", "absent from 2024-07-10 to 2024-07-11", NOW, "UTC", limits
+    )
+    gone = absence.request(coming.record or EMPTY, "Ann", "absent cancel", NOW, "UTC", limits)
+    assert gone.cancelled and absence.absences(gone.record or EMPTY, "Ann") == []
+    assert absence.request(EMPTY, "Ann", "absent cancel", NOW, "UTC", limits).refused
 
 
 def test_wolff_21_0_time_limits_are_set_from_kind_equals_hours_lines() -> None:

@@ -35,10 +35,8 @@ from moderator.mail.imap import (
     FetchResult,
     ImapSource,
     UidValidityChangedError,
-    fetched_bodies,
-    search_uids,
-    uid_set,
 )
+from moderator.mail.imap_responses import fetched_bodies, search_uids, uid_set
 from moderator.mail.smtp import SmtpSink, TlsMode, next_attempt
 
 from .dovecot import TemporaryDovecot

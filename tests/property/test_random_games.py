@@ -15,8 +15,8 @@ import pytest
 
 from moderator.rules import commands as cmd
 from moderator.rules import setup
+from moderator.rules.board_events import LegionsPlaced
 from moderator.rules.decide import advance, decide
-from moderator.rules.events import LegionsPlaced
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.muster import MAX_HEIGHT

@@ -23,6 +23,7 @@ from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.play.games import new_game
 from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, migrate, outbox, players
 from moderator.store.outbox import StoredMail
@@ -214,17 +215,18 @@ class Table:
         return self.store.load_state(self.game_id).state
 
     @property
-    def options(self) -> dict[str, Any]:
-        return self.store.options(self.game_id)
+    def record(self) -> GameRecord:
+        return self.store.record(self.game_id)
 
     @property
     def ref(self) -> str:
         return f"ref {self.game_id}-{self.state.version}"
 
-    def set_options(self, **changes: Any) -> None:
+    def set_record(self, **changes: Any) -> None:
+        """Change fields of the game's record (``GameRecord.but``)."""
         with self.store.transaction() as tx:
             loaded = tx.load(self.game_id)
-            tx.append(self.game_id, loaded.seq, [], options={**loaded.options, **changes})
+            tx.append(self.game_id, loaded.seq, [], record=loaded.record.but(**changes))
 
     def next_id(self) -> str:
         self.counter[0] += 1
@@ -315,7 +317,7 @@ def make_table(store: EventStore) -> Callable[..., Table]:
             (lambda: keyring) if keyring is not None else None, MODERATOR, **handler_options
         )
         table = Table(where, handler, game_id)
-        table.set_options(allow_secrets=allow_secrets)
+        table.set_record(allow_secrets=allow_secrets)
         return table
 
     return make

@@ -142,7 +142,7 @@ def fuzz_table(
         seat_players(store, "g1", ["Ann", "Bob"], world.players)
         keyring = world.moderator.keyring
         table = Table(store, MailGameHandler(lambda: keyring, MODERATOR))
-        table.set_options(allow_secrets=True)
+        table.set_record(allow_secrets=True)
 
         def run(raw: bytes) -> tuple[str, int, list[outbox.StoredMail], bytes]:
             message_id = inbox.receive(store, raw)

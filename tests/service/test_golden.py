@@ -37,7 +37,7 @@ def golden_table(make_table: Callable[..., Table]) -> Table:
     assert order(table.store, "g1", "Bob", "colour black")[1]
     assert order(table.store, "g1", "Ann", "colour blue")[1]
     assert table.state.version == 6
-    table.set_options(reported={"Ann": 6, "Bob": 6})
+    table.set_record(reported={"Ann": 6, "Bob": 6})
     return table
 
 

@@ -26,6 +26,7 @@ from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.setup import start_game
 from moderator.rules.state import GameState, Step
+from moderator.schedule.record import Dice, GameRecord
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
 
@@ -38,8 +39,8 @@ MAILS = 120 if SOAK else 30
 QUERIES = ("status", "history", "legal", "battle", "strikes", "report", "help")
 
 
-def robot_prefix(names: list[str], seed: int, actions: int) -> tuple[list, GameState, dict]:
-    """A robot game played ``actions`` actions in memory: events, state, dice options."""
+def robot_prefix(names: list[str], seed: int, actions: int) -> tuple[list, GameState, Dice]:
+    """A robot game played ``actions`` actions in memory: events, state, where the dice are."""
     dice = CountingDice(seed=seed)
     rng = random.Random(f"prefix:{seed}")
     events = start_game(names, dice)
@@ -54,7 +55,7 @@ def robot_prefix(names: list[str], seed: int, actions: int) -> tuple[list, GameS
         new = decide(state, command, dice)
         events.extend(new)
         state = replay(new, state)
-    return events, state, dice.options()
+    return events, state, dice.record()
 
 
 def queries_for(state: GameState, player: str, rng: random.Random) -> list[str]:
@@ -78,17 +79,21 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
     names = list(NAMES[: rng.choice((2, 3, 4, 5, 6))])
     how = ("secret", "secret", "clearsigned", "pgp-mime")[number % 4]
     actions = rng.randrange(0, 400)
-    events, state, dice_options = robot_prefix(names, number, actions)
+    events, state, dice_record = robot_prefix(names, number, actions)
     while to_act(state) is None:  # the robots finished the game: start from earlier on
         actions //= 2
-        events, state, dice_options = robot_prefix(names, number, actions)
-    dice = CountingDice.from_options(dice_options)
+        events, state, dice_record = robot_prefix(names, number, actions)
+    dice = CountingDice.from_record(dice_record)
     game_id = f"s{number}"
     with store.transaction() as tx:
-        options = {"players": names, **dice_options, "allow_secrets": how == "secret"}
-        options["reported"] = dict.fromkeys(names, state.version)
-        tx.create_game(game_id, options)
-        tx.append(game_id, 0, events, options=options, state=state)
+        record = GameRecord(
+            players=tuple(names),
+            dice=dice_record,
+            allow_secrets=how == "secret",
+            reported=dict.fromkeys(names, state.version),
+        )
+        tx.create_game(game_id, record)
+        tx.append(game_id, 0, events, record=record, state=state)
     seat_players(store, game_id, names, world.players)
     table = Table(store, handler_for(world, signed=how != "secret"))
     table.game_id = game_id

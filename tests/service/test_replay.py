@@ -114,7 +114,7 @@ def club(store: EventStore, world: World, clock: Clock) -> Iterator[Club]:
             for name in seated:
                 players.seat_player(tx, game_id, name, address(name))
             loaded = tx.load(game_id)
-            tx.append(game_id, loaded.seq, [], options={**loaded.options, "allow_secrets": True})
+            tx.append(game_id, loaded.seq, [], record=loaded.record.but(allow_secrets=True))
     handler = MailGameHandler(lambda: world.moderator.keyring, MODERATOR)
     yield Club(store, world, clock, handler)
 
@@ -171,7 +171,7 @@ def test_a_signed_mail_acts_on_the_game_of_its_signed_text_not_the_subject(club:
     status, note, _mails = club.send(raw)
     assert status == inbox.PROCESSED, note
     with club.store.reading() as tx:
-        away = {g: tx.options(g).get("absences") for g in ("g1", "g2")}
+        away = {g: tx.record(g).absences for g in ("g1", "g2")}
     assert away["g1"] and not away["g2"]
 
 

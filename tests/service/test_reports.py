@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from moderator.play.games import new_game
 from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
+from moderator.schedule.record import Deadline, GameRecord
 from moderator.service import MailGameHandler
-from moderator.service.handler import REPORT_FROM, REPORTED
 from moderator.service.reports import deadline_line
 from moderator.store import EventStore, inbox
 
@@ -29,7 +30,7 @@ def at_first_split(
         assert actor is not None
         colour = "colour black" if actor == "Bob" else legal_orders(table.state, actor)[0]
         assert order(table.store, "g1", actor, colour)[1]
-    table.set_options(reported=dict.fromkeys(names, table.state.version))
+    table.set_record(reported=dict.fromkeys(names, table.state.version))
     return table
 
 
@@ -69,17 +70,17 @@ def test_private_contents_go_only_to_their_owner_and_never_in_the_signed_part(
     assert SPLIT not in reply.body and SPLIT in (reply.private_body or "")
 
 
-def test_reported_versions_are_kept_in_the_game_options(make_table: Callable[..., Table]) -> None:
+def test_reported_versions_are_kept_in_the_game_record(make_table: Callable[..., Table]) -> None:
     table = at_first_split(make_table)
     table.orders("Ann", SPLIT)
-    options = table.options
+    record = table.record
     version = table.state.version
-    assert options[REPORTED] == {"Ann": version, "Bob": version}
-    assert options[REPORT_FROM] == {"Ann": 6, "Bob": 6}
+    assert record.reported == {"Ann": version, "Bob": version}
+    assert record.report_from == {"Ann": 6, "Bob": 6}
     # Queries alone change nothing and send no report.
     sent = table.orders("Bob", "status")
     assert [m.kind for m in sent.mails] == ["reply"]
-    assert table.options[REPORTED] == {"Ann": version, "Bob": version}
+    assert table.record.reported == {"Ann": version, "Bob": version}
 
 
 def test_events_added_outside_the_mail_service_are_reported_later(
@@ -129,11 +130,13 @@ def test_queries_are_answered_in_the_private_part(make_table: Callable[..., Tabl
 
 
 def test_the_deadline_is_shown_in_the_players_time_zone(make_table: Callable[..., Table]) -> None:
-    assert deadline_line({}) == "no deadline set"
-    line = deadline_line({"deadline": "2024-07-03T18:00:00+00:00"}, "Europe/Berlin")
+    due = datetime(2024, 7, 3, 18, tzinfo=UTC)
+    by_hand = Deadline(key="", player="", kind="", started=due, due=due)  # times no step
+    assert deadline_line(GameRecord()) == "no deadline set"
+    line = deadline_line(GameRecord(deadline=by_hand), "Europe/Berlin")
     assert line == "2024-07-03 20:00 (Europe/Berlin)"
     table = at_first_split(make_table)
-    table.set_options(deadline="2024-07-03T18:00:00+00:00")
+    table.set_record(deadline=by_hand)
     sent = table.orders("Ann", SPLIT)
     assert "Deadline: 2024-07-03 18:00 (UTC)" in sent.one("bob@example.org", "report").body
 
@@ -179,7 +182,7 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
     new_game(store, "g1", None, seed=3, position=ENGAGED)
     seat_players(store, "g1", ["Ann", "Bob", "Cy"])
     table = Table(store, MailGameHandler(None, MODERATOR))
-    table.set_options(allow_secrets=True, reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1))
+    table.set_record(allow_secrets=True, reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1))
     engaged = table.orders("Ann", "engage 1")
     assert {m.recipient for m in engaged.mails if m.kind == "report"} == {
         address("Ann"),
@@ -195,4 +198,4 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
     assert "Bob proposed: #1" in (ann.private_body or "") and "proposed" not in ann.body
     assert "#1 by Bob: Rd01 loses nothing; Bu01 loses Centaur, Gargoyle" in (ann.private_body or "")
     version = table.state.version
-    assert table.options[REPORTED] == {"Ann": version, "Bob": version, "Cy": version}
+    assert table.record.reported == {"Ann": version, "Bob": version, "Cy": version}

@@ -126,7 +126,7 @@ def test_sign_on_with_a_secret_keeps_only_its_hash(store: EventStore) -> None:
     with store.transaction() as tx:
         players.seat_player(tx, "g2", "Dora", NEW)
         loaded = tx.load("g2")
-        tx.append("g2", loaded.seq, [], options={**loaded.options, "allow_secrets": True})
+        tx.append("g2", loaded.seq, [], record=loaded.record.but(allow_secrets=True))
     raw = plain_mail(
         "game g2\nsecret correct-horse-battery\nstatus\n",
         headers_of("Dora", sender=NEW, message_id="<dora-2@x>"),

@@ -52,14 +52,14 @@ def order_chain(store: EventStore, game_id: str, count: int) -> tuple[list[bytes
     from moderator.play.messages import carry_out
 
     loaded = store.load_state(game_id)
-    state, options = loaded.state, loaded.options
+    state, record = loaded.state, loaded.record
     mails: list[bytes] = []
     events: list[object] = []
     for number in range(1, count + 1):
         player, line = next_order(state)
         mails.append(order_mail(player, line, game_id=game_id, number=number))
-        result = carry_out(game_id, state, options, player, line, list)
+        result = carry_out(game_id, state, record, player, line, list)
         assert result.ok and result.events, result.reply
-        state, options = result.state, result.options
+        state, record = result.state, result.record
         events.extend(result.events)
     return mails, events

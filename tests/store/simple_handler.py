@@ -72,10 +72,10 @@ class OrderMailHandler:
                 mails=reply(f"Your message was not read: {why}."), rejected=True, note=why
             )
         text = _GAME_LINE.sub("", _body(mail))
-        result = carry_out(game.game_id, game.state, game.options, player, text, list)
+        result = carry_out(game.game_id, game.state, game.record, player, text, list)
         return Outcome(
             events=tuple(result.events),
             mails=reply(result.reply),
-            options=result.options if result.events else None,
+            record=result.record if result.events else None,
             note="" if result.ok else "an order was refused",
         )

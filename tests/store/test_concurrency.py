@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from moderator.play.robot_games import play_robot_game
+from moderator.schedule.record import GameRecord
 from moderator.store import ConflictError, EventStore, inbox, outbox
 from moderator.store.check import check_store
 
@@ -94,7 +95,7 @@ def test_two_workers_one_game(make_store: Callable[..., EventStore]) -> None:
 def test_racing_appends_leave_no_gap_or_duplicate(make_store: Callable[..., EventStore]) -> None:
     events = play_robot_game(2, 11).events[:120]
     stores = [make_store(snapshot_every=25) for _ in range(4)]
-    stores[0].create_game("g", {})
+    stores[0].create_game("g", GameRecord())
     conflicts = [0] * len(stores)
 
     def writer(index: int) -> None:

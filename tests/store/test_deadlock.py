@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import text, update
 from sqlalchemy.exc import DBAPIError
 
+from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, inbox
 from moderator.store.errors import ConflictError, retryable
 from moderator.store.inbox import GameContext, InboundMessage, Outcome
@@ -25,7 +26,7 @@ from .simple_handler import OrderMailHandler
 
 def real_deadlock(store: EventStore) -> DBAPIError:
     """Make two transactions deadlock on games g1 and g2; the error the loser got."""
-    store.create_game("g2", {})
+    store.create_game("g2", GameRecord())
     both = threading.Barrier(2)
     failures: list[BaseException] = []
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from moderator.rules.codec import decode, encode
 from moderator.rules.events import EVENT_TYPES, Event
+from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
 
 EVENT_CLASSES = sorted(EVENT_TYPES.values(), key=lambda cls: cls.TYPE)
@@ -85,6 +86,6 @@ def test_store_round_trip(shared_store: EventStore, cls: type[Event], data: st.D
     events = data.draw(st.lists(events_of(cls), min_size=1, max_size=3))
     game_id = f"codec-{next(_games)}"
     with shared_store.transaction() as tx:
-        tx.create_game(game_id, {})
+        tx.create_game(game_id, GameRecord())
         tx.append(game_id, 0, events)
     assert shared_store.load(game_id) == events

@@ -13,6 +13,7 @@ from moderator.play.messages import order
 from moderator.play.robot_games import RobotGameSummary
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
+from moderator.schedule.record import Dice, GameRecord
 from moderator.store import (
     ConflictError,
     EventStore,
@@ -24,14 +25,14 @@ from moderator.store.snapshots import encode_state
 from moderator.store.tables import SNAPSHOT
 
 
-def test_create_list_and_options(store: EventStore) -> None:
-    store.create_game("b", {"dice_seed": 1})
-    store.create_game("a", {})
+def test_create_list_and_record(store: EventStore) -> None:
+    store.create_game("b", GameRecord(dice=Dice(seed=1)))
+    store.create_game("a", GameRecord())
     assert store.games() == ["a", "b"]
-    assert store.options("b") == {"dice_seed": 1}
+    assert store.record("b") == GameRecord(dice=Dice(seed=1))
     assert store.last_seq("a") == 0
     with pytest.raises(GameExistsError, match="already a game called 'a'"):
-        store.create_game("a", {})
+        store.create_game("a", GameRecord())
     with pytest.raises(GameNotFoundError, match="no game called 'zz'"):
         store.load("zz")
     with pytest.raises(GameNotFoundError):
@@ -40,22 +41,23 @@ def test_create_list_and_options(store: EventStore) -> None:
 
 def test_append_is_optimistic(store: EventStore) -> None:
     """The next events must follow the last one seen; a stale writer changes nothing."""
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     first = [ev.GameCreated(players=("Ann", "Bob"))]
     assert store.append("g", 0, first) == 1
     stale = [ev.TurnStarted(player="Ann", turn=1)]
+    changed = GameRecord(players=("Ann", "Bob"))
     with pytest.raises(ConflictError, match="at event 1, not 0"):
-        store.append("g", 0, stale, options={"changed": True})
+        store.append("g", 0, stale, record=changed)
     assert store.load("g") == first
-    assert store.options("g") == {}
-    assert store.append("g", 1, stale, options={"changed": True}) == 2
+    assert store.record("g") == GameRecord()
+    assert store.append("g", 1, stale, record=changed) == 2
     assert store.load("g") == first + stale
-    assert store.options("g") == {"changed": True}
+    assert store.record("g") == changed
 
 
 def test_unique_sequence_backs_the_check(store: EventStore) -> None:
     """Even a writer that bypasses last_seq cannot store a second event 1."""
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     store.append("g", 0, [ev.GameCreated(players=("Ann", "Bob"))])
     with pytest.raises(ConflictError), store.transaction() as tx:
         tx.connection.execute(text("UPDATE game SET last_seq = 0"))
@@ -66,7 +68,7 @@ def test_unique_sequence_backs_the_check(store: EventStore) -> None:
 
 def test_transaction_rolls_back_everything(store: EventStore) -> None:
     with pytest.raises(RuntimeError), store.transaction() as tx:
-        tx.create_game("g", {})
+        tx.create_game("g", GameRecord())
         tx.append("g", 0, [ev.GameCreated(players=("Ann", "Bob"))])
         raise RuntimeError("crash before commit")
     assert store.games() == []
@@ -78,7 +80,7 @@ def test_whole_game_round_trips(
     """Every event of real games comes back equal, and replays to the same state."""
     store = make_store(snapshot_every=250)
     for index, summary in enumerate(robot_games):
-        store.create_game(f"r{index}", {})
+        store.create_game(f"r{index}", GameRecord())
         seq = 0
         for start in range(0, len(summary.events), 40):  # appended a command's worth at a time
             seq = store.append(f"r{index}", seq, summary.events[start : start + 40])
@@ -97,7 +99,7 @@ def test_snapshots_every_n_events(
     assert len(longest.events) >= 900, "the fixture's games are too short for this test"
     events = longest.events[:900]
     store = make_store(snapshot_every=100)
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     seq = 0
     for start in range(0, len(events), 30):
         batch = events[start : start + 30]
@@ -118,7 +120,7 @@ def test_snapshot_of_another_schema_is_ignored(
 ) -> None:
     events = robot_games[1].events
     store = make_store(snapshot_every=10_000)
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     store.append("g", 0, events)
     assert store.snapshot("g") == len(events)
     assert store.load_state("g").snapshot_seq == len(events)
@@ -135,7 +137,7 @@ def test_check_finds_a_wrong_snapshot_and_a_gap(
     store: EventStore, robot_games: list[RobotGameSummary]
 ) -> None:
     events = robot_games[2].events
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     store.append("g", 0, events)
     store.snapshot("g")
     assert check_store(store, "g").line().startswith("g: OK")
@@ -157,7 +159,7 @@ def test_snapshot_state_is_json(
     store: EventStore, robot_games: list[RobotGameSummary]
 ) -> None:
     summary = robot_games[0]
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     store.append("g", 0, summary.events)
     store.snapshot("g")
     with store.reading() as tx:

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from moderator.rules.evolve import replay
+from moderator.schedule.record import GameRecord
 from moderator.store import (
     EventStore,
     MessageNotFoundError,
@@ -178,7 +179,7 @@ def test_pending_messages_are_processed_in_order(store: EventStore) -> None:
         ids.append(inbox.receive(store, order_mail(player, line, number=number)))
         from moderator.play.messages import carry_out
 
-        state = carry_out("g1", state, store.options("g1"), player, line, list).state
+        state = carry_out("g1", state, store.record("g1"), player, line, list).state
     tally = worker.process_pending(store, HANDLER)
     assert tally.counts == {inbox.PROCESSED: 3}
     assert inbox.pending_ids(store) == []
@@ -237,7 +238,7 @@ def test_a_claimed_mail_comes_back_when_its_lease_runs_out(
 
 
 def test_players_seats_and_secrets(store: EventStore) -> None:
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     with store.transaction() as tx:
         players.add_player(
             tx, "Ann", "Ann@Example.org ", time_zone="Europe/Berlin", secret="s3cret"
@@ -258,7 +259,7 @@ def test_players_seats_and_secrets(store: EventStore) -> None:
 
 
 def test_deadlines(store: EventStore) -> None:
-    store.create_game("g", {})
+    store.create_game("g", GameRecord())
     noon = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
     with store.transaction() as tx:
         early = deadlines.set_deadline(tx, "g", "orders", noon, player="Ann")

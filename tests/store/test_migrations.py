@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -15,9 +16,12 @@ from sqlmodel import SQLModel
 
 from moderator.rules import events as ev
 from moderator.rules.codec import encode
+from moderator.schedule.record import Dice, GameRecord, upcast_0
 from moderator.store import EventStore, SchemaError, migrate
 from moderator.store.check import check_store
 from moderator.store.tables import TABLES
+
+from .schema0 import FULL_OPTIONS, FULL_RECORD, SCRIPTED_OPTIONS, SCRIPTED_RECORD
 
 #: The tables of the foundation's store, as it made them (before alembic).
 FOUNDATION_DDL = [
@@ -113,9 +117,82 @@ def test_foundation_database_is_upgraded(empty_url: str) -> None:
     with EventStore(empty_url) as store:
         assert store.load("old") == EVENTS
         assert store.last_seq("old") == 2
-        assert store.options("old") == {"dice_seed": 4}
+        assert store.record("old") == GameRecord(dice=Dice(seed=4))  # upcast from schema 0
         store.append("old", 2, [ev.TurnEnded(player="Ann")])
         assert check_store(store, "old").ok
+
+
+def _json(value: Any) -> Any:
+    """A JSON column as read by raw SQL (text on SQLite, decoded on PostgreSQL)."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def test_0010_upcasts_the_options_and_its_downgrade_writes_them_back(empty_url: str) -> None:
+    """
+    0010: each game's options (schema 0) become its typed record; downgraded to 0009,
+    the game has its options again, as the old code reads them.
+    """
+    assert migrate.upgrade(empty_url, "0009") == (None, "0009")
+    engine = create_engine(empty_url)
+    with engine.begin() as connection:
+        for game_id, options in (("old", FULL_OPTIONS), ("scripted", SCRIPTED_OPTIONS)):
+            connection.execute(
+                text(
+                    "INSERT INTO game (id, created_at, options, last_seq) "
+                    "VALUES (:id, '2024-07-01 10:00:00', :options, 2)"
+                ),
+                {"id": game_id, "options": json.dumps(options)},
+            )
+            for seq, event in enumerate(EVENTS, 1):  # rows that refer to the game
+                encoded = encode(event)
+                connection.execute(
+                    text(
+                        "INSERT INTO event (game_id, seq, type, version, payload, recorded_at) "
+                        "VALUES (:id, :seq, :type, :version, :payload, '2024-07-01 10:00:00')"
+                    ),
+                    {
+                        **encoded,
+                        "id": game_id,
+                        "seq": seq,
+                        "payload": json.dumps(encoded["payload"]),
+                    },
+                )
+    engine.dispose()
+    assert migrate.upgrade(empty_url) == ("0009", migrate.HEAD)
+    with EventStore(empty_url) as store:
+        assert store.record("old") == FULL_RECORD
+        assert store.record("scripted") == SCRIPTED_RECORD
+        assert store.load("old") == EVENTS
+        with store.reading() as tx:
+            rows = tx.connection.execute(text("SELECT id, record FROM game")).all()
+        assert {game_id: _json(record) for game_id, record in rows} == {
+            "old": upcast_0(FULL_OPTIONS),
+            "scripted": upcast_0(SCRIPTED_OPTIONS),
+        }
+    engine = create_engine(empty_url)
+    with engine.connect() as connection:
+        config = migrate.alembic_config(connection)
+        command.downgrade(config, "0009")
+        connection.commit()
+        assert migrate.current_revision(connection) == "0009"
+        rows = connection.execute(text("SELECT id, options FROM game")).all()
+    engine.dispose()
+    options = {game_id: _json(bag) for game_id, bag in rows}
+    # The old code's keys, as it wrote them (less the key nobody reads any more).
+    assert options["old"] == {k: v for k, v in FULL_OPTIONS.items() if k != "colour_hint"}
+    scripted = options["scripted"]
+    assert (scripted["scripted_dice"], scripted["dice_script"], scripted["dice_rolled"]) == (
+        True,
+        [6, 5, 4, 3],
+        3,
+    )
+    assert scripted["deadline"] == "2024-07-03T18:00:00" and "deadline_step" not in scripted
+    assert "dice_seed" not in scripted and scripted["players"] == ["Ann", "Bob", "Cy"]
+    assert GameRecord.from_json(scripted) == SCRIPTED_RECORD
+    assert migrate.upgrade(empty_url) == ("0009", migrate.HEAD)  # and up again
+    with EventStore(empty_url) as store:
+        assert store.record("old") == FULL_RECORD
+        assert store.record("scripted") == SCRIPTED_RECORD
 
 
 def test_an_empty_database_is_created_unless_told_not_to(empty_url: str) -> None:

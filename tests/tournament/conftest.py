@@ -48,13 +48,13 @@ def play_to_the_end(where: EventStore, game_id: str, seed: int = 1) -> int:
     rng = random.Random(seed)
     with where.transaction() as tx:
         loaded = tx.load(game_id, lock=True)
-        state, options = loaded.state, loaded.options
-        dice = CountingDice.from_options(options)
+        state, record = loaded.state, loaded.record
+        dice = CountingDice.from_record(record.dice)
         new = []
         while to_act(state) is not None and len(new) < 20_000:
             _line, command = robot.choose_order(state, rng)
             for event in decide(state, command, dice):
                 state = evolve(state, event)
                 new.append(event)
-        tx.append(game_id, loaded.seq, new, options={**options, **dice.options()}, state=state)
+        tx.append(game_id, loaded.seq, new, record=record.but(dice=dice.record()), state=state)
     return len(new)

@@ -11,12 +11,8 @@ import asyncio
 import mailbox
 from pathlib import Path
 
-from moderator.demo.tournament_demo import (
-    STANDBY_NAME,
-    TOURNAMENT,
-    TournamentDemoOptions,
-    run_tournament_demo,
-)
+from moderator.demo.tournament_demo import run_tournament_demo
+from moderator.demo.tournament_run import STANDBY_NAME, TOURNAMENT, TournamentDemoOptions
 from moderator.rules import events as ev
 from moderator.rules.state import Step
 from moderator.store import EventStore, inbox

@@ -151,7 +151,7 @@ def test_a_director_line_naming_the_mails_game_leaves_its_orders_unread(
     body = reply(mails, DIRECTOR)
     assert "paused the game" in body
     assert f"Not read (you have no seat in game {game_id})" in body
-    assert service.PAUSED in store.options(game_id)
+    assert store.record(game_id).paused is not None
 
 
 def test_the_service_job_forms_and_finishes_games(store: EventStore, clock: Clock) -> None:

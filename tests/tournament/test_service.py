@@ -13,7 +13,6 @@ import pytest
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
-from moderator.schedule import timing
 from moderator.service import MailGameHandler
 from moderator.service import tournaments as service
 from moderator.store import EventStore, deadlines, inbox, outbox, players
@@ -103,12 +102,13 @@ def test_sign_ups_are_stored_and_games_formed(any_store: EventStore, clock: Cloc
     assert "The tournament spring has formed the game" in start.body
     assert "time limit is reached at 2024-09-29" in start.body
     for game_id in ("spring-1", "spring-2"):
-        options = store.options(game_id)
-        assert options["tournament"] == "spring"
-        assert options["time_limits"]["turn_hours"] == 48
-        assert options["time_limits"]["absences"] == 2
-        assert timing.moment(options[timing.ENDS_AT]) == clock.now + timedelta(days=90)
-        assert options[timing.DEADLINE]  # the first deadline runs
+        record = store.record(game_id)
+        assert record.tournament == "spring"
+        assert record.time_limits is not None
+        assert record.time_limits.turn_hours == 48
+        assert record.time_limits.absences == 2
+        assert record.ends_at == clock.now + timedelta(days=90)
+        assert record.deadline is not None  # the first deadline runs
         assert len(seats_of(store, game_id)) == 3
         assert store.load_state(game_id).state.step is Step.COLOUR
     assert service.form_games(store, MODERATOR, clock.now, seed=4) == []  # nobody is free
@@ -210,20 +210,20 @@ def test_pause_resume_and_extend_move_the_clock(any_store: EventStore, clock: Cl
     out = lines_of(store, DIRECTOR, [f"pause {game_id}"], clock)
     assert "paused the game" in reply_of(out, DIRECTOR)
     assert len([m for m in out.mails if m.kind == "notice"]) == 3
-    options = store.options(game_id)
-    assert service.PAUSED in options and timing.TIME_LIMITS not in options
+    record = store.record(game_id)
+    assert record.paused is not None and record.time_limits is None
     with store.reading() as tx:
         assert deadlines.open_deadlines(tx, game_id) == []
     clock.advance(days=2)
     out = lines_of(store, DIRECTOR, [f"resume {game_id}"], clock)
     assert "paused for 2 day(s)" in reply_of(out, DIRECTOR)
-    options = store.options(game_id)
-    assert options[timing.TIME_LIMITS]["turn_hours"] == 48
-    assert timing.moment(options[timing.ENDS_AT]) == first[0].created_at + timedelta(days=92)
+    record = store.record(game_id)
+    assert record.time_limits is not None and record.time_limits.turn_hours == 48
+    assert record.ends_at == first[0].created_at + timedelta(days=92)
     with store.reading() as tx:
         (acting,) = [d for d in deadlines.open_deadlines(tx, game_id) if d.acting]
         (end,) = [d for d in deadlines.open_deadlines(tx, game_id) if d.kind == deadlines.GAME_END]
-    assert acting.due_at > clock.now and end.due_at == timing.moment(options[timing.ENDS_AT])
+    assert acting.due_at > clock.now and end.due_at == record.ends_at
     out = lines_of(store, DIRECTOR, [f"extend {game_id} 24"], clock)
     assert "Deadline now" in reply_of(out, DIRECTOR)
     with store.reading() as tx:

@@ -8,6 +8,7 @@ import pytest
 
 from moderator.play.games import new_game
 from moderator.schedule import timing
+from moderator.schedule.record import GameRecord
 from moderator.store import ConflictError, EventStore, StoreError, players
 from moderator.store import tournaments as stored
 from moderator.tournament import events as ev
@@ -98,13 +99,16 @@ def test_roles_are_stored_with_the_player(any_store: EventStore) -> None:
     assert ann is not None and ann.roles == ("director",) and ann.has_role(players.DIRECTOR)
 
 
-def test_the_game_options_are_the_ones_the_clock_reads() -> None:
-    assert timing.TIME_LIMITS == "time_limits"
-    assert timing.ENDS_AT == "ends_at"
-    assert OPTION_TOURNAMENT == "tournament"
+def test_the_game_record_holds_what_the_clock_reads() -> None:
     limits = Settings(time_limits={"turn_hours": 48}, absence={"absences": 2}).limits()
-    parsed = timing.TimeLimits.from_options({timing.TIME_LIMITS: limits})
+    parsed = timing.TimeLimits.from_json(limits)
     assert parsed is not None and (parsed.turn_hours, parsed.absences) == (48, 2)
+    ends = datetime(2024, 12, 1, tzinfo=UTC)
+    record = GameRecord(tournament="t", time_limits=parsed, ends_at=ends)
+    stored = record.to_json()
+    assert OPTION_TOURNAMENT == "tournament" and stored[OPTION_TOURNAMENT] == "t"
+    assert stored["time_limits"] == parsed.to_json() and stored["ends_at"] == timing.iso(ends)
+    assert GameRecord.from_json(stored) == record
 
 
 def test_a_long_stream_loads_from_its_snapshot_and_agrees_with_a_full_replay(

@@ -1,0 +1,333 @@
+"""
+The events of the masterboard game: setup, the turn, engagements and the time limit.
+
+One module for everything that happens outside a battle (Complete Sequence 1.x, 2.1-2.5,
+2.6-2.7, 19.x, Wolff 21.x); the battle's events are in ``battle_events``.  Import them
+through ``events``, which also registers them by type name for the codec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from moderator.rules.event_base import Event, LegionList
+from moderator.rules.state import Proposal
+
+# -- setup (Complete Sequence 1.x) --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameCreated(Event):
+    TYPE: ClassVar[str] = "game-created"
+    players: tuple[str, ...]
+    scripted_dice: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TowersRolled(Event):
+    """One set of tower rolls (1.3.1.1) and the towers it assigned (1.3.1.2)."""
+
+    TYPE: ClassVar[str] = "towers-rolled"
+    rolls: tuple[tuple[str, int], ...]
+    assigned: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ColourChosen(Event):
+    TYPE: ClassVar[str] = "colour-chosen"
+    player: str
+    colour: str
+    markers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegionsPlaced(Event):
+    """1.5/1.6: initial legions on the towers, scores zero, first mover known."""
+
+    TYPE: ClassVar[str] = "legions-placed"
+    legions: tuple[tuple[str, str, int, tuple[str, ...]], ...]  # (marker, owner, land, contents)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PositionLoaded(Event):
+    """A game restored from a position file (rulebook 20.5) instead of set up."""
+
+    TYPE: ClassVar[str] = "position-loaded"
+    players: tuple[tuple[str, str, int, int, bool, tuple[str, ...]], ...]
+    # (name, colour, tower, score, eliminated, markers)
+    legions: tuple[tuple[str, str, int, tuple[str, ...], bool], ...]
+    # (marker, owner, land, contents, moved)
+    dead: tuple[tuple[str, int], ...]
+    turn: int
+    active: str
+    step: str
+    roll: int | None
+    scripted_dice: bool = False
+    battle: (
+        tuple[int, str, str, str, int, str, str, tuple[tuple[str, str, str, int], ...]] | None
+    ) = None
+    # (land, attacker, defender, entry, turn, phasing, step, ((legion, type, hex, hits), ...))
+
+
+# -- the turn (2.1-2.4, 2.6-2.7) ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted(Event):
+    TYPE: ClassVar[str] = "turn-started"
+    player: str
+    turn: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegionSplit(Event):
+    """Public half of a split: who split off which marker, and the heights."""
+
+    TYPE: ClassVar[str] = "legion-split"
+    parent: str
+    child: str
+    parent_height: int
+    child_height: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SplitContents(Event):
+    """Private half of a split: which characters went where (owner only)."""
+
+    TYPE: ClassVar[str] = "split-contents"
+    parent: str
+    child: str
+    moved: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MovementRolled(Event):
+    TYPE: ClassVar[str] = "movement-rolled"
+    player: str
+    roll: int
+    mulligan: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegionMoved(Event):
+    TYPE: ClassVar[str] = "legion-moved"
+    marker: str
+    from_land: int
+    to_land: int
+    entry: str | None = None
+    entry_roll: int | None = None  # set when the side was drawn at random (Wolff 7.0)
+    teleport: str | None = None  # "tower" or "titan"
+    lord_shown: str | None = None  # 8.1/8.2: the lord revealed to teleport
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveUndone(Event):
+    TYPE: ClassVar[str] = "move-undone"
+    marker: str
+    back_to: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MovementEnded(Event):
+    TYPE: ClassVar[str] = "movement-ended"
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegionsRecombined(Event):
+    """2.4/Wolff 4.7: split-offs left on one land become one legion again."""
+
+    TYPE: ClassVar[str] = "legions-recombined"
+    land: int
+    marker: str
+    absorbed: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreatureMustered(Event):
+    """18.x muster, or a defender's reinforcement (14.x): public, with what was shown."""
+
+    TYPE: ClassVar[str] = "creature-mustered"
+    marker: str
+    creature: str
+    shown: tuple[str, ...]
+    reinforcement: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnEnded(Event):
+    TYPE: ClassVar[str] = "turn-ended"
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerWithdrew(Event):
+    """20.4: the player leaves; his legions are set aside with the slain, nobody scores."""
+
+    TYPE: ClassVar[str] = "player-withdrew"
+    player: str
+    legions: LegionList
+
+
+# -- engagements (2.5) ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngagementStarted(Event):
+    TYPE: ClassVar[str] = "engagement-started"
+    land: int
+    attacker: str
+    defender: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegionRevealed(Event):
+    """A legion's contents shown to ``visible_to`` (or to all when None)."""
+
+    TYPE: ClassVar[str] = "legion-revealed"
+    marker: str
+    contents: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProposalsMade(Event):
+    """Wolff 9.3: a set of proposals, secret between the two players."""
+
+    TYPE: ClassVar[str] = "proposals-made"
+    player: str
+    proposals: tuple[Proposal, ...]
+    first_number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoMoreProposals(Event):
+    TYPE: ClassVar[str] = "no-more-proposals"
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngagementResolved(Event):
+    """
+    How an engagement ended and what each legion lost (public: Wolff 9.5).
+
+    ``how`` is "flight", "concession" or "agreement"; ``winner`` the surviving
+    legion when exactly one side survives; ``points`` what the winner is due
+    at 2.5.6.8 (half for flight, none for mutual elimination).
+    """
+
+    TYPE: ClassVar[str] = "engagement-resolved"
+    land: int
+    how: str
+    attacker_losses: tuple[str, ...]
+    defender_losses: tuple[str, ...]
+    winner: str | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionAwaited(Event):
+    """The winner may now reinforce, summon or take an angel (2.5.6.5, 2.5.6.8)."""
+
+    TYPE: ClassVar[str] = "decision-awaited"
+    player: str
+    what: str  # "summon", "reinforce" or "angel"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AngelSummoned(Event):
+    TYPE: ClassVar[str] = "angel-summoned"
+    lord: str
+    source: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Declined(Event):
+    """A player passed up an optional reinforcement, summons or angel."""
+
+    TYPE: ClassVar[str] = "declined"
+    player: str
+    what: str  # "summon", "reinforce" or "angel"
+    reason: str = ""  # set when nothing could be taken (no room, none left)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PointsScored(Event):
+    TYPE: ClassVar[str] = "points-scored"
+    player: str
+    points: int
+    multiples: tuple[int, ...]  # multiples of 100 reached that may bring angels (17.2)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AngelAcquired(Event):
+    TYPE: ClassVar[str] = "angel-acquired"
+    marker: str
+    lord: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerEliminated(Event):
+    """
+    19.3/19.4: a Titan died.  The player's remaining legions are revealed and
+    removed; half points go to whoever each legion was engaged with, otherwise
+    to the slayer, rounded once per player; the slayer takes the markers.
+    """
+
+    TYPE: ClassVar[str] = "player-eliminated"
+    player: str
+    slayer: str | None
+    legions: LegionList
+    half_points: tuple[tuple[str, int], ...]
+    markers_to: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngagementEnded(Event):
+    """2.5.6.10: slain lords and demi-lords regenerate, creatures go to the dead pile."""
+
+    TYPE: ClassVar[str] = "engagement-ended"
+    land: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOver(Event):
+    """19.0/Complete Sequence 3: the winner (if any) and his legions, now public."""
+
+    TYPE: ClassVar[str] = "game-over"
+    winner: str | None
+    legions: LegionList
+
+
+# -- the time limit (Wolff 21.0/21.1, rulebook 20.5) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeCalled(Event):
+    """
+    Wolff 21.1: the game's time limit was reached.  The current turn is finished, then
+    every player still in the game has one more full turn: the game ends when
+    ``last_player``'s turn in round ``last_turn`` is over (or when the next turn would
+    come after it, if he is eliminated before then).
+    """
+
+    TYPE: ClassVar[str] = "time-called"
+    last_player: str
+    last_turn: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameScored(Event):
+    """
+    Rulebook 20.5/21.1: the game ended by its time limit.  Every remaining legion is
+    revealed as it is counted; each player still in the game totals his score and the
+    value (16.0: power times skill, a Titan's power by 19.1) of his legions; the highest
+    total wins, and players tied for it share the win.  The game is over.
+    """
+
+    TYPE: ClassVar[str] = "game-scored"
+    scores: tuple[tuple[str, int, int, int], ...]  # (player, score, legions' value, total)
+    legions: tuple[tuple[str, str, tuple[str, ...], int], ...]  # (marker, owner, contents, value)
+    winners: tuple[str, ...]

@@ -1,0 +1,277 @@
+"""
+The service's record of a game beside its events: who sits in it, where its dice are,
+its time limits and the deadline running, the players' absences, a tournament's pause,
+whether secrets may authenticate mail, and how far each player has been reported.
+
+The rules never read it: it is the shell's bookkeeping, written with the events in
+the same transaction (``moderator.store.eventstore.Tx.append``).  It is typed (every
+reader names a field) and stored as JSON under a schema number: ``from_json`` upcasts
+an older record (schema 0 was the untyped options of the first releases) and
+``to_json`` always writes the newest schema, so a record is read by the code of its
+day and migrated forward when it is written again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from moderator.schedule.limits import TimeLimits
+
+#: The schema ``to_json`` writes.
+SCHEMA = 1
+
+
+def moment(value: Any) -> datetime | None:
+    """An ISO 8601 moment as stored (UTC if it has no zone), or None."""
+    if not value:
+        return None
+    try:
+        found = datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return found if found.tzinfo is not None else found.replace(tzinfo=UTC)
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """
+    The deadline running: what it times (the step key, the player to act, the kind of
+    step), when it started and when it falls.  A deadline of a game without time limits
+    (set by hand) is shown in reports and never enforced.
+    """
+
+    key: str
+    player: str
+    kind: str
+    started: datetime
+    due: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """Where the game's dice are: a seed or a script of values, and how many rolled."""
+
+    seed: int | None = None
+    script: tuple[int, ...] | None = None
+    rolled: int = 0
+
+    @property
+    def scripted(self) -> bool:
+        return self.script is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Absence:
+    """One absence: from and to (UTC moments), and the days as the player wrote them."""
+
+    player: str
+    begins: datetime
+    ends: datetime
+    first: str
+    last: str
+
+    @property
+    def key(self) -> str:
+        """What names it (the ``deadline`` table's ``step`` of its end)."""
+        return f"absence:{self.first}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """A tournament game's pause: since when, and the time limits it resumes with."""
+
+    at: datetime
+    time_limits: TimeLimits | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What the service keeps about a game beside its events (see the module's doc)."""
+
+    players: tuple[str, ...] = ()
+    from_position: bool = False
+    dice: Dice = Dice(seed=0)
+    time_limits: TimeLimits | None = None
+    deadline: Deadline | None = None
+    #: Wolff 21.1: the game's end date, if it has one.
+    ends_at: datetime | None = None
+    absences: tuple[Absence, ...] = ()
+    paused: Pause | None = None
+    tournament: str | None = None
+    allow_secrets: bool = False
+    #: The version each player was last reported up to.
+    reported: Mapping[str, int] = field(default_factory=dict)
+    #: Where each player's last report began (a ``report`` query sends it again).
+    report_from: Mapping[str, int] = field(default_factory=dict)
+
+    def but(self, **changes: Any) -> GameRecord:
+        """The record with ``changes`` (``dataclasses.replace``)."""
+        return dataclasses.replace(self, **changes)
+
+    def absences_of(self, player: str) -> list[Absence]:
+        """``player``'s absences, earliest first."""
+        return sorted((a for a in self.absences if a.player == player), key=lambda a: a.begins)
+
+    # -- storage ---------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as stored (schema ``SCHEMA``)."""
+        deadline = self.deadline
+        paused = self.paused
+        return {
+            "schema": SCHEMA,
+            "players": list(self.players),
+            "from_position": self.from_position,
+            "dice": {
+                "seed": self.dice.seed,
+                "script": list(self.dice.script) if self.dice.script is not None else None,
+                "rolled": self.dice.rolled,
+            },
+            "time_limits": self.time_limits.to_json() if self.time_limits else None,
+            "deadline": None
+            if deadline is None
+            else {
+                "key": deadline.key,
+                "player": deadline.player,
+                "kind": deadline.kind,
+                "started": iso(deadline.started),
+                "due": iso(deadline.due),
+            },
+            "ends_at": iso(self.ends_at) if self.ends_at is not None else None,
+            "absences": [
+                {
+                    "player": a.player,
+                    "from": iso(a.begins),
+                    "to": iso(a.ends),
+                    "first": a.first,
+                    "last": a.last,
+                }
+                for a in self.absences
+            ],
+            "paused": None
+            if paused is None
+            else {
+                "at": iso(paused.at),
+                "time_limits": paused.time_limits.to_json() if paused.time_limits else None,
+            },
+            "tournament": self.tournament,
+            "allow_secrets": self.allow_secrets,
+            "reported": dict(self.reported),
+            "report_from": dict(self.report_from),
+        }
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any] | None) -> GameRecord:
+        """A stored record of any schema so far, upcast to this one."""
+        raw = dict(stored or {})
+        if int(raw.get("schema", 0)) == 0:
+            raw = upcast_0(raw)
+        dice = dict(raw.get("dice") or {})
+        script = dice.get("script")
+        deadline = raw.get("deadline")
+        paused = raw.get("paused")
+        return cls(
+            players=tuple(str(p) for p in raw.get("players") or ()),
+            from_position=bool(raw.get("from_position")),
+            dice=Dice(
+                seed=None if script is not None else int(dice.get("seed") or 0),
+                script=tuple(int(v) for v in script) if script is not None else None,
+                rolled=int(dice.get("rolled") or 0),
+            ),
+            time_limits=TimeLimits.from_json(raw.get("time_limits")),
+            deadline=_deadline(deadline) if isinstance(deadline, Mapping) else None,
+            ends_at=moment(raw.get("ends_at")),
+            absences=tuple(_absences(raw.get("absences") or ())),
+            paused=None
+            if not isinstance(paused, Mapping)
+            else Pause(
+                moment(paused.get("at")) or datetime.fromtimestamp(0, UTC),
+                TimeLimits.from_json(paused.get("time_limits")),
+            ),
+            tournament=str(raw["tournament"]) if raw.get("tournament") else None,
+            allow_secrets=bool(raw.get("allow_secrets")),
+            reported={str(k): int(v) for k, v in dict(raw.get("reported") or {}).items()},
+            report_from={str(k): int(v) for k, v in dict(raw.get("report_from") or {}).items()},
+        )
+
+
+def _deadline(stored: Mapping[str, Any]) -> Deadline | None:
+    due = moment(stored.get("due"))
+    if due is None:
+        return None
+    return Deadline(
+        str(stored.get("key") or ""),
+        str(stored.get("player") or ""),
+        str(stored.get("kind") or ""),
+        moment(stored.get("started")) or due,
+        due,
+    )
+
+
+def _absences(stored: Any) -> Iterator[Absence]:
+    for entry in stored:
+        begins, ends = moment(entry.get("from")), moment(entry.get("to"))
+        if begins is None or ends is None:
+            continue
+        yield Absence(
+            str(entry["player"]), begins, ends, str(entry["first"]), str(entry["last"])
+        )
+
+
+def upcast_0(bag: Mapping[str, Any]) -> dict[str, Any]:
+    """
+    Schema 0, the untyped options of the first releases, as schema 1: the dice were
+    ``dice_seed``/``dice_script``/``dice_rolled``, the deadline ``deadline`` (its
+    moment) with ``deadline_step`` (what it timed), the absences a table per player.
+    Keys nobody reads any more are dropped.
+    """
+    step = bag.get("deadline_step")
+    deadline: dict[str, Any] | None = None
+    if bag.get("deadline"):
+        info = dict(step) if isinstance(step, Mapping) else {}
+        deadline = {**info, "due": bag["deadline"]}
+    scripted = bool(bag.get("scripted_dice"))
+    return {
+        "schema": 1,
+        "players": bag.get("players") or [],
+        "from_position": bag.get("from_position", False),
+        "dice": {
+            "seed": None if scripted else bag.get("dice_seed"),
+            "script": bag.get("dice_script") if scripted else None,
+            "rolled": bag.get("dice_rolled", 0),
+        },
+        "time_limits": bag.get("time_limits"),
+        "deadline": deadline,
+        "ends_at": bag.get("ends_at"),
+        "absences": [
+            {**entry, "player": player}
+            for player, entries in dict(bag.get("absences") or {}).items()
+            for entry in entries
+        ],
+        "paused": bag.get("paused"),
+        "tournament": bag.get("tournament"),
+        "allow_secrets": bag.get("allow_secrets", False),
+        "reported": bag.get("reported") or {},
+        "report_from": bag.get("report_from") or {},
+    }
+
+
+__all__ = [
+    "SCHEMA",
+    "Absence",
+    "Deadline",
+    "Dice",
+    "GameRecord",
+    "Pause",
+    "iso",
+    "moment",
+    "upcast_0",
+]

@@ -1,0 +1,138 @@
+"""
+What a tournament director's line does to one of the tournament's games, once the
+tournament's event is decided: the game's clock stopped (``pause_game``), started
+again (``resume_game``) or its deadline moved (``extend_deadline``), the game ended
+and scored (``stop_game``), a seat's report sent to its new holder
+(``seat_handed_over``).  Each writes its change through the unit of work in the
+tournament line's transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from moderator.rules.evolve import replay
+from moderator.schedule import timing
+from moderator.schedule.record import Pause
+from moderator.service import notify, reports
+from moderator.service.tournament_games import TournamentOutcome, notice, to_seats
+from moderator.store import players
+from moderator.store.deadlines import GAME_END, DeadlineChange, deadline_change
+from moderator.store.eventstore import LoadedGame, Tx
+from moderator.store.inbox import GameContext, Lookup
+from moderator.store.outbox import OutgoingMail
+from moderator.store.unit_of_work import Work, game_write, write
+from moderator.tournament import events as tev
+from moderator.tournament import texts as wording
+from moderator.tournament.scoring import stop_events
+from moderator.tournament.state import TournamentGame, TournamentState
+
+
+def _game_context(tx: Tx, game_id: str) -> tuple[GameContext, LoadedGame]:
+    loaded = tx.load(game_id, lock=True)
+    context = GameContext(
+        game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, game_id)
+    )
+    return context, loaded
+
+
+def pause_game(tx: Tx, game_id: str, now: datetime) -> list[str]:
+    """Stop the game's clock: its limits are kept aside, its deadlines cancelled."""
+    loaded = tx.load(game_id, lock=True)
+    record = loaded.record
+    record = record.but(time_limits=None, deadline=None, paused=Pause(now, record.time_limits))
+    stopped = (DeadlineChange("", None), DeadlineChange(GAME_END, None))
+    write(tx, Work(games=(game_write(game_id, loaded.seq, record=record, deadlines=stopped),)))
+    return ["No deadline runs until the game is resumed; orders are still carried out."]
+
+
+def resume_game(tx: Tx, game_id: str, now: datetime) -> list[str]:
+    """Start the clock again: a fresh deadline for the player to act, the end date moved on."""
+    loaded = tx.load(game_id, lock=True)
+    record, paused = loaded.record, loaded.record.paused
+    changes: list[DeadlineChange] = []
+    record = record.but(paused=None)
+    if paused is not None and paused.time_limits is not None:
+        record = record.but(time_limits=paused.time_limits)
+    since = paused.at if paused is not None else now
+    lines = [f"The game was paused for {_span(now - since)}."]
+    ends = record.ends_at
+    if ends is not None:
+        ends += now - since
+        record = record.but(ends_at=ends)
+        changes.append(DeadlineChange(GAME_END, ends))
+        lines.append(f"Its time limit is now reached at {timing.iso(ends)}.")
+    record, change = timing.follow(loaded.state, record, now)
+    changes.extend(deadline_change(change))
+    write(tx, Work(games=(game_write(game_id, loaded.seq, record=record, deadlines=changes),)))
+    lines.append(f"Deadline: {reports.deadline_line(record)}.")
+    return lines
+
+
+def extend_deadline(tx: Tx, game_id: str, hours: int, now: datetime) -> list[str]:
+    loaded = tx.load(game_id, lock=True)
+    record, change = timing.extend(loaded.record, timedelta(hours=hours), now)
+    if change is None:
+        return ["No deadline is running in the game now: nothing was moved."]
+    moved = deadline_change(change)
+    write(tx, Work(games=(game_write(game_id, loaded.seq, record=record, deadlines=moved),)))
+    return [f"Deadline now: {reports.deadline_line(record)}."]
+
+
+def stop_game(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOutcome:
+    """End the game now, scored by rulebook 20.5: reports and the result to every player."""
+    context, loaded = _game_context(tx, game_id)
+    new = stop_events(loaded.state)
+    if not new:
+        return TournamentOutcome()
+    state = replay(new, loaded.state)
+    settled = notify.settle(sender, context, Lookup(tx), new, state, loaded.record, now)
+    rows = (*settled.deadlines, DeadlineChange(GAME_END, None))
+    game = game_write(game_id, loaded.seq, new, record=settled.record, state=state, deadlines=rows)
+    write(tx, Work(games=(game,)))
+    return TournamentOutcome(settled.mails, [f"{game_id}: stopped by the director and scored"])
+
+
+def seat_handed_over(
+    tx: Tx,
+    sender: str,
+    state: TournamentState,
+    game: TournamentGame,
+    replaced: tev.SeatReplaced,
+    now: datetime,
+) -> TournamentOutcome:
+    """The seat's report to its new holder (what the seat may see), and word to everyone."""
+    context, loaded = _game_context(tx, game.game)
+    settled = notify.settle(
+        sender, context, Lookup(tx), [], loaded.state, loaded.record, now, {replaced.seat}
+    )
+    write(
+        tx,
+        Work(
+            games=(
+                game_write(
+                    game.game, loaded.seq, record=settled.record, deadlines=settled.deadlines
+                ),
+            )
+        ),
+    )
+    heading, to_new, to_old, to_others = wording.replacement(state, replaced)
+    mails: list[OutgoingMail] = []
+    for address, lines in ((replaced.new, to_new), (replaced.old, to_old)):
+        player = players.player_by_address(tx, address)
+        if player is not None:
+            mails.append(notice(sender, player, heading, lines, game.game))
+    others = [p for p in game.players if p != replaced.new]
+    mails.extend(to_seats(tx, sender, game, heading, to_others, only=others))
+    mails.extend(settled.mails)
+    return TournamentOutcome(
+        mails, [f"{game.game}: {replaced.seat} {replaced.old} -> {replaced.new}"]
+    )
+
+
+def _span(length: timedelta) -> str:
+    hours = round(length.total_seconds() / 3600)
+    return f"{hours} hour(s)" if hours < 48 else f"{hours // 24} day(s)"
+
+
+__all__ = ["extend_deadline", "pause_game", "resume_game", "seat_handed_over", "stop_game"]

@@ -1,0 +1,221 @@
+"""
+The one writer: a ``Work`` (what a use case decided) applied in the caller's
+transaction.  Every change to a stream goes through ``write``: a game's events, its
+record and deadlines, a new game with its seats, a tournament's events, players to
+register, changes of address, seals and outbox rows.  Use cases decide and return;
+only this module makes their decisions durable, all of them together or none.
+
+A write is optimistic per stream: each ``GameWrite``/``TournamentWrite`` carries the
+sequence number its decision was made on, and a stream that moved on meanwhile raises
+``ConflictError`` (the caller decides again), so a decision on a stale state never
+lands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from moderator.rules.events import Event
+from moderator.rules.evolve import replay
+from moderator.rules.state import GameState
+from moderator.schedule.record import GameRecord
+from moderator.store import deadlines, players, seals, tournaments
+from moderator.store.deadlines import DeadlineChange
+from moderator.store.eventstore import Tx
+from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.tournament import events as tev
+
+
+class UnknownChangeError(ValueError):
+    """A decision asked for a change the store does not know (a bug in the decider)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameWrite:
+    """
+    What changes in one game: ``events`` after event ``seq`` (the state they lead to in
+    ``state``, for the snapshot), its new ``record``, its deadlines.  ``create`` makes the
+    game first (``seq`` 0), with ``seats`` ((seat, address) pairs) taken.
+    """
+
+    game_id: str
+    seq: int
+    events: tuple[Event, ...] = ()
+    record: GameRecord | None = None
+    state: GameState | None = None
+    deadlines: tuple[DeadlineChange, ...] = ()
+    create: bool = False
+    seats: tuple[tuple[str, str], ...] = ()
+
+    def but(self, **changes: Any) -> GameWrite:
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentWrite:
+    """A tournament's ``events`` after event ``seq`` (``director`` creates the stream)."""
+
+    tournament_id: str
+    seq: int
+    events: tuple[tev.TournamentEvent, ...]
+    director: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """A player to register (a sign-on by mail)."""
+
+    name: str
+    address: str
+    time_zone: str = "UTC"
+    key_fingerprint: str | None = None
+    secret_hash: str | None = None  # ``players.hash_secret``'s; never the secret itself
+
+
+#: What an ``AddressChange`` does: keep a change waiting for confirmation, carry it out,
+#: forget it.
+ASK, MOVE, CANCEL = "ask", "move", "cancel"
+
+
+@dataclass(frozen=True, slots=True)
+class AddressChange:
+    """
+    A change of the address ``old``: ``ASK`` keeps a move to ``new`` waiting for
+    confirmation (only the ``token_hash`` of the token mailed to ``old``), ``MOVE`` gives
+    the player at ``old`` the address ``new`` everywhere, ``CANCEL`` forgets the move.
+    """
+
+    what: str
+    old: str
+    new: str = ""
+    token_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """Everything one decision changes, written together by ``write``."""
+
+    games: tuple[GameWrite, ...] = ()
+    tournaments: tuple[TournamentWrite, ...] = ()
+    mails: tuple[OutgoingMail, ...] = ()
+    players: tuple[NewPlayer, ...] = ()
+    addresses: tuple[AddressChange, ...] = ()
+    seals: tuple[seals.Seal, ...] = ()
+    #: Deadline rows dealt with: (id, new status), e.g. a timeout carried out.
+    closed: tuple[tuple[int, str], ...] = ()
+    #: Tournament seats handed over: (game, seat, new holder's address).
+    reseats: tuple[tuple[str, str, str], ...] = ()
+
+    def __add__(self, other: Work) -> Work:
+        return Work(
+            self.games + other.games,
+            self.tournaments + other.tournaments,
+            self.mails + other.mails,
+            self.players + other.players,
+            self.addresses + other.addresses,
+            self.seals + other.seals,
+            self.closed + other.closed,
+            self.reseats + other.reseats,
+        )
+
+
+def write(
+    tx: Tx, work: Work, *, inbound_id: int | None = None, game_id: str | None = None
+) -> dict[str, int]:
+    """
+    Apply ``work`` in ``tx``; returns each written game's new last sequence number.
+    The mails are tied to ``inbound_id`` (the mail that caused them) and ``game_id``
+    (the game they are about), when given.
+
+    Raises:
+        ConflictError: a stream is no longer at the number the decision was made on.
+        StoreError: a seat to hand over is not held as the decision thought.
+        GameExistsError, TournamentExistsError, PlayerExistsError: a new one is taken.
+    """
+    heads: dict[str, int] = {}
+    for deadline_id, status in work.closed:
+        deadlines.close_deadline(tx, deadline_id, status)
+    for held, seat, address in work.reseats:
+        tournaments.reseat(tx, held, seat, address)
+    for game in work.games:
+        heads[game.game_id] = _game(tx, game)
+    for stream in work.tournaments:
+        if stream.director is not None:
+            tournaments.create(tx, stream.tournament_id, stream.director)
+        tournaments.append(tx, stream.tournament_id, stream.seq, stream.events)
+    for new in work.players:
+        players.add_player(
+            tx,
+            new.name,
+            new.address,
+            time_zone=new.time_zone,
+            key_fingerprint=new.key_fingerprint,
+            secret_hash=new.secret_hash,
+        )
+    for change in work.addresses:
+        _change_address(tx, change)
+    for seal in work.seals:
+        seals.record(tx, seal, inbound_id)  # a ConflictError: decided again, and refused
+    about = game_id or (work.games[0].game_id if len(work.games) == 1 else None)
+    add_mails(tx, work.mails, inbound_id=inbound_id, game_id=about)
+    return heads
+
+
+def _game(tx: Tx, game: GameWrite) -> int:
+    if game.create:
+        tx.create_game(game.game_id, game.record or GameRecord())
+    for seat, address in game.seats:
+        players.seat_player(tx, game.game_id, seat, address)
+    seq = game.seq
+    if game.events or game.record is not None:
+        state = game.state
+        if state is None and game.events and game.seq == 0:
+            state = replay(game.events)
+        seq = tx.append(game.game_id, game.seq, game.events, record=game.record, state=state)
+    for change in game.deadlines:
+        deadlines.apply(tx, game.game_id, change, seq)
+    return seq
+
+
+def _change_address(tx: Tx, change: AddressChange) -> None:
+    """Raises ``ConflictError`` (decide again) when the move lost a race."""
+    if change.what == ASK:
+        players.ask_address_change(tx, change.old, change.new, change.token_hash)
+    elif change.what == MOVE:
+        players.move_player(tx, change.old, change.new)
+        tournaments.move_address(tx, change.old, change.new)
+    elif change.what == CANCEL:
+        players.drop_address_change(tx, change.old)
+    else:
+        raise UnknownChangeError(f"unknown address change {change.what!r}")
+
+
+def game_write(
+    game_id: str,
+    seq: int,
+    events: Sequence[Event] = (),
+    *,
+    record: GameRecord | None = None,
+    state: GameState | None = None,
+    deadlines: Sequence[DeadlineChange] = (),
+) -> GameWrite:
+    """A ``GameWrite`` from any sequences (the common case of a running game)."""
+    return GameWrite(game_id, seq, tuple(events), record, state, tuple(deadlines))
+
+
+__all__ = [
+    "ASK",
+    "CANCEL",
+    "MOVE",
+    "AddressChange",
+    "GameWrite",
+    "NewPlayer",
+    "TournamentWrite",
+    "UnknownChangeError",
+    "Work",
+    "game_write",
+    "write",
+]
