@@ -54,16 +54,15 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from moderator.demo.hub import MailHub
 from moderator.demo.mail_demo import FastClock, temporary_gnupg_home
 from moderator.demo.mailrobot import MailRobot
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
-from moderator.mail.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSession, SmtpSink
 from moderator.rules.state import Step
-from moderator.service import sender as sender_module
-from moderator.service.config import (
+from moderator.runtime.config import (
     Config,
     DatabaseSettings,
     GnupgSettings,
@@ -72,9 +71,10 @@ from moderator.service.config import (
     ServiceSettings,
     SmtpSettings,
 )
+from moderator.runtime.outgoing import render_outgoing
+from moderator.runtime.service import Service
+from moderator.service import sender as sender_module
 from moderator.service.games import start_game
-from moderator.service.outgoing import render_outgoing
-from moderator.service.runtime import Service
 from moderator.store import outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.store.outbox import StoredMail

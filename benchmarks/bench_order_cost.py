@@ -7,7 +7,7 @@ tournaments grow; prints figures, asserts nothing.
 
 What is timed is one order mail through the mail service, gpg excluded:
 ``moderator.store.inbox.receive`` (the mail archived) and
-``moderator.store.inbox.process_message`` with the real ``MailGameHandler`` configured
+``moderator.store.processing.process_message`` with the real ``MailGameHandler`` configured
 without a keyring (``MailGameHandler(None, MODERATOR)``): intake, the player
 authenticated by his ``secret`` line, the step reference checked, the order decided,
 its events appended (and a snapshot when one is due), the deadline moved, the reply and
@@ -58,9 +58,10 @@ whose order is not carried out stops the benchmark.
    games are formed by the service's job
    (``moderator.service.tournament_games.form_games``: the planner, the games created,
    seated, clocked and mailed; its time is shown).  A move made in time in a tournament
-   game counts towards reliability, which loads the tournament (replaying its whole
-   stream) in the mail's transaction: the table gives how many of the measured mails
-   counted one and their median apart.  These games differ from size to size (their
+   game counts towards reliability: one ``ReliabilityRecorded`` decided on a state
+   holding that game alone and appended after the stream's head, in the mail's
+   transaction (the tournament is not loaded): the table gives how many of the
+   measured mails counted one and their median apart.  These games differ from size to size (their
    seats and dice come from the game's name), so their orders differ too (listed).
 
 For each size it prints the median and 90th percentile in milliseconds of the measured
@@ -100,7 +101,7 @@ from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule import timing
-from moderator.service import MailGameHandler
+from moderator.service import MailGameHandler, processing
 from moderator.service.tournament_games import form_games
 from moderator.store import EventStore, deadlines, inbox, players
 from moderator.store import tournaments as stored
@@ -236,7 +237,7 @@ def send_order(bench: Bench, target: Target) -> Sample:
     counted_before = tournament_seq(store, target.tournament)
     started = time.perf_counter()
     message_id = inbox.receive(store, raw)
-    status = inbox.process_message(store, message_id, bench.handler)
+    status = processing.process_message(store, message_id, bench.handler)
     elapsed = time.perf_counter() - started
     with store.reading() as tx:
         note = inbox.message(tx, message_id).error

@@ -11,6 +11,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.play.errors import GameError
+from moderator.runtime.bootstrap import open_store
 from moderator.store import ENV_VAR, EventStore, StoreError, database_url
 
 DbOption = Annotated[
@@ -45,7 +46,7 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 @contextmanager
 def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
     try:
-        store = EventStore(database_url(db), create=create)
+        store = open_store(database_url(db), create=create)
     except (StoreError, SQLAlchemyError, ValueError) as exc:
         raise _fail(f"error: {exc}") from None
     try:
@@ -57,7 +58,7 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
 
 
 def _config(path: Path | None) -> Any:
-    from moderator.service.config import ConfigError, load_config
+    from moderator.runtime.config import ConfigError, load_config
 
     try:
         return load_config(path)

@@ -23,8 +23,8 @@ def serve(
     import logging
     import signal
 
-    from moderator.service.config import ConfigError
-    from moderator.service.runtime import Service
+    from moderator.runtime.config import ConfigError
+    from moderator.runtime.service import Service
 
     settings = _config(config)
     try:
@@ -73,8 +73,8 @@ def worker(
     """Process the mails waiting in the database (as serve does, without reading IMAP)."""
     import time
 
-    from moderator.service.runtime import keyring, mail_handler
-    from moderator.store.worker import process_pending
+    from moderator.runtime.bootstrap import keyring, mail_handler
+    from moderator.runtime.worker import process_pending
 
     settings = _config(config)
     handler = mail_handler(settings, keyring(settings))
@@ -93,7 +93,7 @@ def check_config(config: ConfigOption = None) -> None:
     """Try the database, the mail servers and the moderator's key, as configured."""
     import asyncio
 
-    from moderator.service.selfcheck import check_all
+    from moderator.runtime.selfcheck import check_all
 
     settings = _config(config)
     typer.echo(f"Configuration: {settings.source}")

@@ -1,7 +1,7 @@
 """
 ``titan-moderator demo``: the whole service on one machine, with nothing to set up.
 
-An embedded mail hub (SMTP and IMAP on loopback, ``moderator.mail.hub``), GnuPG keys
+An embedded mail hub (SMTP and IMAP on loopback, ``moderator.demo.hub``), GnuPG keys
 made in temporary homes for the moderator and each robot, a SQLite database, and the
 service itself (``Service``: the same poller, sender and deadline jobs as ``serve``).
 Robot players (``mailrobot``) sign on by mail with their keys, the moderator starts a
@@ -29,15 +29,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
+from moderator.demo.hub import MailHub
 from moderator.demo.mailrobot import MailRobot
 from moderator.mail.gpg import Keyring
-from moderator.mail.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
 from moderator.play.robot_games import DEFAULT_NAMES
 from moderator.rules.state import GameState, Step
-from moderator.schedule.timing import TimeLimits
-from moderator.service.config import (
+from moderator.runtime.bootstrap import event_store
+from moderator.runtime.config import (
     Config,
     DatabaseSettings,
     GnupgSettings,
@@ -46,8 +46,9 @@ from moderator.service.config import (
     ServiceSettings,
     SmtpSettings,
 )
+from moderator.runtime.service import Service
+from moderator.schedule.timing import TimeLimits
 from moderator.service.games import start_game
-from moderator.service.runtime import Service
 from moderator.store import inbox, outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import PENDING
@@ -350,7 +351,7 @@ async def _play(
         await service.stop()
         for bot in robots:
             await bot.source.close()
-    store = EventStore(config.database.url)
+    store = event_store(config)
     try:
         state = store.load_state(GAME_ID).state
         mailboxes = {bot.name: bot.mbox_path for bot in robots}

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from moderator.demo.hub import MailHub
 from moderator.demo.mail_demo import DemoKeys, FastClock, demo_config, demo_robot
 from moderator.demo.tournament_run import (
     DIRECTOR_NAME,
@@ -43,8 +44,7 @@ from moderator.demo.tournament_run import (
 )
 from moderator.demo.tournament_steps import play, sign_up
 from moderator.demo.tournament_summary import TournamentDemoSummary, summarise
-from moderator.mail.hub import MailHub
-from moderator.service.runtime import Service
+from moderator.runtime.service import Service
 
 
 async def run_tournament_demo(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from moderator.demo.mailrobot import MailRobot
-from moderator.service.runtime import Service
+from moderator.runtime.service import Service
 
 TOURNAMENT = "demo"
 #: The robots who play, the director and the one on standby.

@@ -17,10 +17,10 @@ from moderator.demo.tournament_run import TOURNAMENT, DemoRun
 from moderator.reporting.render import render
 from moderator.rules.events import TimeCalled
 from moderator.rules.state import GameState, Step
-from moderator.service.config import Config
+from moderator.runtime.bootstrap import event_store
+from moderator.runtime.config import Config
 from moderator.store import outbox
 from moderator.store import tournaments as stored
-from moderator.store.eventstore import EventStore
 from moderator.store.tables import PENDING
 from moderator.tournament import texts
 from moderator.tournament.scoring import DIRECTOR, PLAY, TIME
@@ -110,7 +110,7 @@ class TournamentDemoSummary:
 
 def summarise(run: DemoRun, config: Config) -> TournamentDemoSummary:
     """Read the finished run back from its database (opened afresh) and its robots."""
-    store = EventStore(config.database.url)
+    store = event_store(config)
     try:
         with store.reading() as tx:
             tournament = stored.load(tx, TOURNAMENT).state

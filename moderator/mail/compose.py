@@ -50,11 +50,10 @@ from email.utils import collapse_rfc2231_value, format_datetime, parseaddr
 
 from moderator.mail.gpg import (
     Keyring,
-    SignatureStatus,
-    Verification,
     find_clearsigned,
     signature_hash,
 )
+from moderator.mail.signatures import SignatureStatus, Verification, Verifier
 
 #: The policy of everything built here: CRLF line ends, 7bit-clean output.
 POLICY = email.policy.SMTP.clone(cte_type="7bit")
@@ -260,7 +259,7 @@ def mail_headers(*, game: str, sender: str, to: str, subject: str, date: datetim
 # -- incoming ----------------------------------------------------------------
 
 
-def verify_incoming(message: Message | bytes, keyring: Keyring, *,
+def verify_incoming(message: Message | bytes, keyring: Verifier, *,
                     raw: bytes | None = None) -> Verification:
     """
     Find and check the signature of an incoming mail.
@@ -356,7 +355,7 @@ def canonical_crlf(data: bytes) -> bytes:
 # -- helpers -----------------------------------------------------------------
 
 
-def _verify_pgp_mime(part: Message, raw: bytes, keyring: Keyring) -> Verification:
+def _verify_pgp_mime(part: Message, raw: bytes, keyring: Verifier) -> Verification:
     protocol = collapse_rfc2231_value(part.get_param("protocol") or "").lower()
     subparts = part.get_payload()
     boundary = part.get_boundary()

@@ -29,15 +29,14 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import gnupg
 
 from moderator.mail.errors import GpgError
+from moderator.mail.signatures import SignatureStatus, Verification
 
 #: The advice in every message about a keyring that is not set up right.
 CHECK_CONFIG = "run `titan-moderator check-config`"
@@ -51,21 +50,6 @@ _HASH_NAMES = {1: "md5", 2: "sha1", 3: "ripemd160", 8: "sha256", 9: "sha384", 10
                11: "sha224"}
 
 
-class SignatureStatus(StrEnum):
-    """Why a signature is, or is not, good."""
-
-    GOOD = "good signature"
-    BAD = "bad signature"
-    UNKNOWN_KEY = "unknown key"
-    EXPIRED_SIGNATURE = "expired signature"
-    EXPIRED_KEY = "expired key"
-    REVOKED_KEY = "revoked key"
-    NOT_SIGNED = "not signed"
-    MALFORMED = "malformed signature"
-    UNSUPPORTED = "unsupported signature"
-    ERROR = "signature error"
-
-
 _STATUS = {
     "signature valid": SignatureStatus.GOOD,
     "signature good": SignatureStatus.GOOD,
@@ -77,35 +61,6 @@ _STATUS = {
     "signature expected but not found": SignatureStatus.MALFORMED,
     "unexpected data": SignatureStatus.MALFORMED,
 }
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Verification:
-    """
-    The outcome of checking one signature.
-
-    ``fingerprint`` is the signer's primary key fingerprint and is set only
-    when the signature is good; compare it with the fingerprint pinned for
-    the player.  ``issuer`` is whatever the signature says about its key
-    (a fingerprint or long key id), also when the key is unknown.
-    ``signed_data`` is exactly what the signature covers (the signed MIME
-    entity, or the text of a clearsigned block) and is empty unless valid.
-    ``method`` is ``"pgp/mime"`` or ``"inline"`` when the signature was found
-    in a mail.
-    """
-
-    valid: bool
-    fingerprint: str | None
-    reason: SignatureStatus
-    issuer: str | None = None
-    signed_at: datetime | None = None
-    signed_data: bytes = b""
-    method: str | None = None
-
-    @property
-    def signed_text(self) -> str:
-        """``signed_data`` as text (UTF-8, undecodable bytes replaced)."""
-        return self.signed_data.decode("utf-8", errors="replace")
 
 
 def normalize_fingerprint(fingerprint: str) -> str:

@@ -38,8 +38,8 @@ from email.message import Message
 from moderator.mail import compose
 from moderator.mail.checks.base import MAIL_ERRORS
 from moderator.mail.errors import MailError
-from moderator.mail.gpg import Keyring, SignatureStatus, Verification
 from moderator.mail.intake import extract_text, parse
+from moderator.mail.signatures import SignatureStatus, Verification, Verifier
 from moderator.store.inbox import Lookup
 from moderator.store.players import Player, secret_matches
 
@@ -80,7 +80,7 @@ UNSIGNED = Signature("unsigned", SignatureStatus.NOT_SIGNED.value)
 
 
 def check_signature(
-    raw: bytes, keyring: Keyring | None, charset: str = "", *, parsed: Message | None = None
+    raw: bytes, keyring: Verifier | None, charset: str = "", *, parsed: Message | None = None
 ) -> Signature:
     """
     The signature of a mail (``raw``, the bytes as they came), checked with ``keyring``;

@@ -1,6 +1,6 @@
 """
 The mail service's handler: one archived mail in, events, outbox mails and new players
-out (``moderator.store.inbox.Handler``; ``process_message`` runs it in the mail's
+out (``moderator.service.processing.Handler``; ``process_message`` runs it in the mail's
 transaction).
 
 For each mail:
@@ -25,7 +25,7 @@ For each mail:
    refused order stops the rest.  The reply lists every line with its result.
 5. **Reports**: every seated player who may see one of the new events, and the player
    to act, gets a report of what he may see since his last one (``reported`` in the
-   game's options), the public state, his legions and, on his move, his orders.
+   game's record), the public state, his legions and, on his move, his orders.
 6. **Deadlines** (a game with time limits, ``moderator.schedule.timing``): when the
    player to act or the kind of step changed, a new deadline starts, written with the
    events (``Outcome.deadlines``); every reply and report shows it.  Lines
@@ -45,7 +45,7 @@ pick) in ``gate``, its answers in ``replies``, and the flows in ``signon_mail``,
 
 No gpg work is done for outgoing mail here: the outbox row holds the public text, the
 private text, a fresh token and the recipient's key, and the sender signs and encrypts
-just before sending (``moderator.service.outgoing.render_outgoing``).
+just before sending (``moderator.runtime.outgoing.render_outgoing``).
 """
 
 from __future__ import annotations
@@ -54,9 +54,9 @@ import logging
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 
-from moderator.mail.gpg import Keyring
 from moderator.mail.intake import Action, ReplyBudget, order_lines, screen
 from moderator.mail.limits import RawLimits
+from moderator.mail.signatures import Verifier
 from moderator.service import address_change, auth, gate, seals, signon, tournaments
 from moderator.service.mail_reading import ReadMail, read_mail, reasons
 from moderator.service.notify import ANSWER_KINDS
@@ -92,7 +92,7 @@ class MailGameHandler:
 
     def __init__(
         self,
-        keyring_factory: Callable[[], Keyring] | None,
+        keyring_factory: Callable[[], Verifier] | None,
         moderator_address: str,
         *,
         own_addresses: Iterable[str] = (),
@@ -102,7 +102,7 @@ class MailGameHandler:
         seal_window: timedelta = seals.WINDOW,
     ) -> None:
         self._keyring_factory = keyring_factory
-        self._keyring: Keyring | None = None
+        self._keyring: Verifier | None = None
         self.moderator_address = moderator_address
         self.own_addresses = frozenset({moderator_address, *own_addresses})
         self.budget = budget
@@ -113,7 +113,7 @@ class MailGameHandler:
         self._last: tuple[int, bytes, ReadMail] | None = None
 
     @property
-    def keyring(self) -> Keyring | None:
+    def keyring(self) -> Verifier | None:
         if self._keyring is None and self._keyring_factory is not None:
             self._keyring = self._keyring_factory()
         return self._keyring

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from email.message import EmailMessage
 
 from moderator.mail.checks.base import header_text
-from moderator.mail.gpg import Keyring
 from moderator.mail.intake import (
     Disposition,
     Extracted,
@@ -26,6 +25,7 @@ from moderator.mail.intake import (
     parse,
 )
 from moderator.mail.limits import RawLimits, over_limit
+from moderator.mail.signatures import Verifier
 from moderator.schedule import reference
 from moderator.service import auth, reports
 from moderator.store.inbox import InboundMessage
@@ -60,7 +60,7 @@ class ReadMail:
 
 
 def read_mail(
-    message: InboundMessage, limits: RawLimits, keyring: Callable[[], Keyring | None]
+    message: InboundMessage, limits: RawLimits, keyring: Callable[[], Verifier | None]
 ) -> ReadMail:
     """
     The intake's reading of the mail, its signature checked.  A mail over the caps of

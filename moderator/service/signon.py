@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moderator.mail.errors import MailError
-from moderator.mail.gpg import Keyring
+from moderator.mail.signatures import Verifier
 from moderator.service.auth import Signature
 
 #: The shortest secret accepted at sign-on.
@@ -103,7 +103,7 @@ def how_to_sign(signature: Signature) -> list[str]:
 
 
 def pinned_key(
-    keyring: Keyring, blocks: list[bytes], check: Callable[[], Signature]
+    keyring: Verifier, blocks: list[bytes], check: Callable[[], Signature]
 ) -> tuple[str | None, str | None]:
     """
     (the fingerprint of the key that signed the sign-on, or None; why not).

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from moderator.mail.gpg import Keyring
+from moderator.mail.signatures import Verifier
 from moderator.service import auth, reports, seals, signon
 from moderator.service.gate import sealed
 from moderator.service.mail_reading import ReadMail
@@ -31,7 +31,7 @@ def sign_on(
     secret: str | None,
     seal: Seal | None,
     *,
-    keyring: Keyring | None,
+    keyring: Verifier | None,
     window: timedelta,
 ) -> Outcome:
     """

@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
 
 from sqlalchemy import select
 
@@ -41,7 +40,6 @@ __all__ = [
     "MOVE",
     "AddressChange",
     "GameContext",
-    "Handler",
     "InboundMessage",
     "Lookup",
     "NewPlayer",
@@ -230,17 +228,6 @@ class Lookup:
         decides the message again, as one from the game's append does.
         """
         return self._tx
-
-
-class Handler(Protocol):
-    def game_of(self, message: InboundMessage) -> str | None:
-        """The game the message is for, from its text alone (None: no game named)."""
-
-    def handle(self, message: InboundMessage, game: GameContext | None, lookup: Lookup) -> Outcome:
-        """
-        Decide what the message does (``game`` is None if it names no known game);
-        ``lookup`` reads the store in the message's transaction.
-        """
 
 
 def body_hash(raw: bytes) -> str:

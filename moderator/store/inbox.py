@@ -1,37 +1,25 @@
 """
-Inbound messages: archived as raw bytes before anything reads them, then processed
-one at a time, each in one transaction.
-
-``process_message`` is what the mail poller calls for each message it archived.  In
-one transaction it claims the message, loads the game, lets the handler decide (the
-message, the game's state and a read-only ``Lookup`` of the store in; events, mails,
-the game's record, players to register and changes of address out), appends the
-events, registers the players, changes the addresses, puts the mails in the outbox and
-marks the message processed.  After a crash either
-all of that is in the database or none of it, and the message is still ``received``.
-If the handler raises, the message is ``shunted`` with the error, in a transaction
-of its own, for a person to look at (``requeue`` puts it back once fixed).
+Inbound messages: archived as raw bytes before anything reads them (``receive``),
+claimed one at a time (``claim``), their game held while they are decided
+(``context``), set aside when they cannot be processed (``shunt``) and put back
+once fixed (``requeue``).  What processing a message means is the service's:
+``moderator.service.processing.process_message`` claims, lets the handler decide and
+writes the outcome through the unit of work, all in one transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from typing import Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 
-from moderator.rules.evolve import replay
-from moderator.rules.state import GameState
 from moderator.store import players
 from moderator.store.errors import (
-    ConflictError,
     GameNotFoundError,
     MessageNotFoundError,
-    PlayerExistsError,
-    retryable,
 )
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.handling import (
@@ -40,7 +28,6 @@ from moderator.store.handling import (
     MOVE,
     AddressChange,
     GameContext,
-    Handler,
     InboundMessage,
     Lookup,
     NewPlayer,
@@ -49,11 +36,10 @@ from moderator.store.handling import (
 )
 from moderator.store.outbox import OutgoingMail
 from moderator.store.tables import INBOUND, PROCESSED, RECEIVED, REJECTED, SHUNTED
-from moderator.store.unit_of_work import GameWrite, UnknownChangeError, Work, write
+from moderator.store.unit_of_work import Work, write
 
 __all__ = [
     "ASK",
-    "BUSY",
     "CANCEL",
     "MOVE",
     "PROCESSED",
@@ -61,32 +47,27 @@ __all__ = [
     "REJECTED",
     "SHUNTED",
     "SKIPPED",
-    "STEPS",
     "AddressChange",
+    "GameBusyError",
     "GameContext",
-    "Handler",
     "InboundMessage",
     "Lookup",
     "NewPlayer",
     "Outcome",
     "body_hash",
     "claim",
+    "context",
     "message",
     "messages",
     "pending_ids",
-    "process_message",
     "receive",
     "requeue",
+    "shunt",
 ]
 
 
-#: What ``process_message`` did with a message.  ``skipped``: another worker has it or
-#: had it; ``busy``: its game is being changed by another worker (try again later).
-SKIPPED, BUSY = "skipped", "busy"
-#: The named moments of ``process_message`` at which ``checkpoint`` is called.
-STEPS = ("after-claim", "after-events", "after-outbox", "before-commit", "after-commit")
-#: How often a message is retried when its game moved on under it.
-CONFLICT_RETRIES = 5
+#: ``skipped``: another worker has the message or had it.
+SKIPPED = "skipped"
 
 
 def header_message_id(raw: bytes) -> str | None:
@@ -210,119 +191,33 @@ def claim(tx: Tx, message_id: int) -> InboundMessage | None:
     return found if claimed.rowcount == 1 else None
 
 
-class _BusyError(Exception):
-    """The message's game is held by another worker."""
+class GameBusyError(Exception):
+    """The message's game is held by another worker (try the message again later)."""
 
 
-class _HandlerFailedError(Exception):
-    """The handler (or the events it returned) failed: the message is shunted."""
-
-
-def process_message(
-    store: EventStore,
-    message_id: int,
-    handler: Handler,
-    *,
-    checkpoint: Callable[[str], None] | None = None,
-    gm_address: str | None = None,
-) -> str:
+def context(tx: Tx, game_id: str) -> GameContext | None:
     """
-    Process one inbound message in one transaction; returns its new status
-    (``processed``, ``rejected``, ``shunted``) or ``skipped`` / ``busy``.
-
-    ``checkpoint(step)`` is called at each of ``STEPS`` (tests crash or pause there).
-    When the message is shunted and ``gm_address`` is given, a notice goes to it.
+    The game ``game_id`` as a handler sees it, its row held for the transaction; None
+    if there is no such game.
 
     Raises:
-        MessageNotFoundError: there is no such message.
+        GameBusyError: another worker holds the game (PostgreSQL, ``SKIP LOCKED``).
     """
-    step = checkpoint or (lambda _name: None)
-    for _ in range(CONFLICT_RETRIES):
-        try:
-            with store.transaction() as tx:
-                status = _process(tx, message_id, handler, step)
-        except (ConflictError, DBAPIError) as exc:
-            if not retryable(exc):
-                raise
-            continue  # the game moved on under us, or a deadlock: decide again afresh
-        except _BusyError:
-            return BUSY
-        except _HandlerFailedError as exc:
-            return _shunt(store, message_id, exc.__cause__ or exc, gm_address)
-        if status != SKIPPED:
-            step("after-commit")
-        return status
-    return _shunt(store, message_id, ConflictError("the game kept moving on"), gm_address)
-
-
-def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], None]) -> str:
-    message = claim(tx, message_id)
-    if message is None:
-        return SKIPPED
-    step("after-claim")
-    try:
-        game_id = handler.game_of(message)
-    except Exception as exc:  # whatever the handler raises shunts the message
-        raise _HandlerFailedError from exc
-    context = _context(tx, game_id) if game_id is not None else None
-    try:
-        outcome = handler.handle(message, context, Lookup(tx))
-        state = replay(outcome.events, context.state) if context and outcome.events else None
-    except Exception as exc:  # whatever the handler raises shunts the message
-        if retryable(exc):
-            raise  # what the handler wrote through the lookup lost a race: decide again
-        raise _HandlerFailedError from exc
-    if outcome.events and context is None:
-        raise _HandlerFailedError from ValueError("the handler gave events for no game")
-    work = Work(
-        games=(_game_write(context, outcome, state),) if context is not None else (),
-        players=outcome.players,
-        addresses=outcome.addresses,
-        seals=outcome.seals,
-        tournaments=outcome.tournaments,
-    )
-    try:
-        write(tx, work, inbound_id=message.id)
-    except (PlayerExistsError, UnknownChangeError) as exc:  # e.g. registered meanwhile
-        raise _HandlerFailedError from exc
-    step("after-events")
-    write(tx, Work(mails=outcome.mails), inbound_id=message.id, game_id=game_id)
-    step("after-outbox")
-    status = REJECTED if outcome.rejected else PROCESSED
-    tx.connection.execute(
-        update(INBOUND)
-        .where(INBOUND.c.id == message.id)
-        .values(status=status, game_id=game_id, error=_clean(outcome.note) or None)
-    )
-    step("before-commit")
-    return status
-
-
-def _game_write(context: GameContext, outcome: Outcome, state: GameState | None) -> GameWrite:
-    """The game's part of the handler's outcome (its deadlines only with a change)."""
-    changed = bool(outcome.events) or outcome.record is not None
-    return GameWrite(
-        context.game_id,
-        context.seq,
-        outcome.events,
-        record=outcome.record,
-        state=state,
-        deadlines=outcome.deadlines if changed else (),
-    )
-
-
-def _context(tx: Tx, game_id: str) -> GameContext | None:
     try:
         row = tx.game(game_id, lock=True, skip_locked=True)
     except GameNotFoundError:
         return None
     if row is None:
-        raise _BusyError(game_id)
+        raise GameBusyError(game_id)
     loaded = tx.load(game_id)
     return GameContext(game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, game_id))
 
 
-def _shunt(store: EventStore, message_id: int, error: BaseException, gm: str | None) -> str:
+def shunt(store: EventStore, message_id: int, error: BaseException, gm: str | None) -> str:
+    """
+    Set the message aside with ``error`` for a person to look at, in a transaction of
+    its own; a notice to ``gm`` if given.  ``skipped`` if another worker got to it.
+    """
     text = _clean(f"{type(error).__name__}: {error}")
     with store.transaction() as tx:
         moved = tx.connection.execute(

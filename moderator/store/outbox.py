@@ -347,7 +347,7 @@ def deliver(
     """
     Send due mails with ``send`` (which raises if the mail could not be handed on);
     returns (sent, failed this round).  Nothing renews the leases here, so ``send``
-    must take well under ``LEASE``; the service's sender (``moderator.service.sender``)
+    must take well under ``LEASE``; the service's sender (``moderator.runtime.sender``)
     renews them while it signs and sends.
     """
     sent = failed = 0

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import update
+
 from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
@@ -26,6 +28,7 @@ from moderator.store import deadlines, players, seals, tournaments
 from moderator.store.deadlines import DeadlineChange
 from moderator.store.eventstore import Tx
 from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.store.tables import INBOUND
 from moderator.tournament import events as tev
 
 
@@ -95,6 +98,16 @@ class AddressChange:
 
 
 @dataclass(frozen=True, slots=True)
+class MessageDone:
+    """An inbound mail dealt with: its new status, its game and a note for the log."""
+
+    message_id: int
+    status: str
+    game_id: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Work:
     """Everything one decision changes, written together by ``write``."""
 
@@ -108,6 +121,8 @@ class Work:
     closed: tuple[tuple[int, str], ...] = ()
     #: Tournament seats handed over: (game, seat, new holder's address).
     reseats: tuple[tuple[str, str, str], ...] = ()
+    #: The inbound mail this work settles, if any.
+    message: MessageDone | None = None
 
     def __add__(self, other: Work) -> Work:
         return Work(
@@ -119,6 +134,7 @@ class Work:
             self.seals + other.seals,
             self.closed + other.closed,
             self.reseats + other.reseats,
+            other.message or self.message,
         )
 
 
@@ -161,7 +177,18 @@ def write(
         seals.record(tx, seal, inbound_id)  # a ConflictError: decided again, and refused
     about = game_id or (work.games[0].game_id if len(work.games) == 1 else None)
     add_mails(tx, work.mails, inbound_id=inbound_id, game_id=about)
+    if work.message is not None:
+        _settle(tx, work.message)
     return heads
+
+
+def _settle(tx: Tx, done: MessageDone) -> None:
+    note = done.note.replace("\x00", "\ufffd")  # PostgreSQL refuses NUL characters
+    tx.connection.execute(
+        update(INBOUND)
+        .where(INBOUND.c.id == done.message_id)
+        .values(status=done.status, game_id=done.game_id, error=note or None)
+    )
 
 
 def _game(tx: Tx, game: GameWrite) -> int:
@@ -212,6 +239,7 @@ __all__ = [
     "MOVE",
     "AddressChange",
     "GameWrite",
+    "MessageDone",
     "NewPlayer",
     "TournamentWrite",
     "UnknownChangeError",

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from moderator.cli import app
 from moderator.rules.legal import to_act
+from moderator.service import processing
 from moderator.store import EventStore, config, inbox, migrate
 
 from ..store.simple_handler import OrderMailHandler
@@ -95,7 +96,7 @@ def test_shunted_messages_are_listed_and_requeued(tmp_path: Path) -> None:
         message_id = inbox.receive(
             store, b"From: a@b\r\nMessage-ID: <m@b>\r\nX-Titan-Game: g\r\n\r\nlegal\r\n"
         )
-        assert inbox.process_message(store, message_id, Broken()) == inbox.SHUNTED
+        assert processing.process_message(store, message_id, Broken()) == inbox.SHUNTED
     listed = run("db", "shunted", "--db", url)
     assert (
         f"{message_id}\t" in listed and "<m@b>" in listed and "RuntimeError: handler bug" in listed
@@ -150,6 +151,6 @@ def test_default_handler_plays_orders_by_mail(tmp_path: Path) -> None:
         actor = to_act(store.load_state("g").state)
         raw = f"From: {actor.lower()}@example.org\r\nSubject: x\r\n\r\ngame g\r\ncolour red\r\n"  # type: ignore[union-attr]
         message_id = inbox.receive(store, raw.encode())
-        assert inbox.process_message(store, message_id, OrderMailHandler()) == inbox.PROCESSED
+        assert processing.process_message(store, message_id, OrderMailHandler()) == inbox.PROCESSED
     shown = json.loads(run("local", "show", "g", "--as", "Ann", "--json", "--db", url))
     assert {p["name"]: p["color"] for p in shown["players"]}[actor] == "Red"  # type: ignore[index]

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from moderator import robot
-from moderator.mail.hub import MailHub
+from moderator.demo.hub import MailHub
 from moderator.rules.legal import to_act
-from moderator.service.config import Config
-from moderator.service.runtime import Service
+from moderator.runtime.config import Config
+from moderator.runtime.service import Service
 from moderator.store import EventStore, deadlines
 
 from ..service.conftest import MODERATOR, address, headers_of, plain_mail, secret_of

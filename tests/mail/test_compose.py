@@ -26,7 +26,7 @@ from moderator.mail.compose import (
     verify_incoming,
 )
 from moderator.mail.errors import GpgError
-from moderator.mail.gpg import SignatureStatus
+from moderator.mail.signatures import SignatureStatus
 
 CORPUS = Path("/work/shared/mail-corpus")
 WHEN = datetime(2024, 3, 1, 12, 30, tzinfo=UTC)

@@ -12,7 +12,8 @@ import gnupg
 import pytest
 
 from moderator.mail.errors import GpgError, MailError
-from moderator.mail.gpg import Keyring, SignatureStatus, normalize_fingerprint, signature_hash
+from moderator.mail.gpg import Keyring, normalize_fingerprint, signature_hash
+from moderator.mail.signatures import SignatureStatus
 
 CORPUS = Path("/work/shared/mail-corpus")
 ORDERS = b"move Rd01 to 133\r\nsplit Rd02 Ogre Ogre\r\n"

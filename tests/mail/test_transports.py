@@ -28,8 +28,8 @@ import aioimaplib
 import pytest
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
+from moderator.demo.hub import MailHub
 from moderator.mail.errors import MailTransportError
-from moderator.mail.hub import MailHub
 from moderator.mail.imap import (
     DONE_KEYWORD,
     FetchResult,

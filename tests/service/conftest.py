@@ -24,7 +24,7 @@ from moderator.mail.gpg import Keyring
 from moderator.play.games import new_game
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
-from moderator.service import MailGameHandler
+from moderator.service import MailGameHandler, processing
 from moderator.store import EventStore, inbox, migrate, outbox, players
 from moderator.store.outbox import StoredMail
 
@@ -234,7 +234,7 @@ class Table:
 
     def send(self, raw: bytes) -> Sent:
         message_id = inbox.receive(self.store, raw)
-        status = inbox.process_message(self.store, message_id, self.handler)
+        status = processing.process_message(self.store, message_id, self.handler)
         with self.store.reading() as tx:
             note = inbox.message(tx, message_id).error
             mails = outbox.mails(tx, inbound_id=message_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from moderator.service.config import (
+from moderator.runtime.config import (
     Config,
     DatabaseSettings,
     GnupgSettings,

@@ -13,7 +13,7 @@ import asyncio
 import sys
 
 from moderator.mail.smtp import SmtpSink
-from moderator.service.sender import Sender
+from moderator.runtime.sender import Sender
 from moderator.store import EventStore
 
 

@@ -1,5 +1,5 @@
 """
-The service's configuration (``moderator.service.config``), and the deployment files
+The service's configuration (``moderator.runtime.config``), and the deployment files
 in ``deploy/`` that use it: the example loads, defaults, environment overrides,
 password files, and a message naming the key for every mistake.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from moderator.service.config import (
+from moderator.runtime.config import (
     _SECTIONS,
     Config,
     ConfigError,

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from moderator.service import processing
 from moderator.store import inbox, outbox
 
 from .conftest import MODERATOR, Table, World
@@ -146,7 +147,7 @@ def fuzz_table(
 
         def run(raw: bytes) -> tuple[str, int, list[outbox.StoredMail], bytes]:
             message_id = inbox.receive(store, raw)
-            status = inbox.process_message(store, message_id, table.handler)
+            status = processing.process_message(store, message_id, table.handler)
             with store.reading() as tx:
                 archived = inbox.message(tx, message_id).raw
                 sent = outbox.mails(tx, inbound_id=message_id)

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from moderator.mail.hub import MailHub
-from moderator.service.config import Config
-from moderator.service.runtime import Service
+from moderator.demo.hub import MailHub
+from moderator.runtime.config import Config
+from moderator.runtime.service import Service
 from moderator.store import EventStore, migrate, poller_lock
 from moderator.store.poller_lock import MailboxBusyError
 from moderator.store.tables import POLLER_LOCK
@@ -33,7 +33,7 @@ from .loopback import loopback_config
 from .test_serve import write_config
 
 MODERATOR = "moderator@titan.example"
-RUNTIME = "moderator.service.runtime"
+RUNTIME = "moderator.runtime.service"
 
 
 def config(hub: MailHub, db: str, *, user: str = MODERATOR) -> Config:

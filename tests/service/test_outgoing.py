@@ -13,7 +13,7 @@ import pytest
 
 from moderator.mail import compose
 from moderator.mail.intake import Action, parse, screen
-from moderator.service import render_outgoing
+from moderator.runtime.outgoing import render_outgoing
 from moderator.store.outbox import StoredMail
 
 from .conftest import MODERATOR, Table, World

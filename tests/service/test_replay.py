@@ -21,7 +21,7 @@ from sqlmodel import SQLModel
 
 from moderator.play.games import new_game
 from moderator.schedule.timing import TimeLimits
-from moderator.service import MailGameHandler, seals
+from moderator.service import MailGameHandler, processing, seals
 from moderator.service import tournaments as tournament_service
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import seals as kept_seals
@@ -80,7 +80,7 @@ class Club:
 
     def send(self, raw: bytes) -> tuple[str, str, list[StoredMail]]:
         message = inbox.receive(self.store, raw)
-        status = inbox.process_message(self.store, message, self.handler)
+        status = processing.process_message(self.store, message, self.handler)
         with self.store.reading() as tx:
             note = inbox.message(tx, message).error or ""
             return status, note, outbox.mails(tx, inbound_id=message)

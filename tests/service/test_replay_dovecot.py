@@ -14,9 +14,9 @@ import re
 from pathlib import Path
 
 from moderator.play.games import new_game
+from moderator.runtime.config import Config, GnupgSettings
+from moderator.runtime.service import Service
 from moderator.schedule.timing import TimeLimits
-from moderator.service.config import Config, GnupgSettings
-from moderator.service.runtime import Service
 from moderator.store import EventStore, inbox, migrate, outbox, players
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot

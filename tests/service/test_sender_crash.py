@@ -23,12 +23,12 @@ from pathlib import Path
 
 from sqlalchemy import select as select_rows
 
-from moderator.mail.hub import MailHub
+from moderator.demo.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
-from moderator.service.config import Config
-from moderator.service.runtime import Service
-from moderator.service.sender import Sender
+from moderator.runtime.config import Config
+from moderator.runtime.sender import Sender
+from moderator.runtime.service import Service
 from moderator.store import EventStore, outbox
 from moderator.store.outbox import LEASE, OutgoingMail
 from moderator.store.tables import OUTBOX, PENDING, SENT

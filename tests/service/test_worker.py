@@ -8,9 +8,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from moderator.cli import app
-from moderator.service.config import load_config
+from moderator.runtime.bootstrap import mail_handler
+from moderator.runtime.config import load_config
 from moderator.service.handler import MailGameHandler
-from moderator.service.runtime import mail_handler
 from moderator.store import inbox, outbox
 
 from .conftest import DATE, MODERATOR, Table, plain_mail

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from moderator.play.robot_games import play_robot_game
 from moderator.schedule.record import GameRecord
+from moderator.service import processing
 from moderator.store import ConflictError, EventStore, inbox, outbox
 from moderator.store.check import check_store
 
@@ -45,14 +46,14 @@ def test_two_workers_one_message(make_store: Callable[..., EventStore]) -> None:
     claimed, done = threading.Event(), threading.Event()
     with ThreadPoolExecutor(2) as pool:
         winner = pool.submit(
-            inbox.process_message,
+            processing.process_message,
             first,
             message_id,
             HANDLER,
             checkpoint=_pausing("after-claim", claimed, done),
         )
         assert claimed.wait(10)
-        loser = pool.submit(inbox.process_message, second, message_id, HANDLER)
+        loser = pool.submit(processing.process_message, second, message_id, HANDLER)
         loser_result = loser.result(timeout=30)
         done.set()
         assert winner.result(timeout=30) == inbox.PROCESSED
@@ -72,20 +73,20 @@ def test_two_workers_one_game(make_store: Callable[..., EventStore]) -> None:
     holding, done = threading.Event(), threading.Event()
     with ThreadPoolExecutor(2) as pool:
         winner = pool.submit(
-            inbox.process_message,
+            processing.process_message,
             first,
             one,
             HANDLER,
             checkpoint=_pausing("after-events", holding, done),
         )
         assert holding.wait(10)
-        rival = pool.submit(inbox.process_message, second, two, HANDLER).result(timeout=30)
+        rival = pool.submit(processing.process_message, second, two, HANDLER).result(timeout=30)
         done.set()
         assert winner.result(timeout=30) == inbox.PROCESSED
     if first.dialect == "postgresql":
-        assert rival == inbox.BUSY  # the game was held: the message waits, untouched
+        assert rival == processing.BUSY  # the game was held: the message waits, untouched
         assert inbox.pending_ids(second) == [two]
-        assert inbox.process_message(second, two, HANDLER) == inbox.PROCESSED
+        assert processing.process_message(second, two, HANDLER) == inbox.PROCESSED
     else:
         assert rival == inbox.PROCESSED  # it waited for the write lock, then went on
     assert first.load("g1")[before:] == expected

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from moderator.service.processing import STEPS
 from moderator.store import EventStore, inbox, outbox
 from moderator.store.check import check_store
-from moderator.store.inbox import STEPS
 
 from .mailbox import order_chain, seated_game
 

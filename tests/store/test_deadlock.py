@@ -15,6 +15,7 @@ from sqlalchemy import text, update
 from sqlalchemy.exc import DBAPIError
 
 from moderator.schedule.record import GameRecord
+from moderator.service import processing
 from moderator.store import EventStore, inbox
 from moderator.store.errors import ConflictError, retryable
 from moderator.store.inbox import GameContext, InboundMessage, Outcome
@@ -79,7 +80,7 @@ def test_a_deadlock_broken_by_postgresql_is_tried_again_not_shunted(
     deadlock = real_deadlock(store)
     assert retryable(deadlock)
     message_id = inbox.receive(store, order_mail("Ann", "legal"))
-    assert inbox.process_message(store, message_id, LosesOneRace(deadlock)) == inbox.PROCESSED
+    assert processing.process_message(store, message_id, LosesOneRace(deadlock)) == inbox.PROCESSED
 
 
 def test_only_lost_races_are_retryable() -> None:

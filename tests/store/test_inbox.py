@@ -9,7 +9,9 @@ import pytest
 from sqlalchemy import select
 
 from moderator.rules.evolve import replay
+from moderator.runtime import worker
 from moderator.schedule.record import GameRecord
+from moderator.service import processing
 from moderator.store import (
     EventStore,
     MessageNotFoundError,
@@ -18,7 +20,6 @@ from moderator.store import (
     inbox,
     outbox,
     players,
-    worker,
 )
 from moderator.store.check import check_store
 from moderator.store.inbox import GameContext, InboundMessage, Outcome
@@ -57,7 +58,7 @@ def test_orders_are_processed_in_one_transaction(store: EventStore) -> None:
     player, line = next_order(state)
     message_id = inbox.receive(store, order_mail(player, line))
     before = store.last_seq("g1")
-    assert inbox.process_message(store, message_id, HANDLER) == inbox.PROCESSED
+    assert processing.process_message(store, message_id, HANDLER) == inbox.PROCESSED
     assert store.last_seq("g1") > before
     assert check_store(store, "g1").ok
     with store.reading() as tx:
@@ -69,7 +70,7 @@ def test_orders_are_processed_in_one_transaction(store: EventStore) -> None:
     assert reply.headers == {"In-Reply-To": "<order-1@example.org>"}
     assert f"> {line}" in reply.body and reply.status == PENDING
     # Processed once: a second call finds nothing to do.
-    assert inbox.process_message(store, message_id, HANDLER) == inbox.SKIPPED
+    assert processing.process_message(store, message_id, HANDLER) == inbox.SKIPPED
     assert store.last_seq("g1") == store.load_state("g1").seq
 
 
@@ -79,7 +80,7 @@ def test_refused_order_changes_nothing_but_is_answered(store: EventStore) -> Non
     other = "Bob" if player == "Ann" else "Ann"
     message_id = inbox.receive(store, order_mail(other, "split Rd01 Ogre"))
     before = store.last_seq("g1")
-    assert inbox.process_message(store, message_id, HANDLER) == inbox.PROCESSED
+    assert processing.process_message(store, message_id, HANDLER) == inbox.PROCESSED
     assert store.last_seq("g1") == before
     with store.reading() as tx:
         (reply,) = outbox.mails(tx, inbound_id=message_id)
@@ -101,7 +102,7 @@ def test_mail_for_no_known_game_or_seat_is_rejected(
 ) -> None:
     seated_game(store)
     message_id = inbox.receive(store, raw)
-    assert inbox.process_message(store, message_id, HANDLER) == inbox.REJECTED
+    assert processing.process_message(store, message_id, HANDLER) == inbox.REJECTED
     with store.reading() as tx:
         assert inbox.message(tx, message_id).error == why
         (reply,) = outbox.mails(tx, inbound_id=message_id)
@@ -112,7 +113,7 @@ def test_game_line_names_the_game(store: EventStore) -> None:
     state = seated_game(store)
     player, line = next_order(state)
     message_id = inbox.receive(store, order_mail(player, f"game g1\n{line}", game_id=None))
-    assert inbox.process_message(store, message_id, HANDLER) == inbox.PROCESSED
+    assert processing.process_message(store, message_id, HANDLER) == inbox.PROCESSED
     assert store.load_state("g1").seq > state.version
 
 
@@ -130,7 +131,7 @@ def test_a_failing_handler_shunts_the_message(store: EventStore) -> None:
     seated_game(store)
     message_id = inbox.receive(store, order_mail("Ann", "legal"))
     before = store.last_seq("g1")
-    result = inbox.process_message(store, message_id, Exploding(), gm_address="gm@example.org")
+    result = processing.process_message(store, message_id, Exploding(), gm_address="gm@example.org")
     assert result == inbox.SHUNTED
     assert store.last_seq("g1") == before
     with store.reading() as tx:
@@ -142,7 +143,7 @@ def test_a_failing_handler_shunts_the_message(store: EventStore) -> None:
     # A person fixed the cause: back in the queue, and this time it goes through.
     assert inbox.requeue(store, message_id)
     assert not inbox.requeue(store, message_id)
-    assert inbox.process_message(store, message_id, HANDLER) == inbox.PROCESSED
+    assert processing.process_message(store, message_id, HANDLER) == inbox.PROCESSED
 
 
 class BadEvents:
@@ -162,13 +163,13 @@ class BadEvents:
 def test_events_that_do_not_fold_shunt_the_message(store: EventStore) -> None:
     seated_game(store)
     message_id = inbox.receive(store, order_mail("Ann", "legal"))
-    assert inbox.process_message(store, message_id, BadEvents()) == inbox.SHUNTED
+    assert processing.process_message(store, message_id, BadEvents()) == inbox.SHUNTED
     assert check_store(store, "g1").ok
 
 
 def test_unknown_message(store: EventStore) -> None:
     with pytest.raises(MessageNotFoundError):
-        inbox.process_message(store, 999, HANDLER)
+        processing.process_message(store, 999, HANDLER)
 
 
 def test_pending_messages_are_processed_in_order(store: EventStore) -> None:

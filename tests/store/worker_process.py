@@ -1,7 +1,7 @@
 """
 A worker process for the crash-safety and concurrency tests: ``process_pending`` with
 the simple test handler, optionally killed with SIGKILL at one of
-``moderator.store.inbox.STEPS`` (``--crash-at STEP``, ``--crash-on N``: of the Nth
+``moderator.service.processing.STEPS`` (``--crash-at STEP``, ``--crash-on N``: of the Nth
 message).  Run as ``python tests/store/worker_process.py --db URL [...]``.
 """
 
@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from simple_handler import OrderMailHandler
 
+from moderator.runtime.worker import process_pending
+from moderator.service.processing import STEPS
 from moderator.store.eventstore import EventStore
-from moderator.store.inbox import STEPS
-from moderator.store.worker import process_pending
 
 
 def crasher(step: str, nth: int = 1) -> Callable[[str], None]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
-from moderator.service import MailGameHandler, clockwork
+from moderator.service import MailGameHandler, clockwork, processing
 from moderator.service import tournaments as service
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import tournaments as stored
@@ -26,7 +26,7 @@ def send(
     """``name`` mails ``lines`` (authenticated by his secret); his mail's status and mails."""
     body = "\n".join([f"secret {secret_of(name)}", *lines]) + "\n"
     message = inbox.receive(store, plain_mail(body, headers_of(name, subject=subject)))
-    status = inbox.process_message(store, message, MailGameHandler(None, MODERATOR))
+    status = processing.process_message(store, message, MailGameHandler(None, MODERATOR))
     with store.reading() as tx:
         return status, outbox.mails(tx, inbound_id=message)
 
@@ -78,7 +78,7 @@ def test_a_mail_from_a_stranger_or_unauthenticated_changes_nothing(
     opened(store)
     body = "secret wrong-secret-000\njoin tournament duel\n"
     message = inbox.receive(store, plain_mail(body, headers_of("Ann")))
-    assert inbox.process_message(store, message, MailGameHandler(None, MODERATOR)) == (
+    assert processing.process_message(store, message, MailGameHandler(None, MODERATOR)) == (
         inbox.REJECTED
     )
     with store.reading() as tx:

@@ -13,7 +13,7 @@ import pytest
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
-from moderator.service import MailGameHandler
+from moderator.service import MailGameHandler, processing
 from moderator.service import tournaments as service
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store import tournaments as stored
@@ -175,7 +175,7 @@ def test_a_seat_is_handed_to_a_standby(any_store: EventStore, clock: Clock) -> N
     )
     headers = headers_of(name, sender=holder)
     message = inbox.receive(store, plain_mail(body, headers))
-    assert inbox.process_message(store, message, handler) == inbox.PROCESSED
+    assert processing.process_message(store, message, handler) == inbox.PROCESSED
     with store.reading() as tx:
         sent = outbox.mails(tx, inbound_id=message)
     assert not [m for m in sent if m.recipient == old]  # the old player gets nothing new
@@ -191,7 +191,7 @@ def test_a_seat_is_handed_to_a_standby(any_store: EventStore, clock: Clock) -> N
         f"game {game_id}\nsecret {secret_of(old_name)}\nstatus\n", headers_of(old_name)
     )
     message = inbox.receive(store, stale)
-    assert inbox.process_message(store, message, handler) == inbox.REJECTED
+    assert processing.process_message(store, message, handler) == inbox.REJECTED
     with store.reading() as tx:
         assert "no seat" in (inbox.message(tx, message).error or "")
         tournament = stored.load(tx, "spring").state

@@ -27,7 +27,7 @@ from datetime import timedelta
 from moderator.mail.errors import GpgError, MailTransportError
 from moderator.mail.gpg import Keyring
 from moderator.mail.smtp import SmtpSession, SmtpSink, next_attempt
-from moderator.service.outgoing import render_outgoing
+from moderator.runtime.outgoing import render_outgoing
 from moderator.store import outbox
 from moderator.store.eventstore import EventStore
 from moderator.store.outbox import StoredMail

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import aiosmtplib
 
 from moderator.mail.errors import MailError
-from moderator.service.config import Config, ConfigError
-from moderator.service.runtime import imap_source, keyring
+from moderator.runtime.bootstrap import imap_source, keyring
+from moderator.runtime.config import Config, ConfigError
 from moderator.store import migrate
 from moderator.store.engine import make_engine
 

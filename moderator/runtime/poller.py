@@ -9,7 +9,7 @@ The order is what makes a mail count once whatever fails:
 2. archive each raw mail (``inbox.receive``: one row per folder, UIDVALIDITY and UID)
    before anything reads it;
 3. process every archived mail still waiting, each in its own transaction
-   (``inbox.process_message``; a mail seen before under another UID is recognised by
+   (``processing.process_message``; a mail seen before under another UID is recognised by
    its Message-ID and body and not played twice);
 4. only then flag (or move) them on the server.
 
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 
 from moderator.mail.imap import ImapSource, UidValidityChangedError
+from moderator.service.processing import BUSY, SKIPPED, Handler, process_message
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
-from moderator.store.inbox import BUSY, SKIPPED, Handler
 from moderator.store.tables import INBOUND, RECEIVED
 
 log = logging.getLogger(__name__)
@@ -124,7 +124,7 @@ class Poller:
     def _process_waiting(self) -> list[str]:
         statuses = []
         for message_id in inbox.pending_ids(self.store, limit=FETCH_LIMIT):
-            status = inbox.process_message(
+            status = process_message(
                 self.store, message_id, self.handler, gm_address=self.gm_address
             )
             statuses.append(status)

@@ -48,16 +48,11 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy.engine import make_url
 
 from moderator.mail.errors import MailError
-from moderator.mail.gpg import Keyring
-from moderator.mail.imap import ImapSource
-from moderator.mail.intake import ReplyBudget
-from moderator.mail.limits import RawLimits
-from moderator.mail.smtp import SmtpSink
+from moderator.runtime.bootstrap import bootstrap
+from moderator.runtime.config import Config
+from moderator.runtime.poller import PollResult
+from moderator.runtime.sender import SendTally
 from moderator.service import clockwork, tournaments
-from moderator.service.config import Config
-from moderator.service.handler import MailGameHandler
-from moderator.service.poller import Poller, PollResult
-from moderator.service.sender import Sender, SendTally
 from moderator.store import outbox, poller_lock, seals
 from moderator.store.eventstore import EventStore
 
@@ -69,55 +64,6 @@ IDLE_SECONDS = 25 * 60
 IDLE_RETRY_SECONDS = 30.0
 #: The ``send`` job is brought forward to this long after another sender's lease ends.
 LEASE_SLACK = timedelta(seconds=0.5)
-
-
-def imap_source(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> ImapSource:
-    """An IMAP connection to the moderator's folder, as configured."""
-    imap = config.imap
-    return ImapSource(
-        imap.host,
-        imap.port,
-        imap.user,
-        config.imap_password,
-        tls=imap.tls == "tls",
-        folder=imap.folder,
-        processed_folder=imap.processed_folder or None,
-        ssl_context=ssl_context,
-        timeout=imap.timeout,
-    )
-
-
-def smtp_sink(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> SmtpSink:
-    """The SMTP server to send through, as configured."""
-    smtp = config.smtp
-    return SmtpSink(
-        smtp.host,
-        smtp.port,
-        user=smtp.user or None,
-        password=config.smtp_password if smtp.user else None,
-        tls=smtp.tls,  # type: ignore[arg-type]  # checked by load_config
-        tls_context=ssl_context,
-        timeout=smtp.timeout,
-    )
-
-
-def mail_handler(config: Config, ring: Keyring | None) -> MailGameHandler:
-    """The mail service's handler as configured (``serve`` and ``worker`` share it)."""
-    return MailGameHandler(
-        (lambda: ring) if ring is not None else None,
-        config.moderator.address,
-        budget=ReplyBudget(config.service.reply_budget),
-        max_lines=config.service.max_lines,
-        limits=RawLimits(max_bytes=config.service.max_mail_kib * 1024),
-        seal_window=timedelta(days=config.service.signature_days),
-    )
-
-
-def keyring(config: Config) -> Keyring | None:
-    """The moderator's keyring, or None when the configuration has no GnuPG home."""
-    if not config.gnupg.home:
-        return None
-    return Keyring(config.gnupg.home, passphrase=config.gpg_passphrase)
 
 
 class Service:
@@ -137,27 +83,15 @@ class Service:
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self.config = config
-        self.store = store or EventStore(
-            config.database.url, snapshot_every=config.database.snapshot_every
-        )
+        parts = bootstrap(config, store=store, clock=clock, ssl_context=ssl_context)
+        self.store = parts.store
         self._own_store = store is None
-        if clock is not None:
-            self.store.clock = clock
-        self.keyring = keyring(config)
-        self.handler = mail_handler(config, self.keyring)
-        self.source = imap_source(config, ssl_context=ssl_context)
-        self._idle_source = imap_source(config, ssl_context=ssl_context)
-        gm = config.moderator.gm_address or None
-        self.poller = Poller(self.store, self.source, self.handler, gm_address=gm)
-        self.sender = Sender(
-            self.store,
-            smtp_sink(config, ssl_context=ssl_context),
-            self.keyring,
-            config.gnupg.key or None,
-            config.moderator.address,
-            concurrency=config.service.send_concurrency,
-            from_name=config.moderator.name,
-        )
+        self.keyring = parts.keyring
+        self.handler = parts.handler
+        self.source = parts.source
+        self._idle_source = parts.idle_source
+        self.poller = parts.poller
+        self.sender = parts.sender
         #: The mailbox's lock (``poller_lock``): its name, this run's owner id, how often
         #: its heartbeat is renewed and when an unrenewed one counts as dead.
         self.mailbox = poller_lock.mailbox_key(

@@ -1,0 +1,154 @@
+"""
+One archived mail processed: the runner the poller and the worker call for each
+message (Mailman's runners, Cosmic Python's message bus, in small).
+
+In one transaction ``process_message`` claims the message (``store.inbox.claim``),
+holds its game (``store.inbox.context``), lets the handler decide (the message, the
+game as it stands and a read-only ``Lookup`` in; an ``Outcome`` out) and hands the
+outcome to the unit of work (``store.unit_of_work.write``): events, the game's record
+and deadlines, players, changes of address, seals, tournament events, outbox rows and
+the message's new state together.  After a crash either all of that is in the
+database or none of it, and the message is still ``received``.  A stream that moved
+on meanwhile (or a deadlock) decides the message again; a handler that raises sets
+the message aside (``shunted``) for a person to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from sqlalchemy.exc import DBAPIError
+
+from moderator.rules.evolve import replay
+from moderator.rules.state import GameState
+from moderator.store import inbox
+from moderator.store.errors import ConflictError, PlayerExistsError, retryable
+from moderator.store.eventstore import EventStore, Tx
+from moderator.store.handling import GameContext, InboundMessage, Lookup, Outcome
+from moderator.store.tables import PROCESSED, REJECTED
+from moderator.store.unit_of_work import (
+    GameWrite,
+    MessageDone,
+    UnknownChangeError,
+    Work,
+    write,
+)
+
+#: What ``process_message`` did with a message besides its new status.  ``skipped``:
+#: another worker has it or had it; ``busy``: its game is being changed by another
+#: worker (try again later).
+SKIPPED, BUSY = inbox.SKIPPED, "busy"
+#: The named moments of ``process_message`` at which ``checkpoint`` is called.
+STEPS = ("after-claim", "after-events", "after-outbox", "before-commit", "after-commit")
+#: How often a message is decided again when its game moved on under it.
+CONFLICT_RETRIES = 5
+
+
+class Handler(Protocol):
+    """What decides a mail (``moderator.service.handler.MailGameHandler``)."""
+
+    def game_of(self, message: InboundMessage) -> str | None:
+        """The game the message is for, from its text alone (None: no game named)."""
+
+    def handle(self, message: InboundMessage, game: GameContext | None, lookup: Lookup) -> Outcome:
+        """
+        Decide what the message does (``game`` is None if it names no known game);
+        ``lookup`` reads the store in the message's transaction.
+        """
+
+
+class _HandlerFailedError(Exception):
+    """The handler (or the events it returned) failed: the message is shunted."""
+
+
+def process_message(
+    store: EventStore,
+    message_id: int,
+    handler: Handler,
+    *,
+    checkpoint: Callable[[str], None] | None = None,
+    gm_address: str | None = None,
+) -> str:
+    """
+    Process one inbound message in one transaction; returns its new status
+    (``processed``, ``rejected``, ``shunted``) or ``skipped`` / ``busy``.
+
+    ``checkpoint(step)`` is called at each of ``STEPS`` (tests crash or pause there).
+    When the message is shunted and ``gm_address`` is given, a notice goes to it.
+
+    Raises:
+        MessageNotFoundError: there is no such message.
+    """
+    step = checkpoint or (lambda _name: None)
+    for _ in range(CONFLICT_RETRIES):
+        try:
+            with store.transaction() as tx:
+                status = _process(tx, message_id, handler, step)
+        except (ConflictError, DBAPIError) as exc:
+            if not retryable(exc):
+                raise
+            continue  # the game moved on under us, or a deadlock: decide again afresh
+        except inbox.GameBusyError:
+            return BUSY
+        except _HandlerFailedError as exc:
+            return inbox.shunt(store, message_id, exc.__cause__ or exc, gm_address)
+        if status != SKIPPED:
+            step("after-commit")
+        return status
+    return inbox.shunt(store, message_id, ConflictError("the game kept moving on"), gm_address)
+
+
+def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], None]) -> str:
+    message = inbox.claim(tx, message_id)
+    if message is None:
+        return SKIPPED
+    step("after-claim")
+    try:
+        game_id = handler.game_of(message)
+    except Exception as exc:  # whatever the handler raises shunts the message
+        raise _HandlerFailedError from exc
+    context = inbox.context(tx, game_id) if game_id is not None else None
+    try:
+        outcome = handler.handle(message, context, Lookup(tx))
+        state = replay(outcome.events, context.state) if context and outcome.events else None
+    except Exception as exc:  # whatever the handler raises shunts the message
+        if retryable(exc):
+            raise  # what the handler did in the transaction lost a race: decide again
+        raise _HandlerFailedError from exc
+    if outcome.events and context is None:
+        raise _HandlerFailedError from ValueError("the handler gave events for no game")
+    work = Work(
+        games=(_game_write(context, outcome, state),) if context is not None else (),
+        players=outcome.players,
+        addresses=outcome.addresses,
+        seals=outcome.seals,
+        tournaments=outcome.tournaments,
+    )
+    try:
+        write(tx, work, inbound_id=message.id)
+    except (PlayerExistsError, UnknownChangeError) as exc:  # e.g. registered meanwhile
+        raise _HandlerFailedError from exc
+    step("after-events")
+    write(tx, Work(mails=outcome.mails), inbound_id=message.id, game_id=game_id)
+    step("after-outbox")
+    status = REJECTED if outcome.rejected else PROCESSED
+    write(tx, Work(message=MessageDone(message.id, status, game_id, outcome.note)))
+    step("before-commit")
+    return status
+
+
+def _game_write(context: GameContext, outcome: Outcome, state: GameState | None) -> GameWrite:
+    """The game's part of the handler's outcome (its deadlines only with a change)."""
+    changed = bool(outcome.events) or outcome.record is not None
+    return GameWrite(
+        context.game_id,
+        context.seq,
+        outcome.events,
+        record=outcome.record,
+        state=state,
+        deadlines=outcome.deadlines if changed else (),
+    )
+
+
+__all__ = ["BUSY", "CONFLICT_RETRIES", "SKIPPED", "STEPS", "Handler", "process_message"]
