@@ -128,7 +128,7 @@ def append(
         expected_seq=expected_seq,
         records=[encode(e) for e in events],
         now=tx.now(),
-        actual_seq=lambda: int(_row(tx, tournament_id).last_seq),
+        actual_seq=lambda: head(tx, tournament_id),
         what=f"tournament {tournament_id!r}",
         head_values={"finished": True} if finished else None,
     )
@@ -142,11 +142,16 @@ def head(tx: Tx, tournament_id: str, *, lock: bool = False) -> int:
     Raises:
         TournamentNotFoundError: there is no such tournament.
     """
-    return int(_row(tx, tournament_id, lock=lock).last_seq)
+    return int(_row(tx, tournament_id, lock=lock, head_only=True).last_seq)
 
 
-def _row(tx: Tx, tournament_id: str, *, lock: bool = False) -> Any:
-    query = select(TOURNAMENT).where(TOURNAMENT.c.id == tournament_id)
+def _row(tx: Tx, tournament_id: str, *, lock: bool = False, head_only: bool = False) -> Any:
+    """
+    The tournament's row; ``head_only``: its name and last seq alone, without the
+    snapshot (the folded state of every game, decoded from JSON on every read).
+    """
+    columns = (TOURNAMENT.c.id, TOURNAMENT.c.last_seq) if head_only else (TOURNAMENT,)
+    query = select(*columns).where(TOURNAMENT.c.id == tournament_id)
     if lock and tx.dialect == "postgresql":
         query = query.with_for_update()
     row = tx.connection.execute(query).first()
@@ -157,7 +162,7 @@ def _row(tx: Tx, tournament_id: str, *, lock: bool = False) -> Any:
 
 def events(tx: Tx, tournament_id: str, *, after: int = 0) -> list[tev.TournamentEvent]:
     """The tournament's events after ``after``, in order."""
-    _row(tx, tournament_id)
+    _row(tx, tournament_id, head_only=True)
     rows = tx.connection.execute(
         select(TOURNAMENT_EVENT.c.type, TOURNAMENT_EVENT.c.version, TOURNAMENT_EVENT.c.payload)
         .where(
