@@ -22,7 +22,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from datetime import datetime
 
-from moderator.demo.mail_demo import temporary_gnupg_home
+from moderator.demo.keys import temporary_gnupg_home
 from moderator.mail.compose import mail_headers, new_token, report_mail, signed_mime
 from moderator.mail.gpg import Keyring
 

@@ -55,7 +55,8 @@ from pathlib import Path
 from typing import Any
 
 from moderator.demo.hub import MailHub
-from moderator.demo.mail_demo import FastClock, temporary_gnupg_home
+from moderator.demo.keys import temporary_gnupg_home
+from moderator.demo.mail_demo import FastClock
 from moderator.demo.mailrobot import MailRobot
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring

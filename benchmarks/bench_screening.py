@@ -30,7 +30,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from email.message import Message
 
-from moderator.demo.mail_demo import temporary_gnupg_home
+from moderator.demo.keys import temporary_gnupg_home
 from moderator.mail.gpg import Keyring
 from moderator.mail.intake import (
     Extracted,

@@ -53,6 +53,10 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/templates/player.reply-private.txt.j2",
         "moderator/templates/player.history.txt.j2",
         "moderator/service/handler.py",
+        "moderator/rules/data/masterboard_layout.toml",
+        "moderator/pictures/fonts/DejaVuSans.ttf",
+        "moderator/pictures/fonts/DejaVuSans-Bold.ttf",
+        "moderator/pictures/fonts/LICENSE-DejaVu.txt",
     ):
         assert name in names, name
     # Installed on its own (no source checkout next to it), it renders from its templates.
@@ -74,6 +78,10 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "print(views.view_text(views.player_view(replay([position_event(p)]), 'Ann'), 'Ann'))\n"
         "from moderator.store import migrate\n"
         "print('schema', migrate.upgrade('sqlite:///wheel.sqlite'))\n"
+        "from moderator.pictures import masterboard, raster\n"
+        "print('fonts', *raster.font_paths())\n"
+        "v = views.player_view(replay([position_event(p)]), 'Ann')\n"
+        "print('png', len(raster.svg_to_png(masterboard.masterboard_svg(v, 'Ann'))))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     result = subprocess.run(
@@ -87,6 +95,8 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "Turn 2, Ann's turn: split step" in result.stdout
     assert f"schema (None, '{migrate.HEAD}')" in result.stdout  # migrations run without an alembic.ini
+    assert f"fonts {target}" in result.stdout  # the pictures' fonts come with the wheel
+    assert "png " in result.stdout
     assert (
         str(target)
         in subprocess.run(

@@ -9,10 +9,12 @@ from typing import Annotated, Any
 import typer
 
 from moderator.cli.common import DbOption, GameArg, _fail, _store
+from moderator.pictures.raster import svg_to_png
 from moderator.play.dice import read_dice_script
 from moderator.play.errors import GameError
 from moderator.play.games import history, legal, new_game, show
 from moderator.play.messages import order
+from moderator.play.pictures import board_svg
 from moderator.play.queries import waiting_line
 from moderator.reporting.views import view_text
 
@@ -124,6 +126,31 @@ def local_history(
     with _store(db) as store:
         lines = history(store, game_id, as_, first, last)
     typer.echo("\n".join(lines) if lines else "Nothing to show.")
+
+
+@app.command("board")
+def local_board(
+    game_id: GameArg,
+    as_: AsOption,
+    png: Annotated[Path, typer.Option("--png", help="Write the picture here, as PNG.")],
+    svg: Annotated[
+        Path | None, typer.Option("--svg", help="Also write the picture here, as SVG.")
+    ] = None,
+    battle: Annotated[
+        bool, typer.Option("--battle", help="Draw the battle being fought, not the masterboard.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Draw the masterboard (or the battle) as one player sees it, as PNG (and SVG)."""
+    with _store(db) as store:
+        text = board_svg(store, game_id, as_, battle=battle)
+    try:
+        if svg is not None:
+            svg.write_text(text, encoding="utf-8")
+        png.write_bytes(svg_to_png(text))
+    except OSError as exc:
+        raise _fail(f"error: cannot write the picture: {exc}") from None
+    typer.echo(f"Wrote {png}" + (f" and {svg}" if svg is not None else "") + ".")
 
 
 @app.command("games")

@@ -18,20 +18,22 @@ from __future__ import annotations
 import asyncio
 import mailbox
 import random
-import shutil
-import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
 from moderator.demo.hub import MailHub
+from moderator.demo.keys import (
+    MODERATOR,
+    DemoKeys,
+    lf_line_ends,
+    robot_address,
+)
 from moderator.demo.mailrobot import MailRobot
-from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
 from moderator.play.robot_games import DEFAULT_NAMES
@@ -53,8 +55,6 @@ from moderator.store import inbox, outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import PENDING
 
-MODERATOR = "moderator@titan.invalid"
-ROBOT_DOMAIN = "robots.titan.invalid"
 GAME_ID = "demo"
 
 
@@ -118,29 +118,6 @@ class FastClock:
         return self.start + timedelta(seconds=(time.monotonic() - self._t0) * self.speed)
 
 
-def new_gnupg_home(tag: str) -> Path:
-    """A new, empty GnuPG home under /tmp (gpg-agent's socket path must stay short)."""
-    return Path(tempfile.mkdtemp(prefix=f"tdemo-{tag}-", dir="/tmp"))
-
-
-def drop_gnupg_home(home: Path) -> None:
-    """Stop the home's gpg-agent and remove the home."""
-    subprocess.run(
-        ["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False, capture_output=True
-    )
-    shutil.rmtree(home, ignore_errors=True)
-
-
-@contextmanager
-def temporary_gnupg_home(tag: str) -> Iterator[Path]:
-    """``new_gnupg_home`` for the ``with`` block, dropped after it (the benchmarks)."""
-    home = new_gnupg_home(tag)
-    try:
-        yield home
-    finally:
-        drop_gnupg_home(home)
-
-
 def where_lines(folder: Path, mailboxes: Mapping[str, Path], replay: str) -> list[str]:
     """The end of a demo's summary: where every mailbox and the database are."""
     db = folder / "demo.sqlite"
@@ -149,7 +126,9 @@ def where_lines(folder: Path, mailboxes: Mapping[str, Path], replay: str) -> lis
         *(f"  {who:<10} {path}" for who, path in mailboxes.items()),
         f"  database   {db}",
         "",
-        "Read a mailbox with any mail program (mutt -f FILE), or replay a game:",
+        f"  keys       {folder / 'players'} (GnuPG homes), {folder / 'moderator.asc'}",
+        "",
+        f"How to read a mailbox with mutt or gpg: {folder / 'README.txt'}; replay a game:",
         f"  titan-moderator local history {replay} --db sqlite:///{db}",
     ]
 
@@ -166,54 +145,6 @@ class MailSystem(Protocol):
     def imap_port(self) -> int: ...
 
     def add_user(self, address: str, password: str) -> None: ...
-
-
-def robot_address(name: str) -> str:
-    return f"{name.lower()}@{ROBOT_DOMAIN}"
-
-
-@dataclass
-class DemoKeys:
-    """Key pairs in temporary GnuPG homes: the moderator's and one per robot."""
-
-    moderator_home: Path
-    moderator_key: str
-    robots: dict[str, tuple[Keyring, str]]
-    homes: list[Path]
-    clock: Callable[[], datetime] | None = None
-
-    @classmethod
-    async def make(
-        cls, names: list[str], clock: Callable[[], datetime] | None = None
-    ) -> DemoKeys:
-        """
-        Make the keys (each robot holds the moderator's public key).  The robots sign
-        at ``clock``'s time, the moderator's: on a fast clock, a signature made at the
-        machine's time would soon look weeks old to the moderator, and be refused.
-        """
-        homes = [new_gnupg_home("mod")]
-        keys = cls(homes[0], "", {}, homes, clock)
-        try:
-            ring = Keyring(keys.moderator_home)
-            keys.moderator_key = await asyncio.to_thread(
-                ring.generate_key, "Titan moderator", MODERATOR
-            )
-            public = ring.export_public(keys.moderator_key)
-            for name in names:
-                homes.append(new_gnupg_home(name[:3].lower()))
-                robot_ring = Keyring(homes[-1], clock=clock)
-                key = await asyncio.to_thread(robot_ring.generate_key, name, robot_address(name))
-                robot_ring.import_key(public)
-                keys.robots[name] = (robot_ring, key)
-        except BaseException:
-            keys.drop()
-            raise
-        return keys
-
-    def drop(self) -> None:
-        """Stop the agents and remove the homes."""
-        for home in self.homes:
-            drop_gnupg_home(home)
 
 
 def demo_config(mail: MailSystem, folder: Path, keys: DemoKeys) -> Config:
@@ -295,6 +226,7 @@ async def run_demo(
         async with MailHub() as hub:
             return await _play(options, progress, folder, seed, names, hub, keys, started)
     finally:
+        keys.keep(folder)
         keys.drop()
 
 
@@ -428,7 +360,7 @@ def dump_inbox(store: EventStore, path: Path) -> Path:
     try:
         with store.reading() as tx:
             for message in inbox.messages(tx):
-                box.add(message.raw)
+                box.add(lf_line_ends(message.raw))
     finally:
         box.close()
     return path

@@ -30,6 +30,7 @@ from email.utils import format_datetime
 from pathlib import Path
 
 from moderator import robot
+from moderator.demo.keys import lf_line_ends
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
@@ -138,7 +139,7 @@ class MailRobot:
         box = mailbox.mbox(self.mbox_path)
         try:
             for _uid, raw in found.messages:
-                box.add(raw)
+                box.add(lf_line_ends(raw))
                 self._note(raw)
         finally:
             box.close()

@@ -34,7 +34,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from moderator.demo.hub import MailHub
-from moderator.demo.mail_demo import DemoKeys, FastClock, demo_config, demo_robot
+from moderator.demo.keys import DemoKeys
+from moderator.demo.mail_demo import FastClock, demo_config, demo_robot
 from moderator.demo.tournament_run import (
     DIRECTOR_NAME,
     PLAYER_NAMES,
@@ -67,6 +68,7 @@ async def run_tournament_demo(
         async with MailHub() as hub:
             return await _run(options, progress, folder, seed, names, hub, keys, started)
     finally:
+        keys.keep(folder)
         keys.drop()
 
 

@@ -6,6 +6,7 @@ musters) and engagements up to their outcome and the game's end.  Split out of
 
 from __future__ import annotations
 
+from moderator.reporting.views import land_name
 from moderator.reporting.wording import (
     Describers,
     _a,
@@ -49,7 +50,9 @@ def _colour_chosen(e: ev.ColourChosen, state: GameState | None) -> str:
 
 @_on(ev.LegionsPlaced)
 def _legions_placed(e: ev.LegionsPlaced, state: GameState | None) -> str:
-    placed = "; ".join(f"{owner}'s {marker} in {land}" for marker, owner, land, _ in e.legions)
+    placed = "; ".join(
+        f"{owner}'s {marker} in {land_name(land)}" for marker, owner, land, _ in e.legions
+    )
     return f"Starting legions of eight placed: {placed}"
 
 
@@ -99,7 +102,7 @@ def _legion_moved(e: ev.LegionMoved, state: GameState | None) -> str:
         verb = "teleported (tower teleport)"
     elif e.teleport == "titan":
         verb = "teleported (Titan teleport)"
-    text = f"{_legion(e.marker, state, name=True)} {verb} from {e.from_land} to {e.to_land}"
+    text = f"{_legion(e.marker, state, name=True)} {verb} from {land_name(e.from_land)} to {land_name(e.to_land)}"
     if e.lord_shown:
         text += f", showing its {e.lord_shown}"
     if e.entry:
@@ -121,7 +124,7 @@ def _movement_ended(e: ev.MovementEnded, state: GameState | None) -> str:
 
 @_on(ev.LegionsRecombined)
 def _legions_recombined(e: ev.LegionsRecombined, state: GameState | None) -> str:
-    return f"{_and(e.absorbed)} rejoined {_legion(e.marker, state)} in {e.land} (4.3)"
+    return f"{_and(e.absorbed)} rejoined {_legion(e.marker, state)} in {land_name(e.land)} (4.3)"
 
 
 @_on(ev.CreatureMustered)
@@ -150,7 +153,8 @@ def _player_withdrew(e: ev.PlayerWithdrew, state: GameState | None) -> str:
 @_on(ev.EngagementStarted)
 def _engagement_started(e: ev.EngagementStarted, state: GameState | None) -> str:
     return (
-        f"Engagement at {e.land}: {_legion(e.attacker, state)} attacks {_legion(e.defender, state)}"
+        f"Engagement at {land_name(e.land)}: {_legion(e.attacker, state)} attacks "
+        f"{_legion(e.defender, state)}"
     )
 
 
@@ -214,11 +218,11 @@ def _engagement_resolved(e: ev.EngagementResolved, state: GameState | None) -> s
             f"{defender} lost {_chars(e.defender_losses)}"
         )
     if e.winner is None:
-        return f"Engagement at {e.land}: {what}; both legions are eliminated"
+        return f"Engagement at {land_name(e.land)}: {what}; both legions are eliminated"
     winner = _owner(e.winner, state)
     if e.points and winner:
-        return f"Engagement at {e.land}: {what}; {winner} scores {e.points}"
-    return f"Engagement at {e.land}: {what}; {_legion(e.winner, state)} wins"
+        return f"Engagement at {land_name(e.land)}: {what}; {winner} scores {e.points}"
+    return f"Engagement at {land_name(e.land)}: {what}; {_legion(e.winner, state)} wins"
 
 
 _DECISIONS = {
@@ -278,7 +282,7 @@ def _player_eliminated(e: ev.PlayerEliminated, state: GameState | None) -> str:
 
 @_on(ev.EngagementEnded)
 def _engagement_ended(e: ev.EngagementEnded, state: GameState | None) -> str:
-    return f"The engagement at {e.land} is over"
+    return f"The engagement at {land_name(e.land)} is over"
 
 
 @_on(ev.GameOver)

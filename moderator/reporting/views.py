@@ -43,6 +43,13 @@ __all__ = [
 ]
 
 
+def land_name(land: int) -> str:
+    """A land as mails name it, with its terrain: ``29 (Marsh)`` (a player plans
+    musters and moves by terrain, and should not need his own board to read a report)."""
+    found = load_variant().lands.get(land)
+    return f"{land} ({found.terrain})" if found is not None else str(land)
+
+
 def marker_names() -> dict[str, str]:
     """Marker code -> the name of its picture ("Rd01" -> "Cross")."""
     return {code: name for pairs in load_variant().markers.values() for code, name in pairs}
@@ -260,7 +267,9 @@ def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
         }
     by_owner: dict[str, list[dict[str, Any]]] = {p["name"]: [] for p in view["players"]}
     for lg in view["legions"]:
-        by_owner.setdefault(lg["owner"], []).append({**lg, "picture": names.get(lg["marker"], "")})
+        by_owner.setdefault(lg["owner"], []).append(
+            {**lg, "picture": names.get(lg["marker"], ""), "where": land_name(lg["land"])}
+        )
     return {
         "over": view["step"] == Step.OVER.value,
         "setting_up": view["active"] is None,
@@ -276,12 +285,20 @@ def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
         "players": view["players"],
         "owners": [{"name": o, "legions": lgs} for o, lgs in by_owner.items() if lgs],
         "dead": list(view["dead"].items()),
+        "name_width": max([10, *(len(p["name"]) for p in view["players"])]),
     }
 
 
-def view_text(view: dict[str, Any], viewer: str | None = None) -> str:
-    """A readable rendering of ``player_view``'s dict (turn, whose move, scores, board)."""
-    return render("status.txt.j2", **status_model(view, viewer))
+def view_text(view: dict[str, Any], viewer: str | None = None, *, contents: bool = True) -> str:
+    """
+    A readable rendering of ``player_view``'s dict (turn, whose move, scores, board).
+    ``contents`` False leaves out what the legions hold (the signed part of a report:
+    the moderator never signs legion contents, Wolff 4.5) and points ``viewer`` to the
+    private part for his own.
+    """
+    return render(
+        "status.txt.j2", **status_model(view, viewer), contents=contents, viewer=viewer
+    )
 
 
 def battle_text(view: dict[str, Any], viewer: str | None = None) -> str | None:

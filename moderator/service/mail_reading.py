@@ -39,6 +39,13 @@ _ADDRESS = re.compile(
 )
 _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fwd?)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
+#: The headlines of the moderator's own reports: an answer to one of them is about the
+#: orders in it, not about the step the report was written at (which may be long past).
+_REPORT_HEADLINE = re.compile(
+    r"^(?:\[titan [^\]]*\]\s*)?(?:your move:|turn \d+, .* to act$|the game is over)",
+    re.IGNORECASE,
+)
+
 _NO_HINTS = Hints()
 
 
@@ -92,6 +99,9 @@ def mail_info(read: ReadMail, message: InboundMessage) -> reports.MailInfo:
     """What an answer quotes of the mail: its sender, subject, date, id and topic."""
     subject = header_text(read.msg, "Subject")
     topic = _REPLY_PREFIX.sub("", reference.without_refs(subject)).strip()
+    if _REPORT_HEADLINE.match(topic):
+        tag = topic[: topic.index("]") + 1] if topic.startswith("[") else ""
+        topic = f"{tag} your orders".strip()
     return reports.MailInfo(
         sender=header_text(read.msg, "From") or "(no sender)",
         subject=subject,

@@ -28,6 +28,7 @@ from moderator.rules.state import GameState
 from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord
 from moderator.service import auth, notices, reports
+from moderator.service.knowledge_cache import knowledge_after
 from moderator.store.deadlines import DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup
 from moderator.store.outbox import OutgoingMail
@@ -102,6 +103,7 @@ def report_round(
     timeline = _timeline(game, lookup, new, min(since for _, _, since, _ in due))
     allowed = record.allow_secrets
     ref = reference.current(game.game_id, state)
+    knowledge = knowledge_after(game, lookup, new)
     mails: list[OutgoingMail] = []
     for seat, player, since, again in due:
         texts = reports.report(
@@ -111,6 +113,7 @@ def report_round(
             [(event, before) for number, event, before in timeline if number > since],
             since,
             record=record,
+            known=knowledge.legions(seat),
             time_zone=player.time_zone,
             how=auth.how_to_authenticate(player, allowed),
             resend=again,

@@ -21,12 +21,20 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moderator.play.run import LineResult
+from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.render import render
-from moderator.reporting.views import legal_orders, marker_names, player_view, view_text
+from moderator.reporting.views import (
+    land_name,
+    legal_orders,
+    marker_names,
+    player_view,
+    view_text,
+)
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import load_variant
 from moderator.schedule.record import GameRecord
 from moderator.schedule.reference import StepRef
 
@@ -88,9 +96,17 @@ def _legion_line(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     picture = names.get(view["marker"], "")
     contents = ", ".join(view["contents"]) if view["contents"] is not None else "contents unknown"
     moved = " (moved)" if view["moved"] else ""
-    return (
-        f"{view['marker']} ({picture}) in {view['land']}, {view['height']} high: {contents}{moved}"
-    )
+    where = land_name(view["land"])
+    return f"{view['marker']} ({picture}) in {where}, {view['height']} high: {contents}{moved}"
+
+
+def _known_line(known: KnownLegion, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """Another player's legion as ``known`` says the viewer knows it (Wolff 4.5: only in
+    the private part)."""
+    land = int(view["land"])
+    terrain = load_variant().lands[land].terrain
+    moved = " (moved)" if view["moved"] else ""
+    return legion_line(known, land, terrain, names.get(known.marker) or None) + moved
 
 
 def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str]]:
@@ -112,6 +128,7 @@ def report(
     since: int,
     *,
     record: GameRecord,
+    known: Mapping[str, KnownLegion] | None = None,
     time_zone: str = "UTC",
     how: Sequence[str] = (),
     resend: bool = False,
@@ -127,17 +144,12 @@ def report(
     more = max(0, len(public_events) - REPORT_EVENTS)
     names = marker_names()
     mine = player_view(state, viewer)
-    public_markers = {
-        lg["marker"] for lg in player_view(state, None)["legions"] if lg["contents"] is not None
-    }
     own = [_legion_line(lg, names) for lg in mine["legions"] if lg["owner"] == viewer]
-    known = [
-        _legion_line(lg, names)
-        for lg in mine["legions"]
-        if lg["owner"] != viewer
-        and lg["contents"] is not None
-        and lg["marker"] not in public_markers
-    ]
+    others = [lg for lg in mine["legions"] if lg["owner"] != viewer]
+    if known is not None:  # what the viewer knows for certain, partly known legions too
+        lines = [_known_line(known[lg["marker"]], lg, names) for lg in others]
+    else:
+        lines = [_legion_line(lg, names) for lg in others if lg["contents"] is not None]
     orders = legal_orders(state, viewer) if your_move else []
     public = render(
         "player.report.txt.j2",
@@ -152,7 +164,7 @@ def report(
         deadline=deadline_line(record, time_zone),
         events=public_events[more:],
         more_events=more,
-        status=view_text(player_view(state, None), viewer),
+        status=view_text(player_view(state, None), viewer, contents=False),
         how=list(how),
     )
     private = render(
@@ -162,7 +174,7 @@ def report(
         ref=str(ref),
         events=private_events[-REPORT_EVENTS:],
         own=own,
-        known=known,
+        known=lines,
         engagement=mine["engagement"] if "proposals" in (mine["engagement"] or {}) else None,
         your_move=your_move,
         orders=orders[:REPORT_ORDER_LINES],

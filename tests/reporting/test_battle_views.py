@@ -445,7 +445,7 @@ def test_narration_of_moves_concessions_and_the_end() -> None:
     ]
     lines = game.lines(game.order("accept concession"))
     assert lines[0] == "Battle over: Ann's Bu01 concedes"
-    assert lines[1].startswith("Engagement at 1: Ann's Bu01 conceded; Bob scores")
+    assert lines[1].startswith("Engagement at 1 (Plains): Ann's Bu01 conceded; Bob scores")
 
 
 def test_narration_when_a_legion_is_eliminated() -> None:
@@ -464,7 +464,7 @@ def test_narration_when_a_legion_is_eliminated() -> None:
     assert lines == ["Slain: Bob's ogre", "Battle turn 2: Ann may concede or proceed"]
     lines = game.lines(game.order("proceed"))
     assert lines[0] == "Battle over: Bob's Rd01 is eliminated"
-    assert lines[1].startswith("Engagement at 1: fought out: Ann's Bu01 lost nothing, ")
+    assert lines[1].startswith("Engagement at 1 (Plains): fought out: Ann's Bu01 lost nothing, ")
 
 
 def test_every_battle_event_is_narrated() -> None:

@@ -173,7 +173,7 @@ def test_describe_examples() -> None:
     marker = state.legions_of(owner)[0].marker
     moved = ev.LegionMoved(marker=marker, from_land=100, to_land=6, entry="left")
     assert describe(moved, state).startswith(f"{owner}'s {marker} (")
-    assert describe(moved, state).endswith("moved from 100 to 6, entering from the left")
+    assert describe(moved, state).endswith("moved from 100 (Tower) to 6 (Plains), entering from the left")
 
 
 def test_legal_json_orders_parse_back() -> None:

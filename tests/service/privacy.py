@@ -20,11 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from moderator.reporting.knowledge import Knowledge as Certain
+from moderator.reporting.knowledge import knowledge_of, sorted_characters
 from moderator.reporting.narrate import describe, is_bookkeeping
 from moderator.reporting.wording import _chars
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
-from moderator.rules.state import GameState
+from moderator.rules.state import GameState, Legion
 from moderator.store.outbox import StoredMail
 
 _LEGION_LINE = re.compile(
@@ -39,8 +41,13 @@ class Knowledge:
     state: GameState = field(default_factory=GameState)
     hidden: list[tuple[str, frozenset[str] | None]] = field(default_factory=list)
     seen_lines: list[tuple[str, frozenset[str] | None]] = field(default_factory=list)
+    #: What each reader knows for certain, folded independently of the mail service
+    #: (``reporting.knowledge``, property-tested against the true contents): a legion
+    #: may be known in full by deduction where ``Legion.known_to`` does not say so.
+    certain: Certain = field(default_factory=Certain)
 
     def follow(self, events: list[ev.Event]) -> None:
+        self.certain = knowledge_of(events, self.certain)
         for event in events:
             line = describe(event, self.state)
             audience = None if event.visible_to is None else frozenset(event.visible_to)
@@ -52,7 +59,7 @@ class Knowledge:
 
 
 def _contents_texts(contents: tuple[str, ...]) -> set[str]:
-    return {", ".join(contents), _chars(contents)}
+    return {", ".join(contents), ", ".join(sorted_characters(contents)), _chars(contents)}
 
 
 def leaks(mail: StoredMail, reader: str, knowledge: Knowledge) -> list[str]:
@@ -83,17 +90,22 @@ def leaks(mail: StoredMail, reader: str, knowledge: Knowledge) -> list[str]:
             legion = state.legions.get(match["marker"])
             if legion is None:
                 found.append(f"contents of a legion not on the board: {match[0]!r}")
-            elif not legion.known_by(who):
+            elif not (
+                legion.known_by(who) or knowledge.certain.legion(who, legion.marker).complete
+            ):
                 found.append(f"contents of {legion.marker} unknown to {who}: {match[0]!r}")
-            elif contents != ", ".join(legion.contents):
+            elif sorted(contents.split(", ")) != sorted(legion.contents):
                 found.append(f"wrong contents for {legion.marker}: {match[0]!r}")
     known: set[str] = set()
+    def knows(legion: Legion) -> bool:
+        return legion.known_by(reader) or knowledge.certain.legion(reader, legion.marker).complete
+
     for legion in state.legions.values():
-        if legion.known_by(reader):
+        if knows(legion):
             known |= _contents_texts(legion.contents)
     seen = "\n".join(visible)
     for legion in state.legions.values():
-        if legion.height < 3 or legion.known_by(reader):
+        if legion.height < 3 or knows(legion):
             continue
         for text in _contents_texts(legion.contents) - known:
             listed = re.search(rf"(?<!, )(?<!\d ){re.escape(text)}(?!,)", whole)

@@ -59,10 +59,10 @@ def test_private_contents_go_only_to_their_owner_and_never_in_the_signed_part(
     ann = sent.one("ann@example.org", "report")
     bob = sent.one("bob@example.org", "report")
     assert secret_line in (ann.private_body or "") and secret_line not in ann.body
-    assert "Bu02 (Bat) in 500, 4 high: Angel, Centaur, Centaur, Gargoyle" in (
+    assert "Bu02 (Bat) in 500 (Tower), 4 high: Angel, Centaur, Centaur, Gargoyle" in (
         ann.private_body or ""
     )
-    assert "Bu02 Bat         in 500   4 high: 4 unknown" in ann.body
+    assert "Bu02 Bat         in 500 (Tower)     4 high\n" in ann.body
     for text in (bob.body, bob.private_body or ""):
         assert "4 high: Angel, Centaur, Centaur, Gargoyle" not in text
         assert "(secret)" not in text

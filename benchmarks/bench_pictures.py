@@ -1,0 +1,69 @@
+"""
+Picture benchmarks: prints figures, asserts nothing.
+
+    python benchmarks/bench_pictures.py [--repeat N]
+
+For the masterboard (six players, mid-game) and a battle on the Tower, and for every
+bare battleland: the time to draw the SVG, the time to rasterise it to a palette PNG,
+and the sizes of both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from moderator.pictures.battleland import battle_svg, battleland_svg
+from moderator.pictures.masterboard import masterboard_svg
+from moderator.pictures.raster import svg_to_png
+from moderator.reporting.views import player_view
+from moderator.rules.evolve import replay
+from moderator.rules.positions import position_event
+from moderator.rules.variant import load_variant
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pictures"))
+from positions import BOARD  # the tests' six-player position
+
+
+def _median_ms(run: Callable[[], object], repeat: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = run()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), result
+
+
+def _measure(label: str, draw: Callable[[], str], repeat: int) -> None:
+    draw_ms, svg_text = _median_ms(draw, repeat)
+    assert isinstance(svg_text, str)
+    raster_ms, png = _median_ms(lambda: svg_to_png(svg_text), repeat)
+    assert isinstance(png, bytes)
+    print(
+        f"{label:<24} draw {draw_ms:6.1f} ms  rasterise {raster_ms:6.1f} ms  "
+        f"SVG {len(svg_text) / 1024:5.1f} KB  PNG {len(png) / 1024:5.1f} KB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").strip().splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    view = player_view(replay([position_event(BOARD)]), "Ann")
+    svg_to_png(battleland_svg("Plains"))  # load the fonts once, outside the timings
+    _measure(
+        "masterboard",
+        lambda: masterboard_svg(view, "Ann", game="g1", changed=[41, 200]),
+        args.repeat,
+    )
+    _measure("battle (Tower)", lambda: battle_svg(view, "Ann", game="g1"), args.repeat)
+    for terrain in sorted(load_variant().battlelands):
+        _measure(f"battleland {terrain}", lambda t=terrain: battleland_svg(t), args.repeat)
+
+
+if __name__ == "__main__":
+    main()

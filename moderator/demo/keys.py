@@ -1,0 +1,180 @@
+"""
+The demo's GnuPG keys: a key pair for the moderator and one per robot, each in a
+temporary home under /tmp (gpg-agent's socket path must stay short), and what is kept
+of them for a person to read the demo's mailboxes afterwards (``keep``): each robot's
+home in ``DIR/players/<name>/gnupg``, the moderator's public key in
+``DIR/moderator.asc`` and ``DIR/README.txt`` saying how to read a mailbox with mutt or
+gpg.  The mailboxes themselves are written with LF line ends (``lf_line_ends``), as
+mbox files on Unix are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from moderator.mail.gpg import Keyring
+
+MODERATOR = "moderator@titan.invalid"
+ROBOT_DOMAIN = "robots.titan.invalid"
+
+
+def robot_address(name: str) -> str:
+    return f"{name.lower()}@{ROBOT_DOMAIN}"
+
+
+def lf_line_ends(raw: bytes) -> bytes:
+    """A mail's bytes with LF line ends, as an mbox file on Unix holds them (mail
+    programs verify signatures over the canonical CRLF form whatever the file has)."""
+    return raw.replace(b"\r\n", b"\n")
+
+
+def new_gnupg_home(tag: str) -> Path:
+    """A new, empty GnuPG home under /tmp (gpg-agent's socket path must stay short)."""
+    return Path(tempfile.mkdtemp(prefix=f"tdemo-{tag}-", dir="/tmp"))
+
+
+def stop_agent(home: Path) -> None:
+    """Stop the home's gpg-agent, if one runs."""
+    subprocess.run(
+        ["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False, capture_output=True
+    )
+
+
+def drop_gnupg_home(home: Path) -> None:
+    """Stop the home's gpg-agent and remove the home."""
+    stop_agent(home)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@contextmanager
+def temporary_gnupg_home(tag: str) -> Iterator[Path]:
+    """``new_gnupg_home`` for the ``with`` block, dropped after it (the benchmarks)."""
+    home = new_gnupg_home(tag)
+    try:
+        yield home
+    finally:
+        drop_gnupg_home(home)
+
+
+@dataclass
+class DemoKeys:
+    """Key pairs in temporary GnuPG homes: the moderator's and one per robot."""
+
+    moderator_home: Path
+    moderator_key: str
+    robots: dict[str, tuple[Keyring, str]]
+    homes: list[Path]
+    clock: Callable[[], datetime] | None = None
+
+    @classmethod
+    async def make(
+        cls, names: list[str], clock: Callable[[], datetime] | None = None
+    ) -> DemoKeys:
+        """
+        Make the keys (each robot holds the moderator's public key).  The robots sign
+        at ``clock``'s time, the moderator's: on a fast clock, a signature made at the
+        machine's time would soon look weeks old to the moderator, and be refused.
+        """
+        homes = [new_gnupg_home("mod")]
+        keys = cls(homes[0], "", {}, homes, clock)
+        try:
+            ring = Keyring(keys.moderator_home)
+            keys.moderator_key = await asyncio.to_thread(
+                ring.generate_key, "Titan moderator", MODERATOR
+            )
+            public = ring.export_public(keys.moderator_key)
+            for name in names:
+                homes.append(new_gnupg_home(name[:3].lower()))
+                robot_ring = Keyring(homes[-1], clock=clock)
+                key = await asyncio.to_thread(robot_ring.generate_key, name, robot_address(name))
+                robot_ring.import_key(public)
+                keys.robots[name] = (robot_ring, key)
+        except BaseException:
+            keys.drop()
+            raise
+        return keys
+
+    def drop(self) -> None:
+        """Stop the agents and remove the homes."""
+        for home in self.homes:
+            drop_gnupg_home(home)
+
+    def keep(self, folder: Path) -> None:
+        """
+        Leave in ``folder`` what a person needs to read the demo's mailboxes: each
+        robot's GnuPG home (``players/<name>/gnupg``, its agent stopped first), the
+        moderator's public key (``moderator.asc``) and ``README.txt``.
+        """
+        (folder / "moderator.asc").write_text(
+            Keyring(self.moderator_home).export_public(self.moderator_key)
+        )
+        names = list(self.robots)
+        for name, home in zip(names, self.homes[1:], strict=False):
+            stop_agent(home)
+            target = folder / "players" / name.lower() / "gnupg"
+            shutil.rmtree(target, ignore_errors=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(home, target, ignore=shutil.ignore_patterns("S.*", "*.lock", ".#*"))
+            target.chmod(0o700)
+        (folder / "README.txt").write_text(readme(folder, names))
+
+
+def readme(folder: Path, names: Sequence[str]) -> str:
+    """How to read the demo's mailboxes (``README.txt``)."""
+    first = names[0].lower() if names else "ann"
+    lines = [
+        "Titan by mail: what the demo left",
+        "=================================",
+        "",
+        "mail/<name>.mbox       every mail a robot player received from the moderator",
+        "mail/moderator.mbox    every mail the moderator received from the players",
+        "players/<name>/gnupg   the robot's GnuPG home: his key pair and the moderator's key",
+        "moderator.asc          the moderator's public key",
+        "demo.sqlite            the game's database",
+        "",
+        "Each report is signed by the moderator.  Its public part (where the legions are,",
+        "what happened) is signed; its private part (what your legions hold, your orders)",
+        "is encrypted to the player and not signed: the moderator never signs what a",
+        "legion holds (Wolff's errata 4.5), so mail programs say that part of the",
+        "message has not been signed.  That is on purpose.",
+        "",
+        "Read a robot's mail as that robot, with mutt:",
+        "",
+        f"  GNUPGHOME={folder / 'players' / first / 'gnupg'} \\",
+        f"    mutt -R -f {folder / 'mail' / (first + '.mbox')} \\",
+        "    -e 'set crypt_use_gpgme=yes crypt_verify_sig=yes'",
+        "",
+        "mutt shows \"Good signature from: Titan moderator\" above the public part and",
+        "decrypts the private part with the robot's key.  With gpg alone: save a part",
+        "with mutt (or any mail program) and run",
+        "",
+        f"  GNUPGHOME={folder / 'players' / first / 'gnupg'} gpg --decrypt FILE",
+        "",
+        "To replay the game move by move:",
+        "",
+        f"  titan-moderator local history GAME --db sqlite:///{folder / 'demo.sqlite'}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "MODERATOR",
+    "ROBOT_DOMAIN",
+    "DemoKeys",
+    "drop_gnupg_home",
+    "lf_line_ends",
+    "new_gnupg_home",
+    "readme",
+    "robot_address",
+    "stop_agent",
+    "temporary_gnupg_home",
+]

@@ -1,0 +1,81 @@
+"""
+The lands where something happened, for outlining on the masterboard.
+
+A report covers the events since the player's last one; the picture outlines the lands
+those events touched, so he sees at a glance where to look.  Only events he may see
+count (``reporting.visibility``), so an outline never gives away a secret: a split's
+private half, for instance, is left out, and its public half marks the same land.
+
+Events name a land in one of three ways: directly (``land``, ``from_land``, ``to_land``,
+``back_to``), through a legion marker (a split, a muster, an angel), or not at all (the
+steps of a battle, which happen on the engaged land).  The events are walked backwards
+from the view's present, so a marker is looked up where its legion stood at the time
+and a battle's steps go to the land of the engagement they belong to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from moderator.reporting.visibility import is_bookkeeping, may_see
+from moderator.rules import events as ev
+
+#: Battle events: they name no land and happen on the engaged land.
+_BATTLE_EVENTS = (
+    ev.BattleStepBegan,
+    ev.FighterMoved,
+    ev.ManeuverReset,
+    ev.FightersLeftOff,
+    ev.JoinUndone,
+    ev.DriftDamaged,
+    ev.StrikeRolled,
+    ev.CarryAllocated,
+    ev.ConcessionAttempted,
+    ev.SlainRemoved,
+    ev.BattleEnded,
+)
+_LAND_FIELDS = ("land", "from_land", "to_land", "back_to")
+_MARKER_FIELDS = ("marker", "parent", "child", "source", "target")
+
+
+def _markers(event: ev.Event) -> list[str]:
+    found = [getattr(event, name, None) for name in _MARKER_FIELDS]
+    found += list(getattr(event, "absorbed", ()))
+    return [m for m in found if isinstance(m, str)]
+
+
+def changed_lands(
+    events: Sequence[ev.Event], viewer: str | None, view: Mapping[str, Any]
+) -> set[int]:
+    """
+    The lands touched by the ``events`` ``viewer`` may see, given the ``view`` (a
+    ``player_view`` dict) of the state they lead to.
+    """
+    where: dict[str, int] = {
+        str(lg["marker"]): int(lg["land"]) for lg in view["legions"] if lg.get("land") is not None
+    }
+    engagement = view.get("engagement") or {}
+    fighting: int | None = engagement.get("land")
+    lands: set[int] = set()
+    for event in reversed(events):
+        if isinstance(event, ev.EngagementEnded | ev.EngagementResolved):
+            fighting = event.land
+        seen = may_see(event, viewer) and not is_bookkeeping(event)
+        if seen:
+            lands |= _lands_of(event, where, fighting)
+        if isinstance(event, ev.LegionMoved):
+            where[event.marker] = event.from_land  # where it stood before the move
+        elif isinstance(event, ev.EngagementStarted):
+            fighting = None
+    return lands
+
+
+def _lands_of(event: ev.Event, where: Mapping[str, int], fighting: int | None) -> set[int]:
+    lands = {v for name in _LAND_FIELDS if isinstance(v := getattr(event, name, None), int)}
+    lands |= {where[m] for m in _markers(event) if m in where}
+    if isinstance(event, ev.LegionsPlaced | ev.PositionLoaded):
+        lands |= {int(legion[2]) for legion in event.legions}
+    if isinstance(event, _BATTLE_EVENTS) and fighting is not None:
+        lands.add(fighting)
+    return lands

@@ -1,0 +1,207 @@
+"""
+The masterboard as one player may see it, as SVG text.
+
+The input is a ``reporting.views.player_view`` dict, so the picture can show nothing the
+text report would not: legions appear as their markers and heights (their contents are
+never drawn, known or not), and the players' colours and scores come from the same view.
+``changed`` names the lands where something happened since the viewer's last report
+(``changes.changed_lands`` works them out from the events he may see); they are
+outlined.
+
+Each land is drawn as the hexagon of ``layout``, filled with its terrain's colour, with
+its number written at its flat side, its terrain's name under the number, and its
+legions' markers below that, in their owner's colour.  The picture is 800 pixels wide,
+the width the PNG is sent at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from moderator.pictures import svg
+from moderator.pictures.layout import Cell, Grid, board_layout
+from moderator.rules.variant import load_variant
+
+WIDTH = 800
+MARGIN = 8
+COLUMNS, ROWS = 15, 8
+TITLE_BAND = 40
+#: Bands in a land, in pixels in from its flat side: (near, far).
+NUMBER_BAND = (4.0, 17.0)
+TERRAIN_BAND = (18.0, 26.0)
+MARKER_BANDS = ((28.0, 42.0), (43.5, 57.5))
+MARKER_SIZE = 8.0
+MARKER_HEIGHT = 14.0
+PLAYERS_PER_ROW = 3
+
+
+def _grid() -> Grid:
+    side = (WIDTH - 2 * MARGIN) / ((COLUMNS + 1) / 2)
+    return Grid(side=side, left=MARGIN, top=MARGIN + TITLE_BAND)
+
+
+def _band(grid: Grid, cell: Cell, band: tuple[float, float]) -> tuple[float, float]:
+    """The band's top and bottom y on the canvas."""
+    a, b = grid.inward(cell, band[0]), grid.inward(cell, band[1])
+    return min(a, b), max(a, b)
+
+
+def _baseline(top: float, bottom: float, size: float) -> float:
+    """The baseline that centres a line of ``size`` pixels between ``top`` and ``bottom``."""
+    return (top + bottom) / 2 + 0.36 * size
+
+
+def _marker_box(
+    x: float, top: float, marker: str, height: int, colours: tuple[str, str]
+) -> list[str]:
+    label = f"{marker} {height}"
+    width = 0.62 * MARKER_SIZE * len(label) + 4
+    fill, ink = colours
+    return [
+        svg.rect(
+            x - width / 2, top, width, MARKER_HEIGHT, fill, stroke="#000000", width=0.8, radius=2
+        ),
+        svg.text(
+            x,
+            _baseline(top, top + MARKER_HEIGHT, MARKER_SIZE),
+            label,
+            MARKER_SIZE,
+            fill=ink,
+            bold=True,
+        ),
+    ]
+
+
+def _land(
+    grid: Grid,
+    cell: Cell,
+    terrain: str,
+    legions: list[Mapping[str, Any]],
+    colours: Mapping[str, tuple[str, str]],
+) -> list[str]:
+    out = [svg.polygon(grid.outline(cell), svg.TERRAIN_FILL.get(terrain, "#dddddd"), svg.INK, 1.2)]
+    x = grid.centre_x(cell)
+    top, bottom = _band(grid, cell, NUMBER_BAND)
+    out.append(svg.text(x, _baseline(top, bottom, 12), str(cell.number), 12, bold=True))
+    top, bottom = _band(grid, cell, TERRAIN_BAND)
+    out.append(svg.text(x, _baseline(top, bottom, 8), terrain, 8))
+    bands = list(MARKER_BANDS)
+    for i, legion in enumerate(legions):
+        if i < len(bands):
+            top, _ = _band(grid, cell, bands[i])
+            dx = 0.0
+        else:  # a third legion and more (not seen in play): beside the first two
+            top, _ = _band(grid, cell, bands[i % len(bands)])
+            dx = (-1 if i % 2 else 1) * 0.3 * grid.side
+        owner_colours = colours.get(str(legion["owner"]), svg.UNKNOWN_PLAYER)
+        out += _marker_box(x + dx, top, str(legion["marker"]), int(legion["height"]), owner_colours)
+    return out
+
+
+def _outline(grid: Grid, cell: Cell) -> str:
+    """The mark of a land where something happened since the viewer's last report."""
+    pts = grid.outline(cell)
+    cx, cy = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+    inset = [(cx + 0.93 * (x - cx), cy + 0.93 * (y - cy)) for x, y in pts]
+    return svg.polygon(inset, "none", svg.HIGHLIGHT, 3.5)
+
+
+def title_line(view: Mapping[str, Any], game: str, viewer: str | None) -> str:
+    """The first line: the game, the turn, whose turn it is and who is to act."""
+    parts = [f"Game {game}"] if game else []
+    if view.get("winner"):
+        parts.append(f"over: {view['winner']} won")
+    elif view.get("step") == "over":
+        parts.append("over")
+    else:
+        turn = f"turn {view['turn']}"
+        if view.get("active"):
+            turn += f", {view['active']}'s {view['phase']} phase"
+        parts.append(turn)
+        engagement = view.get("engagement")
+        if engagement:
+            fight = "battle" if view.get("battle") else "engagement"
+            parts.append(f"{fight} in {engagement['land']}")
+        actor = view.get("to_act")
+        if actor is not None:
+            parts.append("you to act" if actor == viewer else f"{actor} to act")
+    return " · ".join(parts)
+
+
+def _players(view: Mapping[str, Any], viewer: str | None, top: float) -> tuple[list[str], float]:
+    out: list[str] = []
+    colours = svg.player_colours(view["players"])
+    column_width = (WIDTH - 2 * MARGIN) / PLAYERS_PER_ROW
+    row_height = 20.0
+    for i, player in enumerate(view["players"]):
+        row, column = divmod(i, PLAYERS_PER_ROW)
+        x, y = MARGIN + column * column_width, top + row * row_height
+        fill, _ = colours[player["name"]]
+        out.append(svg.rect(x, y + 3, 14, 14, fill, stroke="#000000", width=0.8, radius=2))
+        who = svg.shorten(player["name"], 22) + (" (you)" if player["name"] == viewer else "")
+        state = "out" if player["eliminated"] else f"{player['score']} points"
+        out.append(
+            svg.text(
+                x + 20,
+                y + 15,
+                f"{who}: {state}",
+                12,
+                bold=player["name"] == view.get("to_act"),
+                anchor="start",
+                strike=bool(player["eliminated"]),
+            )
+        )
+    rows = -(-len(view["players"]) // PLAYERS_PER_ROW)
+    return out, rows * row_height
+
+
+def masterboard_svg(
+    view: Mapping[str, Any],
+    viewer: str | None = None,
+    *,
+    game: str = "",
+    changed: Iterable[int] = (),
+) -> str:
+    """
+    The masterboard as ``viewer`` sees it in ``view`` (a ``player_view`` dict), as SVG.
+    ``changed``: lands to outline (something happened there since his last report).
+    """
+    grid = _grid()
+    layout = board_layout()
+    outlined = sorted(set(changed) & set(layout))
+    lands = load_variant().lands
+    colours = svg.player_colours(view["players"])
+    by_land: dict[int, list[Mapping[str, Any]]] = {}
+    for legion in sorted(view["legions"], key=lambda lg: str(lg["marker"])):
+        if legion.get("land") is not None:
+            by_land.setdefault(int(legion["land"]), []).append(legion)
+    _, board_h = grid.size(COLUMNS, ROWS)
+    title = title_line(view, game, viewer)
+    body = [
+        "",  # the background, once the height is known
+        svg.text(
+            MARGIN,
+            MARGIN + 18,
+            title,
+            svg.fitting(title, 16, WIDTH - 2 * MARGIN),
+            bold=True,
+            anchor="start",
+        ),
+    ]
+    for number in sorted(layout):
+        cell = layout[number]
+        body += _land(grid, cell, lands[number].terrain, by_land.get(number, []), colours)
+    for number in outlined:
+        body.append(_outline(grid, layout[number]))
+    footer_top = grid.top + board_h + MARGIN
+    players, players_h = _players(view, viewer, footer_top)
+    body += players
+    legend_y = footer_top + players_h + 14
+    legend = "Boxes: legion marker and height, in its owner's colour."
+    if outlined:
+        legend += " Outlined: lands where something happened since your last report."
+    body.append(svg.text(MARGIN, legend_y, legend, 10, anchor="start"))
+    height = legend_y + MARGIN
+    body[0] = svg.rect(0, 0, WIDTH, height, svg.PAPER)
+    return svg.document(WIDTH, height, title, body)

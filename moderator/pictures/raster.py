@@ -1,0 +1,69 @@
+"""
+SVG to a small palette PNG: the one impure step of the pictures (a native library call).
+
+resvg (through ``resvg_py``) renders the SVG: it is a complete, self-contained renderer
+shipped as a binary wheel, so nothing needs a system library such as Cairo.  It is told
+to skip the system's fonts and use only the DejaVu Sans files shipped in ``fonts/``:
+the pictures name that family, and a machine without it would otherwise render every
+label as nothing, silently.  Pillow then quantises the RGBA result to a palette of at
+most ``colours`` entries, which is what keeps the masterboard PNG under 80 KB; the
+pictures use a few flat colours, so nothing visible is lost.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from importlib.resources import as_file, files
+
+import resvg_py
+from PIL import Image
+
+from moderator.pictures.svg import FONT, PAPER
+
+FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+DEFAULT_COLOURS = 96
+
+
+@functools.cache
+def font_paths() -> tuple[str, ...]:
+    """
+    The shipped font files as paths resvg can open.  Installed from a wheel or run from a
+    checkout, the package is a folder and ``as_file`` hands back the file itself; from a
+    zip it would hand a temporary copy that is gone on leaving, hence the check.
+    """
+    paths = []
+    for name in FONT_FILES:
+        with as_file(files("moderator.pictures") / "fonts" / name) as path:
+            pass
+        if not path.is_file():  # checked after leaving: a temporary copy is gone by now
+            raise FileNotFoundError(f"the picture font {name} is missing from {path.parent}")
+        paths.append(str(path))
+    return tuple(paths)
+
+
+def render_rgba(svg_text: str, width: int | None = None) -> Image.Image:
+    """The SVG rendered at ``width`` pixels (its own width if None), as an RGBA image."""
+    png = resvg_py.svg_to_bytes(
+        svg_string=svg_text,
+        width=width,
+        background=PAPER,
+        skip_system_fonts=True,
+        font_files=list(font_paths()),
+        font_family=FONT,
+        sans_serif_family=FONT,
+    )
+    image = Image.open(io.BytesIO(bytes(png)))
+    image.load()
+    return image
+
+
+def svg_to_png(svg_text: str, width: int | None = None, colours: int = DEFAULT_COLOURS) -> bytes:
+    """The SVG as a palette PNG of at most ``colours`` colours."""
+    rgb = render_rgba(svg_text, width).convert("RGB")
+    paletted = rgb.quantize(
+        colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    paletted.save(out, format="PNG", optimize=True)
+    return out.getvalue()

@@ -1,0 +1,178 @@
+"""
+The few SVG pieces both pictures are made of, and the colours they share.
+
+Written by hand rather than through an SVG library: the pictures need polygons, lines,
+rectangles and text, nothing else, and text built here is byte-for-byte stable (numbers
+rounded to one decimal place, attributes in a fixed order), so the golden files under
+``tests/pictures/golden/`` change only when a picture does.
+
+Every text names the font family shipped in ``fonts/`` (``FONT``): a generic
+``sans-serif`` may resolve to no font at all on a server, and the rasteriser then drops
+the text without a word.  ``raster`` hands the same files to resvg.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+FONT = "DejaVu Sans"
+
+Point = tuple[float, float]
+
+#: Masterboard terrains: lighter tints of the printed board's colours, so that black
+#: numbers and names stay readable on every one of them.
+TERRAIN_FILL = {
+    "Brush": "#9cc96b",
+    "Desert": "#f2b150",
+    "Hills": "#c79a6b",
+    "Jungle": "#5fae5a",
+    "Marsh": "#bf8e72",
+    "Mountains": "#e8736a",
+    "Plains": "#f3e27c",
+    "Swamp": "#7d9be0",
+    "Tower": "#c4c4c4",
+    "Tundra": "#b4e0f5",
+    "Woods": "#b3b45a",
+}
+
+#: Player colours (rule 4.2): the box fill and the colour its text is written in.
+PLAYER_FILL = {
+    "Black": ("#262626", "#ffffff"),
+    "Blue": ("#2f62d6", "#ffffff"),
+    "Brown": ("#8b5a2b", "#ffffff"),
+    "Gold": ("#f0c419", "#000000"),
+    "Green": ("#2f8f3a", "#ffffff"),
+    "Red": ("#d42a2a", "#ffffff"),
+}
+UNKNOWN_PLAYER = ("#888888", "#000000")
+
+INK = "#111111"
+BACKGROUND = "#2b2b2b"
+PAPER = "#fafaf5"
+HIGHLIGHT = "#d100c4"  # magenta: none of the six player colours
+
+
+def num(value: float) -> str:
+    """A coordinate with at most one decimal, without a trailing ``.0``."""
+    text = f"{value:.1f}"
+    text = text.removesuffix(".0")
+    return "0" if text == "-0" else text
+
+
+def points(pts: Iterable[Point]) -> str:
+    return " ".join(f"{num(x)},{num(y)}" for x, y in pts)
+
+
+def _attrs(pairs: Sequence[tuple[str, str | float | None]]) -> str:
+    out = []
+    for name, value in pairs:
+        if value is None:
+            continue
+        shown = num(value) if isinstance(value, int | float) else value
+        out.append(f" {name}={quoteattr(shown)}")
+    return "".join(out)
+
+
+def polygon(
+    pts: Iterable[Point], fill: str, stroke: str | None = None, width: float | None = None
+) -> str:
+    pairs: list[tuple[str, str | float | None]] = [
+        ("points", points(pts)),
+        ("fill", fill),
+        ("stroke", stroke),
+        ("stroke-width", width),
+        ("stroke-linejoin", "round" if stroke else None),
+    ]
+    return f"<polygon{_attrs(pairs)}/>"
+
+
+def polyline(pts: Iterable[Point], stroke: str, width: float, dash: str | None = None) -> str:
+    pairs: list[tuple[str, str | float | None]] = [
+        ("points", points(pts)),
+        ("fill", "none"),
+        ("stroke", stroke),
+        ("stroke-width", width),
+        ("stroke-linecap", "round"),
+        ("stroke-linejoin", "round"),
+        ("stroke-dasharray", dash),
+    ]
+    return f"<polyline{_attrs(pairs)}/>"
+
+
+def rect(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    fill: str,
+    stroke: str | None = None,
+    width: float | None = None,
+    radius: float | None = None,
+) -> str:
+    pairs: list[tuple[str, str | float | None]] = [
+        ("x", x),
+        ("y", y),
+        ("width", w),
+        ("height", h),
+        ("rx", radius),
+        ("fill", fill),
+        ("stroke", stroke),
+        ("stroke-width", width),
+    ]
+    return f"<rect{_attrs(pairs)}/>"
+
+
+def text(
+    x: float,
+    y: float,
+    content: str,
+    size: float,
+    *,
+    fill: str = INK,
+    bold: bool = False,
+    anchor: str = "middle",
+    strike: bool = False,
+) -> str:
+    """One line of text; ``y`` is its baseline."""
+    pairs: list[tuple[str, str | float | None]] = [
+        ("x", x),
+        ("y", y),
+        ("font-family", FONT),
+        ("font-size", size),
+        ("font-weight", "bold" if bold else None),
+        ("text-anchor", anchor),
+        ("text-decoration", "line-through" if strike else None),
+        ("fill", fill),
+    ]
+    return f"<text{_attrs(pairs)}>{escape(content)}</text>"
+
+
+def fitting(content: str, size: float, width: float, bold: bool = True) -> float:
+    """``size``, or smaller (down to 60% of it) if ``content`` would not fit ``width``."""
+    per_char = 0.68 if bold else 0.6  # DejaVu Sans' mean advance, in ems, with margin
+    needed = len(content) * per_char * size
+    return size if needed <= width else max(round(size * width / needed, 1), 0.6 * size)
+
+
+def shorten(name: str, letters: int) -> str:
+    """``name`` cut to ``letters`` characters with an ellipsis, if longer."""
+    return name if len(name) <= letters else name[: letters - 1] + "…"
+
+
+def document(width: float, height: float, title: str, body: Iterable[str]) -> str:
+    """A whole SVG file: the canvas, a <title> for screen readers, then ``body``."""
+    head = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
+        f'viewBox="0 0 {num(width)} {num(height)}">\n'
+        f"<title>{escape(title)}</title>\n"
+    )
+    return head + "\n".join(body) + "\n</svg>\n"
+
+
+def player_colours(view_players: Iterable[dict[str, object]]) -> dict[str, tuple[str, str]]:
+    """Player name -> (fill, text colour), from a view's ``players`` list."""
+    return {
+        str(p["name"]): PLAYER_FILL.get(str(p.get("color")), UNKNOWN_PLAYER) for p in view_players
+    }

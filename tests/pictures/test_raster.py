@@ -1,0 +1,58 @@
+"""
+The rasteriser draws text with the shipped font, and makes small palette PNGs.
+
+resvg drops text it has no font for without a word; a picture of a board with no
+numbers would still be a valid PNG.  So these tests look at the pixels: where a label
+is written there must be dark ones, and none where it is not.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image
+
+from moderator.pictures import svg
+from moderator.pictures.raster import FONT_FILES, font_paths, render_rgba, svg_to_png
+
+
+def _label_svg(label: str | None, family: str = svg.FONT) -> str:
+    body = [svg.rect(0, 0, 200, 60, "#ffffff")]
+    if label is not None:
+        body.append(
+            f'<text x="10" y="40" font-family="{family}" font-size="24" fill="#000000">{label}</text>'
+        )
+    return svg.document(200, 60, "label", body)
+
+
+def _dark_pixels(svg_text: str, box: tuple[int, int, int, int] = (5, 10, 195, 50)) -> int:
+    image = Image.open(io.BytesIO(svg_to_png(svg_text))).convert("L").crop(box)
+    return sum(image.histogram()[:100])
+
+
+def test_a_label_is_drawn() -> None:
+    assert _dark_pixels(_label_svg("Ann 1000")) > 150
+    assert _dark_pixels(_label_svg(None)) == 0
+    assert _dark_pixels(_label_svg("")) == 0
+
+
+def test_the_bold_face_and_a_generic_family_are_drawn_too() -> None:
+    bold = _label_svg("Ann 1000").replace('font-size="24"', 'font-size="24" font-weight="bold"')
+    assert _dark_pixels(bold) > _dark_pixels(_label_svg("Ann 1000"))
+    assert _dark_pixels(_label_svg("Ann 1000", family="sans-serif")) > 150
+
+
+def test_the_fonts_are_shipped_with_their_licence() -> None:
+    paths = [Path(p) for p in font_paths()]
+    assert [p.name for p in paths] == list(FONT_FILES)
+    assert all(p.stat().st_size > 100_000 for p in paths)
+    assert (paths[0].parent / "LICENSE-DejaVu.txt").is_file()
+
+
+def test_png_is_a_palette_image_at_the_asked_width() -> None:
+    picture = _label_svg("Titan")
+    image = Image.open(io.BytesIO(svg_to_png(picture, width=400, colours=16)))
+    assert image.mode == "P" and image.size == (400, 120)
+    assert len(image.getcolors(256) or ()) <= 16
+    assert render_rgba(picture).size == (200, 60)
