@@ -162,6 +162,7 @@ def report(
         actor=actor,
         over=over,
         deadline=deadline_line(record, time_zone),
+        out=not any(p.name == viewer for p in state.live_players),
         events=public_events[more:],
         more_events=more,
         status=view_text(player_view(state, None), viewer, contents=False),

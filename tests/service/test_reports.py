@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from moderator.play.games import new_game
@@ -10,8 +11,9 @@ from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
+from moderator.schedule import reference
 from moderator.schedule.record import Deadline, GameRecord
-from moderator.service import MailGameHandler
+from moderator.service import MailGameHandler, reports
 from moderator.service.reports import deadline_line
 from moderator.store import EventStore, inbox
 
@@ -199,3 +201,20 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
     assert "#1 by Bob: Rd01 loses nothing; Bu01 loses Centaur, Gargoyle" in (ann.private_body or "")
     version = table.state.version
     assert table.record.reported == {"Ann": version, "Bob": version, "Cy": version}
+
+
+def test_19_4_an_eliminated_player_is_informed_but_not_asked_for_orders(
+    make_table: Callable[..., Table],
+) -> None:
+    """Rule 19.4: a player whose Titan died is out; his reports invite no orders."""
+    table = at_first_split(make_table)
+    state = table.state
+    out = [replace(p, eliminated=True) if p.name == "Bob" else p for p in state.players]
+    ended = replace(state, players=tuple(out))
+    ref = reference.current("g1", ended)
+    bob = reports.report(ref, ended, "Bob", [], 0, record=GameRecord())
+    ann = reports.report(ref, ended, "Ann", [], 0, record=GameRecord())
+    assert "You are out of this game" in bob.public
+    assert "To give orders" not in bob.public
+    assert "To give orders" in ann.public and "You are out" not in ann.public
+    assert "Bob        Black   tower 300  score    0  free markers 11 (out)" in bob.public
