@@ -12,7 +12,7 @@ from moderator.play.battle_queries import NO_BATTLE, reach_lines, strike_lines
 from moderator.reporting.narrate import history_lines
 from moderator.reporting.views import (
     battle_text,
-    legal_json,
+    legal_lines,
     legal_orders,
     legion_json,
     marker_names,
@@ -70,13 +70,13 @@ def answer_query(query: Query, events: Callable[[], list[ev.Event]], state: Game
         case "legal":
             if to_act(state) != player:
                 return [waiting_line(state, player)]
-            return legal_orders(state, player)
+            return legal_lines(state, player)
         case "moves":
             marker = query.marker or ""
             moves = [
-                a["order"]
-                for a in legal_json(state)["actions"]
-                if a["kind"] == "move" and a["legion"] == marker and to_act(state) == player
+                line
+                for line in legal_lines(state, player)
+                if line.startswith((f"move {marker} ", f"teleport {marker} "))
             ]
             return moves or [f"{marker} has no move to make now."]
         case "legion":

@@ -16,6 +16,7 @@ from moderator.rules.battlefield import Fighter
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import Battle, GameState
 from moderator.rules.strikes import rangestrike_options, strike_options
+from moderator.rules.variant import load_variant
 
 _KINDS: dict[type[cmd.Command], str] = {
     cmd.ChooseColour: "colour",
@@ -213,3 +214,21 @@ def legal_orders(state: GameState, player: str | None = None) -> list[str]:
     if actor is None or (player is not None and player != actor):
         return []
     return [render_order(c, state) for c in legal_commands(state)]
+
+
+def legal_lines(state: GameState, player: str | None = None) -> list[str]:
+    """
+    ``legal_orders`` as a player reads them: a move names the terrain it goes to in a
+    comment (``move Gr01 to 28  # Marsh``), which the order reader passes over, so a
+    line copied into an answer still reads.
+    """
+    actor = to_act(state)
+    if actor is None or (player is not None and player != actor):
+        return []
+    lands = load_variant().lands
+    return [
+        f"{render_order(c, state)}  # {lands[c.land].terrain}"
+        if isinstance(c, cmd.MoveLegion) and c.land in lands
+        else render_order(c, state)
+        for c in legal_commands(state)
+    ]

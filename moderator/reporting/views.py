@@ -18,7 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.reporting.actions import action_json, action_kind, legal_json, legal_orders
+from moderator.reporting.actions import (
+    action_json,
+    action_kind,
+    legal_json,
+    legal_lines,
+    legal_orders,
+)
 from moderator.reporting.render import render
 from moderator.rules.battle import LAST_TURN
 from moderator.rules.battlefield import ATTACKER, DEFENDER
@@ -34,6 +40,7 @@ __all__ = [
     "battle_model",
     "battle_text",
     "legal_json",
+    "legal_lines",
     "legal_orders",
     "legion_json",
     "marker_names",

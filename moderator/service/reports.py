@@ -26,7 +26,7 @@ from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.render import render
 from moderator.reporting.views import (
     land_name,
-    legal_orders,
+    legal_lines,
     marker_names,
     player_view,
     view_text,
@@ -150,7 +150,7 @@ def report(
         lines = [_known_line(known[lg["marker"]], lg, names) for lg in others]
     else:
         lines = [_legion_line(lg, names) for lg in others if lg["contents"] is not None]
-    orders = legal_orders(state, viewer) if your_move else []
+    orders = legal_lines(state, viewer) if your_move else []
     public = render(
         "player.report.txt.j2",
         game=ref.game,
@@ -207,7 +207,7 @@ def legal_now(state: GameState, viewer: str) -> list[str]:
         return ["The game is over."]
     if actor != viewer:
         return [f"It is {actor}'s move ({state.step.value} step), not yours."]
-    orders = legal_orders(state, viewer)
+    orders = legal_lines(state, viewer)
     shown = [f"  {line}" for line in orders[:HINT_LINES]]
     if len(orders) > HINT_LINES:
         shown.append(f"  ... and {len(orders) - HINT_LINES} more ('legal' lists them all)")

@@ -12,6 +12,7 @@ from moderator.orders import parse_order
 from moderator.play.dice import CountingDice
 from moderator.reporting import describe, history_lines, legal_json, player_view
 from moderator.reporting.narrate import may_see
+from moderator.reporting.views import legal_lines, legal_orders
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import setup
@@ -19,6 +20,7 @@ from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import load_variant
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 VIEW_KEYS = "turn phase step to_act roll players legions caretaker dead winner engagement battle"
@@ -210,3 +212,19 @@ def test_may_see() -> None:
     assert may_see(private, "Ann") and may_see(private, "Bob")
     assert not may_see(private, "Cy") and not may_see(private, None)
     assert may_see(ev.TurnEnded(player="Ann"), None)
+
+
+def test_listed_moves_name_their_terrain_and_still_read_when_copied_back() -> None:
+    """A move listed for a player names the land's terrain in a comment; the very line,
+    copied into an answer, reads as the same order (7.x moves, 8.x teleports)."""
+    state, _ = first(3, lambda s, e: s.step is Step.MOVE and to_act(s) is not None)
+    player = to_act(state)
+    assert player is not None
+    lines = legal_lines(state, player)
+    moves = [line for line in lines if line.startswith(("move ", "teleport "))]
+    assert moves and all("  # " in line for line in moves)
+    terrains = {land.terrain for land in load_variant().lands.values()}
+    for line, plain in zip(lines, legal_orders(state, player), strict=True):
+        assert parse_order(line, player, state) == parse_order(plain, player, state)
+        if line in moves:
+            assert line.split("  # ")[1] in terrains
