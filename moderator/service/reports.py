@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moderator.play.run import LineResult
 from moderator.reporting.knowledge import KnownLegion, legion_line
+from moderator.reporting.muster_notes import muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.render import render
 from moderator.reporting.views import (
@@ -179,6 +180,7 @@ def report(
         engagement=mine["engagement"] if "proposals" in (mine["engagement"] or {}) else None,
         your_move=your_move,
         orders=orders[:REPORT_ORDER_LINES],
+        muster_notes=muster_notes(state, viewer),
         more_orders=max(0, len(orders) - REPORT_ORDER_LINES),
     )
     if over:

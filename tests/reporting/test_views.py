@@ -228,3 +228,25 @@ def test_listed_moves_name_their_terrain_and_still_read_when_copied_back() -> No
         assert parse_order(line, player, state) == parse_order(plain, player, state)
         if line in moves:
             assert line.split("  # ")[1] in terrains
+
+
+def test_18_3_a_moved_legion_that_cannot_muster_is_told_why() -> None:
+    """18.3: a legion musters only what its characters qualify for in the land's chain;
+    the report says what it would need."""
+    from dataclasses import replace
+
+    from moderator.reporting.muster_notes import why_not
+
+    state, _ = first(1, lambda s, e: s.step is Step.SPLIT)
+    legion = next(iter(state.legions.values()))
+    lands = load_variant().lands
+    marsh = next(n for n, land in sorted(lands.items()) if land.terrain == "Marsh")
+    lords = replace(legion, land=marsh, contents=("Titan", "Angel"), moved=True, mustered=False)
+    note = why_not(state, lords)
+    assert note is not None
+    assert note.startswith(f"{legion.marker} in {marsh} (Marsh): to muster an Ogre it must show")
+    assert "Ogre x2 for a Troll" in note and note.endswith("(18.3)")
+    ogres = replace(lords, contents=("Titan", "Ogre"))
+    assert why_not(state, ogres) is None  # an Ogre qualifies another Ogre
+    full = replace(lords, contents=("Titan",) + ("Angel",) * 6)
+    assert "7 high" in (why_not(state, full) or "")
