@@ -15,6 +15,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from moderator.demo.mail_demo import DemoOptions, DemoSummary, run_demo
+from moderator.mail import compose
+from moderator.mail.gpg import Keyring
 from moderator.store.eventstore import EventStore
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
@@ -59,6 +61,28 @@ def check_every_mail_is_signed_and_threaded(summary: DemoSummary) -> None:
             assert mail["Message-ID"]
 
 
+def check_the_kept_keys_read_every_mailbox(summary: DemoSummary, folder: Path) -> None:
+    """What the demo keeps lets a person read its mail: LF mailboxes, each robot's
+    GnuPG home verifying the moderator's signatures and decrypting his private parts
+    (every fifth mail and the last, to keep the test short), the key and a README."""
+    assert (folder / "moderator.asc").read_text().startswith("-----BEGIN PGP PUBLIC KEY")
+    assert "mutt" in (folder / "README.txt").read_text()
+    for who in summary.state.players:
+        name = who.name
+        assert b"\r\n" not in summary.mailboxes[name].read_bytes()
+        ring = Keyring(folder / "players" / name.lower() / "gnupg")
+        mails = from_moderator(summary, name)
+        for mail in [*mails[::5], mails[-1]]:
+            raw = mail.as_bytes()
+            assert compose.verify_incoming(raw, ring, raw=raw).valid, mail["Subject"]
+            parts = list(mail.iter_parts())[1:] if mail.get_content_type() == (
+                "multipart/mixed"
+            ) else []
+            for part in parts:
+                text = compose.decrypt_mime(part, ring).get_content()
+                assert "Report token:" in text and name in text, mail["Subject"]
+
+
 def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
     """Bob never answers: his deadlines pass, the moderator acts for him (20.4) and
     everyone is told; without him Ann wins."""
@@ -88,6 +112,7 @@ def test_the_demo_plays_a_whole_game_by_mail_to_its_end(tmp_path):
     # Every order was answered, and each robot read what was mailed to it.
     assert summary.mails_read == summary.mails_sent
     check_every_mail_is_signed_and_threaded(summary)
+    check_the_kept_keys_read_every_mailbox(summary, tmp_path)
     store = EventStore(f"sqlite:///{tmp_path / 'demo.sqlite'}")
     try:
         replayed = store.load_state("demo").state
