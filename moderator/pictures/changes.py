@@ -21,20 +21,8 @@ from typing import Any
 from moderator.reporting.visibility import is_bookkeeping, may_see
 from moderator.rules import events as ev
 
-#: Battle events: they name no land and happen on the engaged land.
-_BATTLE_EVENTS = (
-    ev.BattleStepBegan,
-    ev.FighterMoved,
-    ev.ManeuverReset,
-    ev.FightersLeftOff,
-    ev.JoinUndone,
-    ev.DriftDamaged,
-    ev.StrikeRolled,
-    ev.CarryAllocated,
-    ev.ConcessionAttempted,
-    ev.SlainRemoved,
-    ev.BattleEnded,
-)
+#: Battle events after the first: they name no land and happen on the engaged land.
+_BATTLE_EVENTS = tuple(t for t in ev.BATTLE_EVENT_TYPES if t is not ev.BattleStarted)
 _LAND_FIELDS = ("land", "from_land", "to_land", "back_to")
 _MARKER_FIELDS = ("marker", "parent", "child", "source", "target")
 

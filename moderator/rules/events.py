@@ -109,7 +109,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
+#: The events of a battle on its battleland (``battle_events``), in registry order.
+BATTLE_EVENT_TYPES: tuple[type[Event], ...] = tuple(
+    t for t in EVENT_TYPES.values() if t.__module__ == BattleStarted.__module__
+)
+
 __all__ = [
+    "BATTLE_EVENT_TYPES",
     "EVENT_TYPES",
     "AngelAcquired",
     "AngelSummoned",

@@ -47,8 +47,6 @@ from moderator.store.players import Player, secret_matches
 PGP, SECRET = "pgp", "secret"
 #: Refusals (unauthenticated mail, failed sign-ons) one address may get in a day.
 REFUSALS_PER_DAY = 1
-#: The game option that lets players authenticate with a secret line.
-ALLOW_SECRETS = "allow_secrets"
 
 _KEY_BEGIN = b"-----BEGIN PGP PUBLIC KEY BLOCK-----"
 _KEY_END = b"-----END PGP PUBLIC KEY BLOCK-----"

@@ -24,8 +24,6 @@ MAX_ROUNDS = 100
 MAX_SIMULTANEOUS = 20
 MAX_DAYS = 3650
 
-#: The game option naming a game's tournament.
-OPTION_TOURNAMENT = "tournament"
 
 
 class GameEndRule(enum.Enum):

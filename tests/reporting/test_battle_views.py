@@ -71,20 +71,7 @@ BATTLE_KINDS = {
 }
 
 #: Every battle event type (events.py, the battle section).
-BATTLE_EVENTS = (
-    ev.BattleStarted,
-    ev.BattleStepBegan,
-    ev.FighterMoved,
-    ev.ManeuverReset,
-    ev.FightersLeftOff,
-    ev.JoinUndone,
-    ev.DriftDamaged,
-    ev.StrikeRolled,
-    ev.CarryAllocated,
-    ev.ConcessionAttempted,
-    ev.SlainRemoved,
-    ev.BattleEnded,
-)
+BATTLE_EVENTS = ev.BATTLE_EVENT_TYPES
 
 
 class Ones:

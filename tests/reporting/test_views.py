@@ -214,7 +214,7 @@ def test_may_see() -> None:
     assert may_see(ev.TurnEnded(player="Ann"), None)
 
 
-def test_listed_moves_name_their_terrain_and_still_read_when_copied_back() -> None:
+def test_7_1_listed_moves_name_their_terrain_and_still_read_when_copied_back() -> None:
     """A move listed for a player names the land's terrain in a comment; the very line,
     copied into an answer, reads as the same order (7.x moves, 8.x teleports)."""
     state, _ = first(3, lambda s, e: s.step is Step.MOVE and to_act(s) is not None)

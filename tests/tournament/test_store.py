@@ -12,7 +12,7 @@ from moderator.schedule.record import GameRecord
 from moderator.store import ConflictError, EventStore, StoreError, players
 from moderator.store import tournaments as stored
 from moderator.tournament import events as ev
-from moderator.tournament.settings import OPTION_TOURNAMENT, Settings
+from moderator.tournament.settings import Settings
 
 from .conftest import address, register
 
@@ -106,7 +106,7 @@ def test_the_game_record_holds_what_the_clock_reads() -> None:
     ends = datetime(2024, 12, 1, tzinfo=UTC)
     record = GameRecord(tournament="t", time_limits=parsed, ends_at=ends)
     stored = record.to_json()
-    assert OPTION_TOURNAMENT == "tournament" and stored[OPTION_TOURNAMENT] == "t"
+    assert stored["tournament"] == "t"
     assert stored["time_limits"] == parsed.to_json() and stored["ends_at"] == timing.iso(ends)
     assert GameRecord.from_json(stored) == record
 
