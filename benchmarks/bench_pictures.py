@@ -5,7 +5,8 @@ Picture benchmarks: prints figures, asserts nothing.
 
 For the masterboard (six players, mid-game) and a battle on the Tower, and for every
 bare battleland: the time to draw the SVG, the time to rasterise it to a palette PNG,
-and the sizes of both.
+and the sizes of both.  "masterboard, report" is what the sender does for each report:
+the picture kept in the outbox drawn in layers, the lands' pixels kept between reports.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 
 from moderator.pictures.battleland import battle_svg, battleland_svg
 from moderator.pictures.masterboard import masterboard_svg
-from moderator.pictures.raster import svg_to_png
+from moderator.pictures.raster import layers_to_png, svg_to_png
+from moderator.pictures.spec import layers, report_pictures
 from moderator.reporting.views import player_view
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
@@ -60,6 +62,12 @@ def main() -> None:
         lambda: masterboard_svg(view, "Ann", game="g1", changed=[41, 200]),
         args.repeat,
     )
+    for picture in report_pictures(view, "Ann", "g1", [41, 200]):
+        layers_to_png(layers(picture))  # the land's pixels, kept from here on
+        sent_ms, png = _median_ms(lambda p=picture: layers_to_png(layers(p)), args.repeat)
+        assert isinstance(png, bytes)
+        print(f"{picture.kind + ', report':<24} draw + rasterise {sent_ms:6.1f} ms  "
+              f"PNG {len(png) / 1024:5.1f} KB")
     _measure("battle (Tower)", lambda: battle_svg(view, "Ann", game="g1"), args.repeat)
     for terrain in sorted(load_variant().battlelands):
         _measure(f"battleland {terrain}", lambda t=terrain: battleland_svg(t), args.repeat)

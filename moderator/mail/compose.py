@@ -161,7 +161,9 @@ def decrypt_mime(part: Message, keyring: Keyring) -> EmailMessage:
 
 
 def report_mail(public_text: str, private_text: str, token: str, keyring: Keyring, signer: str,
-                recipient_fpr: str | None, headers: Mapping[str, str]) -> EmailMessage:
+                recipient_fpr: str | None, headers: Mapping[str, str], *,
+                public_extra: Sequence[MIMEPart] = (),
+                private_extra: Sequence[MIMEPart] = ()) -> EmailMessage:
     """
     One player's report: the signed public part and the unsigned private
     part, encrypted to ``recipient_fpr`` when the player has a key.
@@ -175,6 +177,8 @@ def report_mail(public_text: str, private_text: str, token: str, keyring: Keyrin
         recipient_fpr: the player's pinned fingerprint, or None to send the
             private part in clear.
         headers: the envelope headers, e.g. from ``mail_headers``.
+        public_extra, private_extra: parts after each text (pictures), signed with the
+            public text or encrypted with the private one.
 
     Raises:
         GpgError: if the moderator cannot sign or the player's key is missing.
@@ -188,12 +192,10 @@ def report_mail(public_text: str, private_text: str, token: str, keyring: Keyrin
         message[name] = value
     message["MIME-Version"] = "1.0"
     signed = MIMEPart(policy=POLICY)
-    _fill_signed(signed, text_part(public), keyring, signer)
-    if recipient_fpr is None:
-        private_part = text_part(private, description=note)
-    else:
-        private_part = encrypted_mime(text_part(private, description=note), keyring,
-                                      [recipient_fpr])
+    _fill_signed(signed, _entity([public, *public_extra]), keyring, signer)
+    private_part = _entity([text_part(private, description=note), *private_extra])
+    if recipient_fpr is not None:
+        private_part = encrypted_mime(private_part, keyring, [recipient_fpr])
     _set_multipart(message, "mixed", [signed, private_part])
     return message
 

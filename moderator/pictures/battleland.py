@@ -210,7 +210,23 @@ def _header(model: Mapping[str, Any], game: str, colour_names: Mapping[str, str]
     ]
 
 
-def _footer(model: Mapping[str, Any] | None, top: float) -> tuple[list[str], float]:
+def _legend(top: float) -> tuple[list[str], float]:
+    """The key to the hazard lines, below the board; and where the next line goes."""
+    out: list[str] = []
+    x, y = 12.0, top
+    for kind, (colour, width, dash) in HAZARD_STYLE.items():
+        out.append(svg.polyline([(x, y + 12), (x + 34, y + 12)], colour, width, dash))
+        out.append(svg.polyline([(x + 17, y + 12), (x + 17, y + 20)], colour, 2.5))
+        out.append(svg.text(x + 40, y + 16, kind, 12, anchor="start"))
+        x += 100
+    out.append(
+        svg.text(x, y + 16, "ticks point downhill; counters: hits / what slays", 11, anchor="start")
+    )
+    return out, y + 28
+
+
+def _lists(model: Mapping[str, Any] | None, top: float) -> tuple[list[str], float]:
+    """The characters off the board (not entered yet, slain), as lines of text."""
     out: list[str] = []
     y = top
     if model is not None:
@@ -223,16 +239,55 @@ def _footer(model: Mapping[str, Any] | None, top: float) -> tuple[list[str], flo
                 for line in textwrap.wrap(f"{title}: {names}", FOOTER_LETTERS):
                     out.append(svg.text(12, y + 14, line, 12, anchor="start"))
                     y += 18
-    x = 12.0
-    for kind, (colour, width, dash) in HAZARD_STYLE.items():
-        out.append(svg.polyline([(x, y + 12), (x + 34, y + 12)], colour, width, dash))
-        out.append(svg.polyline([(x + 17, y + 12), (x + 17, y + 20)], colour, 2.5))
-        out.append(svg.text(x + 40, y + 16, kind, 12, anchor="start"))
-        x += 100
-    out.append(
-        svg.text(x, y + 16, "ticks point downhill; counters: hits / what slays", 11, anchor="start")
+    return out, y + 6
+
+
+def battleland_layers(
+    terrain: str,
+    model: Mapping[str, Any] | None = None,
+    *,
+    colours: Mapping[str, tuple[str, str]] | None = None,
+    colour_names: Mapping[str, str] | None = None,
+    game: str = "",
+) -> tuple[str, str]:
+    """
+    The battleland of ``terrain``, with the battle of ``model`` (a ``battle_model``) on
+    it if given, as two SVG documents of one size: the land (paper, hexes, hazards and
+    their key; the same for every battle there of as many lines) and, on a clear canvas,
+    the battle (header, entrances, counters, the characters off the board).
+    ``colours``: player -> (fill, ink) of his counters; ``colour_names``: player -> his
+    colour's name, for the header.
+    """
+    land = load_variant().battlelands[terrain]
+    colours = colours or {}
+    ground: list[str] = []
+    for label in LABELS:
+        ground += _hex(land, label)
+    for (owner, other), kind in sorted(land.hexsides.items()):
+        ground += _hazard(land, owner, other, kind)
+    legend, lists_top = _legend(HEADER + 6 * SQRT3 * RADIUS + 10)
+    ground += legend
+    body: list[str] = []
+    if model is not None:
+        body += _header(model, game, colour_names or {})
+        attacker_fill = colours.get(model["attacker_player"], svg.UNKNOWN_PLAYER)[0]
+        defender_fill = colours.get(model["defender_player"], svg.UNKNOWN_PLAYER)[0]
+        body += _entrance(land, model["entry"], attacker_fill)
+        if not land.tower:
+            body += _entrance(land, f"defender-{model['entry']}", defender_fill)
+        for hexinfo in model["hexes"]:
+            if hexinfo["character"] is not None:
+                body += _counter(hexinfo["character"], colours)
+    else:
+        body.append(svg.text(12, 22, f"The {terrain} battleland", 16, bold=True, anchor="start"))
+    lists, height = _lists(model, lists_top)
+    body += lists
+    title = f"Battle in land {model['land']}" if model is not None else f"{terrain} battleland"
+    return (
+        svg.document(WIDTH, height, f"{terrain} battleland",
+                     [svg.rect(0, 0, WIDTH, height, svg.PAPER), *ground]),
+        svg.document(WIDTH, height, title, body),
     )
-    return out, y + 28
 
 
 def battleland_svg(
@@ -243,44 +298,22 @@ def battleland_svg(
     colour_names: Mapping[str, str] | None = None,
     game: str = "",
 ) -> str:
-    """
-    The battleland of ``terrain``, with the battle of ``model`` (a ``battle_model``) on
-    it if given.  ``colours``: player -> (fill, ink) of his counters; ``colour_names``:
-    player -> his colour's name, for the header.
-    """
-    land = load_variant().battlelands[terrain]
-    colours = colours or {}
-    body: list[str] = []
-    for label in LABELS:
-        body += _hex(land, label)
-    for (owner, other), kind in sorted(land.hexsides.items()):
-        body += _hazard(land, owner, other, kind)
-    if model is not None:
-        attacker_fill = colours.get(model["attacker_player"], svg.UNKNOWN_PLAYER)[0]
-        defender_fill = colours.get(model["defender_player"], svg.UNKNOWN_PLAYER)[0]
-        body += _entrance(land, model["entry"], attacker_fill)
-        if not land.tower:
-            body += _entrance(land, f"defender-{model['entry']}", defender_fill)
-        for hexinfo in model["hexes"]:
-            if hexinfo["character"] is not None:
-                body += _counter(hexinfo["character"], colours)
-        body[:0] = _header(model, game, colour_names or {})
-    else:
-        body.insert(0, svg.text(12, 22, f"The {terrain} battleland", 16, bold=True, anchor="start"))
-    board_bottom = HEADER + 6 * SQRT3 * RADIUS
-    footer, height = _footer(model, board_bottom + 10)
-    body = [svg.rect(0, 0, WIDTH, height, svg.PAPER), *body, *footer]
-    title = f"Battle in land {model['land']}" if model is not None else f"{terrain} battleland"
-    return svg.document(WIDTH, height, title, body)
+    """``battleland_layers`` as one SVG document."""
+    return svg.merge(
+        *battleland_layers(terrain, model, colours=colours, colour_names=colour_names, game=game)
+    )
 
 
-def battle_svg(view: Mapping[str, Any], viewer: str | None = None, *, game: str = "") -> str:
-    """The battle of ``view`` (a ``player_view`` dict) as SVG; ValueError if none is on."""
+def battle_layers(
+    view: Mapping[str, Any], viewer: str | None = None, *, game: str = ""
+) -> tuple[str, str]:
+    """The battle of ``view`` (a ``player_view`` dict) as ``battleland_layers``;
+    ValueError if none is on."""
     model = battle_model(dict(view), viewer)
     if model is None:
         raise ValueError("no battle is being fought")
     names = {str(p["name"]): str(p["color"]) for p in view["players"] if p.get("color")}
-    return battleland_svg(
+    return battleland_layers(
         model["terrain"],
         model,
         colours=svg.player_colours(view["players"]),
@@ -289,4 +322,18 @@ def battle_svg(view: Mapping[str, Any], viewer: str | None = None, *, game: str 
     )
 
 
-__all__ = ["abbreviate", "battle_svg", "battleland_svg", "centre", "corners", "side"]
+def battle_svg(view: Mapping[str, Any], viewer: str | None = None, *, game: str = "") -> str:
+    """The battle of ``view`` (a ``player_view`` dict) as SVG; ValueError if none is on."""
+    return svg.merge(*battle_layers(view, viewer, game=game))
+
+
+__all__ = [
+    "abbreviate",
+    "battle_layers",
+    "battle_svg",
+    "battleland_layers",
+    "battleland_svg",
+    "centre",
+    "corners",
+    "side",
+]

@@ -73,19 +73,26 @@ def _marker_box(
     ]
 
 
-def _land(
-    grid: Grid,
-    cell: Cell,
-    terrain: str,
-    legions: list[Mapping[str, Any]],
-    colours: Mapping[str, tuple[str, str]],
-) -> list[str]:
+def _land(grid: Grid, cell: Cell, terrain: str) -> list[str]:
+    """The land itself: its hexagon in its terrain's colour, its number and terrain."""
     out = [svg.polygon(grid.outline(cell), svg.TERRAIN_FILL.get(terrain, "#dddddd"), svg.INK, 1.2)]
     x = grid.centre_x(cell)
     top, bottom = _band(grid, cell, NUMBER_BAND)
     out.append(svg.text(x, _baseline(top, bottom, 12), str(cell.number), 12, bold=True))
     top, bottom = _band(grid, cell, TERRAIN_BAND)
     out.append(svg.text(x, _baseline(top, bottom, 8), terrain, 8))
+    return out
+
+
+def _markers(
+    grid: Grid,
+    cell: Cell,
+    legions: list[Mapping[str, Any]],
+    colours: Mapping[str, tuple[str, str]],
+) -> list[str]:
+    """The markers of the legions in a land, below its number."""
+    out: list[str] = []
+    x = grid.centre_x(cell)
     bands = list(MARKER_BANDS)
     for i, legion in enumerate(legions):
         if i < len(bands):
@@ -156,16 +163,18 @@ def _players(view: Mapping[str, Any], viewer: str | None, top: float) -> tuple[l
     return out, rows * row_height
 
 
-def masterboard_svg(
+def masterboard_layers(
     view: Mapping[str, Any],
     viewer: str | None = None,
     *,
     game: str = "",
     changed: Iterable[int] = (),
-) -> str:
+) -> tuple[str, str]:
     """
-    The masterboard as ``viewer`` sees it in ``view`` (a ``player_view`` dict), as SVG.
-    ``changed``: lands to outline (something happened there since his last report).
+    The masterboard as two SVG documents of one size: the board (the paper and the
+    lands, the same for every view with as many players) and, on a clear canvas, what
+    the view puts on it (the title, markers, outlines, players).  The rasteriser keeps
+    the board's pixels and draws only the second for each report.
     """
     grid = _grid()
     layout = board_layout()
@@ -178,8 +187,8 @@ def masterboard_svg(
             by_land.setdefault(int(legion["land"]), []).append(legion)
     _, board_h = grid.size(COLUMNS, ROWS)
     title = title_line(view, game, viewer)
+    board: list[str] = []
     body = [
-        "",  # the background, once the height is known
         svg.text(
             MARGIN,
             MARGIN + 18,
@@ -190,8 +199,8 @@ def masterboard_svg(
         ),
     ]
     for number in sorted(layout):
-        cell = layout[number]
-        body += _land(grid, cell, lands[number].terrain, by_land.get(number, []), colours)
+        board += _land(grid, layout[number], lands[number].terrain)
+        body += _markers(grid, layout[number], by_land.get(number, []), colours)
     for number in outlined:
         body.append(_outline(grid, layout[number]))
     footer_top = grid.top + board_h + MARGIN
@@ -203,5 +212,22 @@ def masterboard_svg(
         legend += " Outlined: lands where something happened since your last report."
     body.append(svg.text(MARGIN, legend_y, legend, 10, anchor="start"))
     height = legend_y + MARGIN
-    body[0] = svg.rect(0, 0, WIDTH, height, svg.PAPER)
-    return svg.document(WIDTH, height, title, body)
+    board.insert(0, svg.rect(0, 0, WIDTH, height, svg.PAPER))
+    return svg.document(WIDTH, height, "masterboard", board), svg.document(
+        WIDTH, height, title, body
+    )
+
+
+def masterboard_svg(
+    view: Mapping[str, Any],
+    viewer: str | None = None,
+    *,
+    game: str = "",
+    changed: Iterable[int] = (),
+) -> str:
+    """
+    The masterboard as ``viewer`` sees it in ``view`` (a ``player_view`` dict), as SVG.
+    ``changed``: lands to outline (something happened there since his last report).
+    """
+    board, marks = masterboard_layers(view, viewer, game=game, changed=changed)
+    return svg.merge(board, marks)

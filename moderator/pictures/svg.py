@@ -171,6 +171,16 @@ def document(width: float, height: float, title: str, body: Iterable[str]) -> st
     return head + "\n".join(body) + "\n</svg>\n"
 
 
+def merge(bottom: str, top: str) -> str:
+    """Two ``document``s of one size as one: ``top``'s title, ``bottom`` drawn first."""
+    head, _, rest = bottom.partition("<title>")
+    _, _, lower = rest.partition("</title>\n")
+    _, _, upper_rest = top.partition("<title>")
+    title, _, upper = upper_rest.partition("</title>\n")
+    lower = lower.removesuffix("</svg>\n")
+    return f"{head}<title>{title}</title>\n{lower}{upper}"
+
+
 def player_colours(view_players: Iterable[dict[str, object]]) -> dict[str, tuple[str, str]]:
     """Player name -> (fill, text colour), from a view's ``players`` list."""
     return {

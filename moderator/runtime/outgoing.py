@@ -10,18 +10,32 @@ under the game's root Message-ID (``compose.mail_headers``); an answer to a play
 mail also under his mail.  Reports are ``Auto-Submitted: auto-generated``, answers
 ``auto-replied``.  The Message-ID is the one the outbox fixed when the row was written,
 so a mail sent twice (a sender that died between sending and marking) is recognisable.
+
+A report's pictures (``moderator.pictures.spec``) are drawn and rasterised here, as
+PNG parts after the text they go with: the masterboard in the signed part, a battle in
+the private part.  A picture that cannot be drawn is left out and logged: a report is
+worth sending without its picture.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+import logging
 import re
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.utils import format_datetime, formataddr, parseaddr
+from typing import Any, cast
 
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
+from moderator.pictures.raster import layers_to_png
+from moderator.pictures.spec import Picture, layers
 from moderator.store.outbox import StoredMail
+
+log = logging.getLogger(__name__)
 
 #: The kinds of mail that are not answers to a player's mail.
 GENERATED_KINDS = ("report", "notice")
@@ -90,20 +104,27 @@ def render_outgoing(
     """
     headers = outgoing_headers(mail, now, from_name)
     signing = keyring is not None and signer is not None
+    public_extra, private_extra = picture_parts(mail.pictures)
     if mail.private_body is not None:
         token = mail.token or compose.new_token()
         if signing:
             assert keyring is not None and signer is not None
             return compose.report_mail(
-                mail.body, mail.private_body, token, keyring, signer, mail.recipient_key, headers
+                mail.body, mail.private_body, token, keyring, signer, mail.recipient_key,
+                headers, public_extra=public_extra, private_extra=private_extra,
             )
         message = _with_headers(headers)
         message.set_content(mail.body.rstrip() + "\n")
+        message.make_mixed()
+        for part in public_extra:
+            message.attach(cast(EmailMessage, part))  # typeshed wants EmailMessage parts
         message.add_attachment(
             mail.private_body.rstrip() + "\n",
             disposition="inline",
             filename="private.txt",
         )
+        for part in private_extra:
+            message.attach(cast(EmailMessage, part))
         return message
     if signing:
         assert keyring is not None and signer is not None
@@ -121,3 +142,37 @@ def _with_headers(headers: dict[str, str]) -> EmailMessage:
     for name, value in headers.items():
         message[name] = value
     return message
+
+
+def picture_parts(
+    pictures: Sequence[Mapping[str, Any]],
+) -> tuple[list[MIMEPart], list[MIMEPart]]:
+    """(the signed part's pictures, the private part's) as inline PNG parts."""
+    public: list[MIMEPart] = []
+    private: list[MIMEPart] = []
+    for data in pictures:
+        try:
+            picture = Picture.from_json(data)
+            png = _png(json.dumps(picture.to_json(), sort_keys=True))
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("a picture was left out of a mail: %s", exc)
+            continue
+        (private if picture.private else public).append(
+            png_part(png, picture.filename, picture.description)
+        )
+    return public, private
+
+
+@functools.lru_cache(maxsize=32)
+def _png(picture_json: str) -> bytes:
+    """A picture drawn and rasterised, kept for the mail sent again (a retry, a resend)."""
+    return layers_to_png(layers(Picture.from_json(json.loads(picture_json))))
+
+
+def png_part(png: bytes, filename: str, description: str) -> MIMEPart:
+    """An inline ``image/png`` part, base64: a mail client shows it below the text."""
+    part = MIMEPart(policy=compose.POLICY)
+    part.set_content(png, maintype="image", subtype="png", disposition="inline",
+                     filename=filename)
+    part["Content-Description"] = description
+    return part

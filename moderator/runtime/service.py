@@ -64,6 +64,8 @@ IDLE_SECONDS = 25 * 60
 IDLE_RETRY_SECONDS = 30.0
 #: The ``send`` job is brought forward to this long after another sender's lease ends.
 LEASE_SLACK = timedelta(seconds=0.5)
+#: How long ``stop`` lets a running job round finish (a poll, a send) before leaving it.
+STOP_GRACE = timedelta(seconds=30)
 
 
 class Service:
@@ -106,6 +108,8 @@ class Service:
         self.lost = asyncio.Event()
         self.scheduler: AsyncIOScheduler | None = None
         self._idle_task: asyncio.Task[None] | None = None
+        #: The job rounds running now: ``stop`` lets them end rather than cut them off.
+        self._rounds: set[asyncio.Task[Any]] = set()
         #: Set whenever a poll or a send round finishes (the demo and tests wait on it).
         self.activity = asyncio.Event()
         #: The seed of the tournaments' draws (game formation, dice); None: from the clock.
@@ -286,6 +290,8 @@ class Service:
         if self.scheduler is not None:
             self.scheduler.shutdown(wait=False)
             self.scheduler = None
+        if self._rounds:  # a round cut off would leave a traceback for nothing
+            await asyncio.wait(set(self._rounds), timeout=STOP_GRACE.total_seconds())
         await self._idle_source.close()
         await self.source.close()
         if self.keyring is not None:
@@ -336,6 +342,9 @@ class Service:
                 state["again"] = True
                 return
             state["running"] = True
+            this = asyncio.current_task()
+            if this is not None:
+                self._rounds.add(this)
             try:
                 while True:
                     state["again"] = False
@@ -349,6 +358,8 @@ class Service:
                         break
             finally:
                 state["running"] = False
+                if this is not None:
+                    self._rounds.discard(this)
 
         job.__name__ = work.__name__
         return job

@@ -64,6 +64,7 @@ def mail_to(
         token=compose.new_token() if texts.private is not None else None,
         recipient_key=player.key_fingerprint,
         kind=kind,
+        pictures=[picture.to_json() for picture in texts.pictures],
     )
 
 

@@ -20,6 +20,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from moderator.pictures.changes import changed_lands
+from moderator.pictures.spec import Picture, report_pictures
 from moderator.play.run import LineResult
 from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.muster_notes import muster_notes
@@ -54,11 +56,15 @@ Timeline = Sequence[tuple[ev.Event, GameState]]
 
 @dataclass(frozen=True, slots=True)
 class Texts:
-    """A mail's subject, its public (signed) part and its private part (None: none)."""
+    """
+    A mail's subject, its public (signed) part, its private part (None: none) and the
+    pictures to draw when it is sent.
+    """
 
     subject: str
     public: str
     private: str | None = None
+    pictures: tuple[Picture, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +158,8 @@ def report(
     else:
         lines = [_legion_line(lg, names) for lg in others if lg["contents"] is not None]
     orders = legal_lines(state, viewer) if your_move else []
+    everyone = player_view(state, None)
+    changed = changed_lands([event for event, _ in timeline], viewer, everyone)
     public = render(
         "player.report.txt.j2",
         game=ref.game,
@@ -166,7 +174,7 @@ def report(
         out=not any(p.name == viewer for p in state.live_players),
         events=public_events[more:],
         more_events=more,
-        status=view_text(player_view(state, None), viewer, contents=False),
+        status=view_text(everyone, viewer, contents=False),
         how=list(how),
     )
     private = render(
@@ -189,7 +197,8 @@ def report(
         headline = f"Your move: turn {state.turn}, {state.step.value} step"
     else:
         headline = f"Turn {state.turn}, {state.step.value} step, {actor} to act"
-    return Texts(f"{headline} (ref {ref})", public, private)
+    pictures = report_pictures(everyone, viewer, ref.game, changed)
+    return Texts(f"{headline} (ref {ref})", public, private, pictures)
 
 
 def counts(results: Sequence[LineResult], unprocessed: int, ignored: int) -> str:

@@ -23,7 +23,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -78,6 +78,8 @@ class OutgoingMail:
     token: str | None = None
     recipient_key: str | None = None
     kind: str | None = None
+    #: The pictures to draw and attach when it is sent (``moderator.pictures.spec``).
+    pictures: Sequence[Mapping[str, Any]] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,7 @@ class StoredMail:
     #: The token of the claim the mail is held under, and until when (None: not held).
     claim: str | None = None
     claimed_until: datetime | None = None
+    pictures: tuple[Mapping[str, Any], ...] = ()
 
 
 def backoff(attempts: int) -> timedelta:
@@ -132,6 +135,7 @@ def add_mails(
             "token": mail.token,
             "recipient_key": mail.recipient_key,
             "kind": mail.kind,
+            "pictures": [dict(p) for p in mail.pictures] or None,
             "status": PENDING,
             "attempts": 0,
             "next_attempt_at": now,
@@ -173,6 +177,7 @@ def _mail(r: Any) -> StoredMail:
         r.created_at,
         r.claimed_by,
         r.claimed_until,
+        tuple(r.pictures or ()),
     )
 
 

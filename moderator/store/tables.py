@@ -207,6 +207,12 @@ class OutboxRow(SQLModel, table=True):
     #: What the mail is: ``report``, ``reply``, ``refusal``, ``history``, ``welcome``,
     #: ``notice`` (null: written before kinds existed).
     kind: str | None = None
+    #: The pictures the sender draws and attaches (``moderator.pictures.spec.Picture``
+    #: as JSON): drawn at sending, not in the transaction that wrote the mail.  Null:
+    #: none (migration 0011).
+    pictures: list[dict[str, Any]] | None = Field(
+        default=None, sa_column=Column(JSON, nullable=True)
+    )
     status: str = Field(default=PENDING)
     attempts: int = Field(default=0)
     next_attempt_at: datetime = _moment()

@@ -79,8 +79,27 @@ def check_the_kept_keys_read_every_mailbox(summary: DemoSummary, folder: Path) -
                 "multipart/mixed"
             ) else []
             for part in parts:
-                text = compose.decrypt_mime(part, ring).get_content()
-                assert "Report token:" in text and name in text, mail["Subject"]
+                private = compose.decrypt_mime(part, ring)
+                text = next(p for p in private.walk() if p.get_content_maintype() == "text")
+                assert "Report token:" in text.get_content(), mail["Subject"]
+                assert name in text.get_content(), mail["Subject"]
+                pictures = [p.get_filename() for p in private.walk()
+                            if p.get_content_type() == "image/png"]
+                assert all(str(f).startswith("battle-") for f in pictures), pictures
+
+
+def check_every_report_carries_the_board(summary: DemoSummary) -> None:
+    """Issue 14: each report has the masterboard as a PNG in its signed part."""
+    for who in summary.state.players:
+        reports = [m for m in from_moderator(summary, who.name)
+                   if str(m["Auto-Submitted"]) == "auto-generated"
+                   and "deadline" not in str(m["Subject"])]
+        assert reports, who.name
+        for mail in reports:
+            signed = next(p for p in mail.walk() if p.get_content_type() == "multipart/signed")
+            boards = [p.get_filename() for p in signed.walk()
+                      if p.get_content_type() == "image/png"]
+            assert len(boards) == 1 and str(boards[0]).startswith("board-"), mail["Subject"]
 
 
 def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
@@ -113,6 +132,7 @@ def test_the_demo_plays_a_whole_game_by_mail_to_its_end(tmp_path):
     assert summary.mails_read == summary.mails_sent
     check_every_mail_is_signed_and_threaded(summary)
     check_the_kept_keys_read_every_mailbox(summary, tmp_path)
+    check_every_report_carries_the_board(summary)
     store = EventStore(f"sqlite:///{tmp_path / 'demo.sqlite'}")
     try:
         replayed = store.load_state("demo").state

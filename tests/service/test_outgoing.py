@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import email
 import email.policy
+import io
 import quopri
 from collections.abc import Callable
 from datetime import UTC, datetime
 from email.message import EmailMessage
 
 import pytest
+from PIL import Image
 
 from moderator.mail import compose
 from moderator.mail.intake import Action, parse, screen
+from moderator.pictures.spec import report_pictures
 from moderator.runtime.outgoing import render_outgoing
 from moderator.store.outbox import StoredMail
 
@@ -120,3 +123,63 @@ def test_mail_comes_from_the_moderator_by_name(mails: dict[str, StoredMail]) -> 
     assert named["From"].addresses[0].addr_spec == MODERATOR
     _raw, plain = reparse(render_outgoing(mails["report-bob"], None, None, NOW))
     assert plain["From"].addresses[0].addr_spec == MODERATOR
+
+
+def _pngs(message: EmailMessage) -> list[tuple[str, Image.Image]]:
+    found = []
+    for part in message.walk():
+        if part.get_content_type() == "image/png":
+            image = Image.open(io.BytesIO(part.get_content()))
+            found.append((part.get_filename() or "", image))
+    return found
+
+
+def test_a_report_carries_the_masterboard_in_its_signed_part(
+    mails: dict[str, StoredMail], world: World
+) -> None:
+    """Issue 14: every report carries a PNG of the masterboard, signed with the public
+    part (it shows markers, lands and heights, no contents: Wolff 4.5)."""
+    stored = mails["report-ann"]
+    assert [p["kind"] for p in stored.pictures] == ["masterboard"]
+    raw, message = reparse(
+        render_outgoing(stored, world.moderator.keyring, world.moderator.fingerprint, NOW)
+    )
+    signed = next(p for p in message.walk() if p.get_content_type() == "multipart/signed")
+    ((name, image),) = _pngs(signed)
+    assert name.startswith("board-g1-turn") and name.endswith(".png")
+    assert image.mode == "P" and image.size[0] == 800
+    assert compose.verify_incoming(raw, world.players["Ann"].keyring).valid
+
+
+def test_9_3_a_battle_picture_is_encrypted_with_the_private_part(
+    mails: dict[str, StoredMail], world: World
+) -> None:
+    """A battle's picture shows what both legions hold: it goes in the private part,
+    encrypted to the player and never signed (Wolff 4.5)."""
+    from dataclasses import replace
+
+    from tests.pictures.positions import board_view
+
+    pictures = [p.to_json() for p in report_pictures(board_view(None), "Ann", "g1", [200])]
+    stored = replace(mails["report-ann"], pictures=tuple(pictures))
+    raw, message = reparse(
+        render_outgoing(stored, world.moderator.keyring, world.moderator.fingerprint, NOW)
+    )
+    signed = next(p for p in message.walk() if p.get_content_type() == "multipart/signed")
+    assert [name for name, _ in _pngs(signed)] == ["board-g1-turn6.png"]
+    encrypted = next(p for p in message.walk() if p.get_content_type() == "multipart/encrypted")
+    private = compose.decrypt_mime(encrypted, world.players["Ann"].keyring)
+    assert [name for name, _ in _pngs(private)] == ["battle-g1-turn6-land200.png"]
+    assert compose.verify_incoming(raw, world.players["Ann"].keyring).valid
+
+
+def test_a_picture_that_cannot_be_drawn_leaves_the_report_whole(
+    mails: dict[str, StoredMail], world: World
+) -> None:
+    from dataclasses import replace
+
+    stored = replace(mails["report-bob"], pictures=({"kind": "poster", "view": {}},))
+    _raw, message = reparse(render_outgoing(stored, None, None, NOW))
+    assert _pngs(message) == []
+    texts = [p.get_content() for p in message.walk() if p.get_content_maintype() == "text"]
+    assert texts[0].startswith("Titan game g1: report for Bob")
