@@ -31,8 +31,8 @@ from typing import Any, cast
 
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
-from moderator.pictures.raster import layers_to_png
-from moderator.pictures.spec import Picture, layers
+from moderator.pictures.spec import Picture
+from moderator.runtime.picture_worker import draw_png
 from moderator.store.outbox import StoredMail
 
 log = logging.getLogger(__name__)
@@ -166,7 +166,7 @@ def picture_parts(
 @functools.lru_cache(maxsize=32)
 def _png(picture_json: str) -> bytes:
     """A picture drawn and rasterised, kept for the mail sent again (a retry, a resend)."""
-    return layers_to_png(layers(Picture.from_json(json.loads(picture_json))))
+    return draw_png(picture_json)
 
 
 def png_part(png: bytes, filename: str, description: str) -> MIMEPart:

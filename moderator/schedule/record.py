@@ -8,7 +8,9 @@ the same transaction (``moderator.store.eventstore.Tx.append``).  It is typed (e
 reader names a field) and stored as JSON under a schema number: ``from_json`` upcasts
 an older record (schema 0 was the untyped options of the first releases) and
 ``to_json`` always writes the newest schema, so a record is read by the code of its
-day and migrated forward when it is written again.
+day and migrated forward when it is written again.  Keys added within a schema (the
+notification choices, standing orders, undelivered mail) are optional: a record
+without them reads as their defaults, so they need no new schema number.
 """
 
 from __future__ import annotations
@@ -111,6 +113,17 @@ class GameRecord:
     reported: Mapping[str, int] = field(default_factory=dict)
     #: Where each player's last report began (a ``report`` query sends it again).
     report_from: Mapping[str, int] = field(default_factory=dict)
+    #: How each player wants to hear of the others' play (``schedule.notify``); a
+    #: player not named has the default, ``turn``.
+    notify: Mapping[str, str] = field(default_factory=dict)
+    #: The local day (ISO date) each ``digest`` player was last sent his digest.
+    digest_sent: Mapping[str, str] = field(default_factory=dict)
+    #: Each player's standing orders, as the lines he wrote (``orders.standing``): private
+    #: to the moderator, never shown to another player (Wolff 9.4).
+    standing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Players whose mail bounced, and since when: an undelivered report is not a late
+    #: player, so his deadline waits until a mail of his shows he reads his mail again.
+    undelivered: Mapping[str, datetime] = field(default_factory=dict)
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
@@ -166,6 +179,10 @@ class GameRecord:
             "allow_secrets": self.allow_secrets,
             "reported": dict(self.reported),
             "report_from": dict(self.report_from),
+            "notify": dict(self.notify),
+            "digest_sent": dict(self.digest_sent),
+            "standing": {seat: list(lines) for seat, lines in self.standing.items()},
+            "undelivered": {seat: iso(at) for seat, at in self.undelivered.items()},
         }
 
     @classmethod
@@ -200,6 +217,17 @@ class GameRecord:
             allow_secrets=bool(raw.get("allow_secrets")),
             reported={str(k): int(v) for k, v in dict(raw.get("reported") or {}).items()},
             report_from={str(k): int(v) for k, v in dict(raw.get("report_from") or {}).items()},
+            notify={str(k): str(v) for k, v in dict(raw.get("notify") or {}).items()},
+            digest_sent={str(k): str(v) for k, v in dict(raw.get("digest_sent") or {}).items()},
+            standing={
+                str(k): tuple(str(line) for line in v)
+                for k, v in dict(raw.get("standing") or {}).items()
+            },
+            undelivered={
+                str(k): at
+                for k, v in dict(raw.get("undelivered") or {}).items()
+                if (at := moment(v)) is not None
+            },
         )
 
 
