@@ -77,7 +77,7 @@ def start_game(
         base = (planned.record or GameRecord()).but(allow_secrets=allow_secrets)
         write(tx, Work(games=(planned.but(record=base),)))
         context = GameContext(game_id, GameState(), 0, base, players.seats(tx, game_id))
-        record, mails = notify.report_round(
+        record, mails, _ = notify.report_round(
             sender, context, Lookup(tx), planned.events, state, base, set()
         )
         reported = game_write(game_id, len(planned.events), record=record)

@@ -22,12 +22,13 @@ from datetime import datetime
 from moderator.mail import compose
 from moderator.reporting.narrate import is_bookkeeping, may_see
 from moderator.rules import events as ev
-from moderator.rules.evolve import evolve, replay
+from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
+from moderator.schedule import notify as notify_choice
 from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord
-from moderator.service import auth, notices, reports
+from moderator.service import auth, notices, reports, state_cache
 from moderator.service.knowledge_cache import knowledge_after
 from moderator.store.deadlines import DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup
@@ -76,11 +77,14 @@ def report_round(
     state: GameState,
     record: GameRecord,
     resend: set[str],
-) -> tuple[GameRecord, list[OutgoingMail]]:
+    answering: str | None = None,
+) -> tuple[GameRecord, list[OutgoingMail], reports.Texts | None]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,
-    and those ``resend`` asks for again; and the game's ``record`` with each player's
-    reported version brought up to date.
+    by each player's notification choice (``schedule.notify``), and those ``resend``
+    asks for again; and the game's ``record`` with each player's reported version
+    brought up to date.  The report of ``answering`` (the seat whose mail is being
+    answered) is returned as texts, to go in the answer to his mail: one mail per mail.
     """
     reported = dict(record.reported)
     began = dict(record.report_from)
@@ -91,8 +95,15 @@ def report_round(
             continue
         last = reported.get(seat, 0)
         sees = any(may_see(e, seat) and not is_bookkeeping(e) for e in new)
+        choice = notify_choice.choice_of(record.notify.get(seat))
         if new and (sees or seat == actor):
-            due.append((seat, player, last, False))
+            if (
+                seat in resend
+                or seat == answering
+                or notify_choice.wants_report(choice, seat, new, game.state, state, actor)
+            ):
+                due.append((seat, player, last, False))
+            # else held back: his next report tells the net result
         elif seat in resend:
             due.append((seat, player, began.get(seat, last), True))
         elif new and last >= game.seq:  # nothing he may see happened: he is up to date
@@ -100,12 +111,13 @@ def report_round(
     if not due:
         if new:
             record = record.but(reported=reported)
-        return record, []
+        return record, [], None
     timeline = _timeline(game, lookup, new, min(since for _, _, since, _ in due))
     allowed = record.allow_secrets
     ref = reference.current(game.game_id, state)
     knowledge = knowledge_after(game, lookup, new)
     mails: list[OutgoingMail] = []
+    own: reports.Texts | None = None
     for seat, player, since, again in due:
         texts = reports.report(
             ref,
@@ -119,19 +131,26 @@ def report_round(
             how=auth.how_to_authenticate(player, allowed),
             resend=again,
         )
-        mails.append(mail_to(sender, player, REPORT, texts, game.game_id, {}))
+        if seat == answering:
+            own = texts
+        else:
+            mails.append(mail_to(sender, player, REPORT, texts, game.game_id, {}))
         reported[seat] = state.version
         began[seat] = since
-    return record.but(reported=reported, report_from=began), mails
+    return record.but(reported=reported, report_from=began), mails, own
 
 
 @dataclass(frozen=True, slots=True)
 class Settled:
-    """What a change to a game calls for: its new record, the mails, the deadline."""
+    """
+    What a change to a game calls for: its new record, the mails, the deadline, and the
+    report of the player whose mail is being answered (it goes in the answer).
+    """
 
     record: GameRecord
     mails: list[OutgoingMail]
     deadlines: tuple[DeadlineChange, ...]
+    own: reports.Texts | None = None
 
 
 def settle(
@@ -143,6 +162,7 @@ def settle(
     record: GameRecord,
     now: datetime,
     resend: set[str] | None = None,
+    answering: str | None = None,
 ) -> Settled:
     """
     After ``new`` events led from ``game``'s state to ``state``: the deadline that
@@ -151,7 +171,9 @@ def settle(
     time limit, the result (rulebook 20.5) to every player.
     """
     record, change = timing.follow(state, record, now)
-    record, mails = report_round(sender, game, lookup, new, state, record, resend or set())
+    record, mails, own = report_round(
+        sender, game, lookup, new, state, record, resend or set(), answering
+    )
     scored = [e for e in new if isinstance(e, ev.GameScored)]
     if scored:
         ref = str(reference.current(game.game_id, state))
@@ -159,7 +181,7 @@ def settle(
         for seat, player in sorted(lookup.seated_players(game.game_id).items()):
             if state.has_player(seat):
                 mails.append(mail_to(sender, player, notices.NOTICE, texts, game.game_id, {}))
-    return Settled(record, mails, deadline_change(change))
+    return Settled(record, mails, deadline_change(change), own)
 
 
 def _timeline(
@@ -167,17 +189,24 @@ def _timeline(
 ) -> list[tuple[int, ev.Event, GameState]]:
     """
     (number, event, the game before it) for every event after ``since``: the stored
-    ones (replayed from the start: only when a player is behind, i.e. events were added
-    outside the mail service) and the ``new`` ones.
+    ones (when a player is behind: his reports were held back, or events were added
+    outside the mail service), replayed from the nearest kept state, and the ``new``
+    ones.
     """
-    if since < game.seq:
-        stored = lookup.events(game.game_id)
-        state = replay(stored[:since])
-        events = [*stored[since:], *new]
-    else:
-        state, events, since = game.state, list(new), game.seq
+    state_cache.remember(game.game_id, game.seq, game.state)
     timeline: list[tuple[int, ev.Event, GameState]] = []
-    for number, event in enumerate(events, since + 1):
+    if since < game.seq:
+        start, state = state_cache.nearest(game.game_id, since) or (0, GameState())
+        stored = lookup.events(game.game_id, after=start, upto=game.seq)
+        for number, event in enumerate(stored, start + 1):
+            if number > since:
+                timeline.append((number, event, state))
+            state = evolve(state, event)
+        if state != game.state and start > 0:  # not this game's past: from the first event
+            state_cache.forget(game.game_id)
+            return _timeline(game, lookup, new, since)
+    state = game.state
+    for number, event in enumerate(new, game.seq + 1):
         timeline.append((number, event, state))
         state = evolve(state, event)
     return timeline

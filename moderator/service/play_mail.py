@@ -23,6 +23,7 @@ from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
+from moderator.schedule import notify as notify_choice
 from moderator.schedule.record import GameRecord
 from moderator.service import auth, notices, notify, reliability, reports, signon
 from moderator.service.notify import HISTORY, REPLY
@@ -37,6 +38,8 @@ from moderator.store.unit_of_work import TournamentWrite
 HISTORIES_PER_MAIL = 3
 #: The code of a refused absence line.
 ABSENCE_REFUSED = "E-ABSENCE"
+#: The code of a refused ``notify`` line.
+NOTIFY_REFUSED = "E-NOTIFY"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +70,8 @@ def play(
     refs, lines, unreadable = reference.split_refs(lines)
     skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
     away = [line for line in lines if absence.is_absence(line)]
-    lines = [line for line in lines if line not in skipped and line not in away]
+    choices = [line for line in lines if notify_choice.is_notify(line)]
+    lines = [line for line in lines if line not in skipped + away + choices]
     quoted = refs[0] if refs else None
     if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
         quoted = reference.subject_ref(info.subject)  # the subject as written
@@ -75,6 +79,8 @@ def play(
     problem = reference.check(quoted, now)
     moment = lookup.now()
     record, absent, changes, moved = _absences(game, seat, player, away, moment)
+    record, notified = _notify_choices(record, seat, choices)
+    absent = [*absent, *notified]
     asked: list[Query] = []
     run = run_orders(
         game.state,
@@ -97,6 +103,7 @@ def play(
         run.record,
         moment,
         resend,
+        answering=seat,
     )
     record = settled.record
     texts = reports.reply(
@@ -111,6 +118,7 @@ def play(
         time_zone=player.time_zone,
         ref_problem=problem[1] if ref_refused and problem else "",
     )
+    texts = reports.with_report(texts, settled.own)
     mails = [replies.answer(player, REPLY, texts, game.game_id)]
     histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
     events = [*lookup.events(game.game_id), *run.events] if histories else []
@@ -144,6 +152,22 @@ def play(
         deadlines=tuple(deadline_rows) if changed else (),
         tournaments=counted,
     )
+
+
+def _notify_choices(
+    record: GameRecord, seat: str, lines: list[str]
+) -> tuple[GameRecord, list[LineResult]]:
+    """The mail's ``notify`` lines (they change no game state): the record after them."""
+    results: list[LineResult] = []
+    for line in lines:
+        try:
+            choice = notify_choice.parse(line)
+        except ValueError as exc:
+            results.append(LineResult(line, REFUSED, reason=str(exc), code=NOTIFY_REFUSED))
+            continue
+        record = record.but(notify={**record.notify, seat: str(choice)})
+        results.append(LineResult(line, DONE, (choice.describe(),)))
+    return record, results
 
 
 def _absences(
@@ -225,7 +249,7 @@ def _answerer(asked: list[Query]) -> Answerer:
             return ["The game record follows in a mail of its own."]
         if query.kind == "report":
             asked.append(query)
-            return ["Your latest report is sent again in a mail of its own."]
+            return ["Your latest report is sent again: it follows in this mail."]
         return answer_query(query, events, state)
 
     return answer

@@ -281,6 +281,19 @@ def reply(
     return Texts(f"Re: {mail.topic} (ref {ref})", public, private)
 
 
+def with_report(answer: Texts, report: Texts | None) -> Texts:
+    """
+    The answer to a player's mail and the report he would get, as one mail: the
+    answer's few lines first, then the report, in each part; the report's subject (the
+    game as it is now) and pictures.
+    """
+    if report is None:
+        return answer
+    public = f"{answer.public.rstrip()}\n\n{'-' * 72}\n\n{report.public}"
+    private = "\n\n".join(p.rstrip() for p in (answer.private, report.private) if p)
+    return Texts(f"Re: {report.subject}", public, private or None, report.pictures)
+
+
 def history(
     ref: StepRef, viewer: str, lines: Sequence[str], first: int | None, last: int | None
 ) -> Texts:

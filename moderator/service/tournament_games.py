@@ -134,7 +134,7 @@ def _start(
         game_state, record, now, TimeLimits.from_json(settings.limits()), settings.ends_at(now)
     )
     context = GameContext(formed.game, GameState(), 0, record, players.seats(tx, formed.game))
-    record, reports_out = notify.report_round(
+    record, reports_out, _ = notify.report_round(
         sender, context, Lookup(tx), events, game_state, record, set()
     )
     started = game_write(formed.game, 0, events, record=record, state=game_state, deadlines=changes)

@@ -193,6 +193,16 @@ class Sent:
         (found,) = self.to(recipient, kind)
         return found
 
+    def report(self, recipient: str) -> StoredMail:
+        """The mail carrying ``recipient``'s report: a report, or the answer to his mail
+        (one mail per mail: the answer carries his report, and its pictures)."""
+        (found,) = [
+            m
+            for m in self.to(recipient)
+            if m.kind == "report" or (m.kind == "reply" and m.pictures)
+        ]
+        return found
+
 
 def full_text(mail: StoredMail) -> str:
     """A mail's public and private text, as its recipient reads them."""
@@ -308,6 +318,7 @@ def make_table(store: EventStore) -> Callable[..., Table]:
         keys: dict[str, Party] | None = None,
         allow_secrets: bool = True,
         on: EventStore | None = None,
+        notify: str | None = None,
         **handler_options: Any,
     ) -> Table:
         where = on or store
@@ -318,6 +329,8 @@ def make_table(store: EventStore) -> Callable[..., Table]:
         )
         table = Table(where, handler, game_id)
         table.set_record(allow_secrets=allow_secrets)
+        if notify is not None:  # every player's notification choice (default: turn)
+            table.set_record(notify=dict.fromkeys(names, notify))
         return table
 
     return make

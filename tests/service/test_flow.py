@@ -25,11 +25,14 @@ def test_good_orders_are_carried_out_and_answered(make_table: Callable[..., Tabl
     assert f"> {line}" in private and "done." in private
     assert line not in reply.body  # the signed part never echoes the orders
     assert f"ref g1-{table.state.version}" in reply.body
-    assert reply.subject == f"[titan g1] Re: orders (ref g1-{table.state.version})"
+    # one mail per mail: the answer carries the report, under the game as it is now
+    assert reply.subject.startswith("[titan g1] Re: Turn 1, colour step")
+    assert reply.subject.endswith(f"(ref g1-{table.state.version})")
     assert reply.token and reply.headers["In-Reply-To"] == "<mail-g1-1@example.org>"
     assert reply.headers["From"] == "moderator@titan.example"
+    other = next(a for a in ("ann@example.org", "bob@example.org") if a != address(actor))
     assert sorted((m.kind, m.recipient) for m in sent.mails) == sorted(
-        [("reply", address(actor)), ("report", "ann@example.org"), ("report", "bob@example.org")]
+        [("reply", address(actor)), ("report", other)]
     )
     for report in sent.to("ann@example.org", "report") + sent.to("bob@example.org", "report"):
         assert report.token and report.private_body and "In-Reply-To" not in report.headers

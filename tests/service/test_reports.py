@@ -23,10 +23,15 @@ SPLIT = "split Bu01 into Bu02: angel centaur centaur gargoyle"
 
 
 def at_first_split(
-    make_table: Callable[..., Table], names: tuple[str, ...] = ("Ann", "Bob")
+    make_table: Callable[..., Table],
+    names: tuple[str, ...] = ("Ann", "Bob"),
+    notify: str | None = "all",
 ) -> Table:
-    """A game (seed 5) at its first split step, colours chosen, everybody reported."""
-    table = make_table(names, seed=5)
+    """
+    A game (seed 5) at its first split step, colours chosen, everybody reported; every
+    player mailed after each change (``notify all``) unless ``notify`` says otherwise.
+    """
+    table = make_table(names, seed=5, notify=notify)
     while table.state.step is Step.COLOUR:
         actor = to_act(table.state)
         assert actor is not None
@@ -39,10 +44,11 @@ def at_first_split(
 def test_the_player_to_act_is_told_first_thing(make_table: Callable[..., Table]) -> None:
     table = at_first_split(make_table)
     sent = table.orders("Ann", f"{SPLIT}\nroll")
-    ann = sent.one("ann@example.org", "report")
+    ann = sent.report("ann@example.org")
     bob = sent.one("bob@example.org", "report")
-    assert ann.body.startswith("*** It is your move, Ann. ***")
-    assert ann.subject.startswith("[titan g1] Your move:")
+    assert "*** It is your move, Ann. ***" in ann.body
+    assert bob.body.startswith("Titan game g1: report for Bob")
+    assert ann.subject.startswith("[titan g1] Re: Your move:")
     assert "It is your move. You may write:" in (ann.private_body or "")
     assert "move Bu01 to" in (ann.private_body or "")
     assert "It is your move" not in bob.body and "Waiting for Ann." in bob.body
@@ -58,7 +64,7 @@ def test_private_contents_go_only_to_their_owner_and_never_in_the_signed_part(
     table = at_first_split(make_table)
     sent = table.orders("Ann", SPLIT)
     secret_line = "(secret) Bu02 takes Angel, 2 Centaurs, Gargoyle from Bu01"
-    ann = sent.one("ann@example.org", "report")
+    ann = sent.report("ann@example.org")
     bob = sent.one("bob@example.org", "report")
     assert secret_line in (ann.private_body or "") and secret_line not in ann.body
     assert "Bu02 (Bat) in 500 (Tower), 4 high: Angel, Centaur, Centaur, Gargoyle" in (
@@ -94,13 +100,13 @@ def test_events_added_outside_the_mail_service_are_reported_later(
     bob = sent.one("bob@example.org", "report")
     assert "Ann split Bu02 off Bu01 (4 and 4)" in bob.body
     assert "Ann rolled a" in bob.body
-    assert "(secret)" in (sent.one("ann@example.org", "report").private_body or "")
+    assert "(secret)" in (sent.report("ann@example.org").private_body or "")
 
 
 def test_the_report_query_sends_the_latest_report_again(make_table: Callable[..., Table]) -> None:
     table = at_first_split(make_table)
     first = table.orders("Ann", SPLIT).one("bob@example.org", "report")
-    again = table.orders("Bob", "report").one("bob@example.org", "report")
+    again = table.orders("Bob", "report").report("bob@example.org")
     assert "the latest report, sent again" in again.body
     assert "Ann split Bu02 off Bu01 (4 and 4)" in again.body
     assert (
@@ -154,8 +160,9 @@ def test_everybody_who_sees_a_change_is_reported(make_table: Callable[..., Table
     split = legal_orders(table.state, actor)[0]
     sent = table.orders(actor, f"{split}\nnonsense")
     assert sent.status == inbox.PROCESSED, sent.note
-    reports = sorted(m.recipient for m in sent.mails if m.kind == "report")
+    reports = sorted(m.recipient for m in sent.mails if m.kind == "report" or m.pictures)
     assert reports == [address("Ann"), address("Bob"), address("Cy")]
+    assert len(sent.to(address(actor))) == 1  # the answer carries his report
     refused = table.orders(actor, "nonsense")
     assert [m.kind for m in refused.mails] == ["reply"]
 
@@ -184,9 +191,13 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
     new_game(store, "g1", None, seed=3, position=ENGAGED)
     seat_players(store, "g1", ["Ann", "Bob", "Cy"])
     table = Table(store, MailGameHandler(None, MODERATOR))
-    table.set_record(allow_secrets=True, reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1))
+    table.set_record(
+        allow_secrets=True,
+        reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1),
+        notify=dict.fromkeys(["Ann", "Bob", "Cy"], "all"),
+    )
     engaged = table.orders("Ann", "engage 1")
-    assert {m.recipient for m in engaged.mails if m.kind == "report"} == {
+    assert {m.recipient for m in engaged.mails if m.kind == "report" or m.pictures} == {
         address("Ann"),
         address("Bob"),
         address("Cy"),
@@ -194,7 +205,7 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
     proposal = "propose Rd01 loses nothing; Bu01 loses centaur gargoyle"
     sent = table.orders("Bob", proposal)
     assert sent.status == inbox.PROCESSED and sent.note is None
-    reports = {m.recipient: m for m in sent.mails if m.kind == "report"}
+    reports = {m.recipient: m for m in sent.mails if m.kind == "report" or m.pictures}
     assert set(reports) == {address("Ann"), address("Bob")}
     ann = reports[address("Ann")]
     assert "Bob proposed: #1" in (ann.private_body or "") and "proposed" not in ann.body

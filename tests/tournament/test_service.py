@@ -162,7 +162,12 @@ def test_a_seat_is_handed_to_a_standby(any_store: EventStore, clock: Clock) -> N
     to_old = [m for m in mails if m.recipient == old]
     assert [m.kind for m in to_old] == ["notice"]
     assert "you get no more mail about the game" in to_old[0].body
-    # The game goes on: the player to act sends his order by mail.
+    # The game goes on: the player to act sends his order by mail; Gus has chosen to
+    # hear of every change (``notify all``), so each report to him is checked for leaks.
+    with store.transaction() as tx:
+        loaded = tx.load(game_id)
+        notify = {**loaded.record.notify, seat: "all"}
+        tx.append(game_id, loaded.seq, [], record=loaded.record.but(notify=notify))
     handler = MailGameHandler(None, MODERATOR)
     state = store.load_state(game_id).state
     actor = to_act(state)
