@@ -42,15 +42,11 @@ from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
 from moderator.schedule.record import GameRecord
-from moderator.service import (
-    notices,
-    notify,
-    reliability,
-    reports,
-)
+from moderator.service import digests, notices, notify, reliability, reports
 from moderator.store import ConflictError, EventStore, Tx, deadlines, players
 from moderator.store.deadlines import (
     ABSENCE_END,
+    DIGEST,
     DONE,
     DUE,
     GAME_END,
@@ -178,6 +174,8 @@ def _one(store: EventStore, sender: str, row: Deadline, now: datetime) -> list[s
             return _time_called(tx, sender, fresh, now) if fresh.due_at <= now else []
         if fresh.kind == ABSENCE_END:
             return _absence_over(tx, sender, fresh, now) if fresh.due_at <= now else []
+        if fresh.kind == DIGEST:
+            return digests.send_digest(tx, sender, fresh, now) if fresh.due_at <= now else []
         loaded = tx.load(fresh.game_id)
         if timing.step_key(loaded.state) != fresh.step:
             return _resync(tx, fresh, loaded, now)

@@ -78,6 +78,7 @@ def report_round(
     record: GameRecord,
     resend: set[str],
     answering: str | None = None,
+    catch_up: frozenset[str] = frozenset(),
 ) -> tuple[GameRecord, list[OutgoingMail], reports.Texts | None]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,
@@ -85,6 +86,8 @@ def report_round(
     asks for again; and the game's ``record`` with each player's reported version
     brought up to date.  The report of ``answering`` (the seat whose mail is being
     answered) is returned as texts, to go in the answer to his mail: one mail per mail.
+    A seat in ``catch_up`` (a daily digest) is reported all it may see since his last
+    report, if anything.
     """
     reported = dict(record.reported)
     began = dict(record.report_from)
@@ -106,6 +109,8 @@ def report_round(
             # else held back: his next report tells the net result
         elif seat in resend:
             due.append((seat, player, began.get(seat, last), True))
+        elif seat in catch_up and last < game.seq and _sees_since(lookup, game, seat, last):
+            due.append((seat, player, last, False))
         elif new and last >= game.seq:  # nothing he may see happened: he is up to date
             reported[seat] = state.version
     if not due:
@@ -138,6 +143,12 @@ def report_round(
         reported[seat] = state.version
         began[seat] = since
     return record.but(reported=reported, report_from=began), mails, own
+
+
+def _sees_since(lookup: Lookup, game: GameContext, seat: str, last: int) -> bool:
+    """Whether ``seat`` may see any stored event of ``game`` after ``last``."""
+    stored = lookup.events(game.game_id, after=last, upto=game.seq)
+    return any(may_see(e, seat) and not is_bookkeeping(e) for e in stored)
 
 
 @dataclass(frozen=True, slots=True)

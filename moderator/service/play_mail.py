@@ -25,7 +25,7 @@ from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
 from moderator.schedule import notify as notify_choice
 from moderator.schedule.record import GameRecord
-from moderator.service import auth, notices, notify, reliability, reports, signon
+from moderator.service import auth, digests, notices, notify, reliability, reports, signon
 from moderator.service.notify import HISTORY, REPLY
 from moderator.service.replies import Replies
 from moderator.store.deadlines import ABSENCE_END, DeadlineChange, deadline_change
@@ -79,7 +79,7 @@ def play(
     problem = reference.check(quoted, now)
     moment = lookup.now()
     record, absent, changes, moved = _absences(game, seat, player, away, moment)
-    record, notified = _notify_choices(record, seat, choices)
+    record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
     absent = [*absent, *notified]
     asked: list[Query] = []
     run = run_orders(
@@ -140,7 +140,7 @@ def play(
         )
         note = "; ".join(n for n in (note, uncounted) if n)
     changed = bool(run.events) or record != game.record
-    deadline_rows = [*moved, *settled.deadlines]
+    deadline_rows = [*moved, *digest_rows, *settled.deadlines]
     for change in changes:
         ends = None if change.withdrawn else change.absence.ends
         deadline_rows.append(DeadlineChange(ABSENCE_END, ends, seat, change.absence.key))
@@ -155,10 +155,14 @@ def play(
 
 
 def _notify_choices(
-    record: GameRecord, seat: str, lines: list[str]
-) -> tuple[GameRecord, list[LineResult]]:
-    """The mail's ``notify`` lines (they change no game state): the record after them."""
+    record: GameRecord, seat: str, lines: list[str], player: Player, now: datetime
+) -> tuple[GameRecord, list[LineResult], list[DeadlineChange]]:
+    """
+    The mail's ``notify`` lines (they change no game state): the record after them, a
+    result per line, and the player's digest deadline set or closed.
+    """
     results: list[LineResult] = []
+    rows: list[DeadlineChange] = []
     for line in lines:
         try:
             choice = notify_choice.parse(line)
@@ -166,8 +170,9 @@ def _notify_choices(
             results.append(LineResult(line, REFUSED, reason=str(exc), code=NOTIFY_REFUSED))
             continue
         record = record.but(notify={**record.notify, seat: str(choice)})
+        rows = [digests.digest_change(str(choice), seat, now, player.time_zone)]
         results.append(LineResult(line, DONE, (choice.describe(),)))
-    return record, results
+    return record, results, rows
 
 
 def _absences(

@@ -2,11 +2,12 @@
 Deadlines: when a game, or one player in it, must have acted; and the service's
 heartbeat.
 
-A game has at most one open **acting** deadline (any kind but ``GAME_END`` and
-``ABSENCE_END``): it follows the player to act, and ``apply`` replaces it, in the
+A game has at most one open **acting** deadline (any kind but ``GAME_END``,
+``ABSENCE_END`` and ``DIGEST``): it follows the player to act, and ``apply`` replaces it, in the
 transaction that changed the game, whenever its ``step`` changes.  ``GAME_END`` is the
 game's end date (Wolff 21.1); ``ABSENCE_END`` the end of one player's absence (its
-``step`` names the absence).  ``reminded`` counts the reminders already sent for a
+``step`` names the absence); ``DIGEST`` the next daily digest of a player who chose
+one (``schedule.notify``).  ``reminded`` counts the reminders already sent for a
 deadline.
 """
 
@@ -28,6 +29,7 @@ from moderator.store.tables import CANCELLED, DEADLINE, DONE, DUE, SERVICE_STATE
 __all__ = [
     "ABSENCE_END",
     "CANCELLED",
+    "DIGEST",
     "DONE",
     "DUE",
     "GAME_END",
@@ -48,8 +50,8 @@ __all__ = [
 ]
 
 #: Kinds of deadline that do not follow the player to act.
-GAME_END, ABSENCE_END = "game-end", "absence-end"
-_NOT_ACTING = (GAME_END, ABSENCE_END)
+GAME_END, ABSENCE_END, DIGEST = "game-end", "absence-end", "digest"
+_NOT_ACTING = (GAME_END, ABSENCE_END, DIGEST)
 #: The ``service_state`` row of the service's heartbeat.
 HEARTBEAT = "heartbeat"
 
@@ -82,7 +84,8 @@ class DeadlineChange:
     - an acting ``kind``: the game's acting deadline is now this one (``step``); an open
       one for another step is cancelled, one for the same step moved to ``due_at``;
     - ``GAME_END``: the game's end date;
-    - ``ABSENCE_END``: the end of ``player``'s absence named ``step``.
+    - ``ABSENCE_END``: the end of ``player``'s absence named ``step``;
+    - ``DIGEST``: ``player``'s next daily digest (``step``: ``digest``).
     """
 
     kind: str
@@ -202,11 +205,11 @@ def apply(tx: Tx, game_id: str, change: DeadlineChange, seq: int | None = None) 
     found = open_deadlines(tx, game_id)
     if change.kind == GAME_END:
         same = [d for d in found if d.kind == GAME_END]
-    elif change.kind == ABSENCE_END:
+    elif change.kind in (ABSENCE_END, DIGEST):
         same = [
             d
             for d in found
-            if d.kind == ABSENCE_END and d.player == change.player and d.step == change.step
+            if d.kind == change.kind and d.player == change.player and d.step == change.step
         ]
     else:
         same = [d for d in found if d.acting and d.step == change.step and change.step]
