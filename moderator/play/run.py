@@ -6,10 +6,11 @@ service, which each store the result and word the reply their own way.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from moderator.orders import OrderError, Query, parse_order
+from moderator.orders import OrderError, Query, conditional, parse_order
 from moderator.play.dice import CountingDice
 from moderator.play.queries import answer_query, legal_hint
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
@@ -80,15 +81,27 @@ def run_orders(
     ``unprocessed``.  With ``refuse_changes`` = (code, reason) every order that would
     change the game is refused with that reason instead, queries are still answered, and
     nothing stops the run.
+
+    ``on roll N: ...`` lines (``orders.conditional``) wait for the movement roll: when
+    an order rolls, the orders given for that roll run next, each as a line of its own;
+    with none given for it the run stops there and the game waits for the player.
     """
     dice = CountingDice.from_record(record.dice)
     answer = answer or answer_query
+    split, unreadable = conditional.split(lines)
+    queue = deque(split.lines)
     new_events: list[ev.Event] = []
-    results: list[LineResult] = []
-    for index, line in enumerate(lines):
+    results = [
+        LineResult(line, REFUSED, reason=str(exc), code=exc.code) for line, exc in unreadable
+    ]
+    if unreadable and refuse_changes is None:  # a plan half read is not carried out
+        return OrderRun(results, list(split.lines), new_events, record, state)
+    used = False
+    while queue:
+        line = queue.popleft()
         code = ""
         try:
-            parsed = parse_order(line, player, state)
+            parsed = parse_order(line.removeprefix(_FROM_BLOCK), player, state)
             if isinstance(parsed, Query):
                 answered = answer(parsed, lambda: history() + new_events, state)
                 results.append(LineResult(line, ANSWERED, tuple(answered)))
@@ -111,10 +124,57 @@ def run_orders(
                 state = evolve(state, event)
             new_events.extend(new)
             results.append(LineResult(line, DONE, tuple(told), events=tuple(new)))
+            rolled = [e.roll for e in new if isinstance(e, ev.MovementRolled)]
+            if rolled and split.blocks:
+                used = True
+                block = split.for_roll(rolled[-1])
+                results += _blocks_told(split, block, rolled[-1])
+                if block is None:
+                    results.append(_no_block(rolled[-1], state, player))
+                    return OrderRun(results, list(queue), new_events, record, state)
+                queue.extendleft(reversed([f"{_FROM_BLOCK}{o}" for o in block.orders]))
             continue
         results.append(
             LineResult(line, REFUSED, reason=reason, code=code, hint=legal_hint(state, player))
         )
         if refuse_changes is None:
-            return OrderRun(results, list(lines[index + 1 :]), new_events, record, state)
+            return OrderRun(results, list(queue), new_events, record, state)
+    if split.blocks and not used:
+        results += [
+            LineResult(b.line, ANSWERED, ("Not used: this mail rolled no movement die.",))
+            for b in split.blocks
+        ]
     return OrderRun(results, [], new_events, record, state)
+
+
+#: How an order from an ``on roll`` line is shown among the results.
+_FROM_BLOCK = "(on roll) "
+
+
+def _blocks_told(
+    split: conditional.Conditional, chosen: conditional.Block | None, roll: int
+) -> list[LineResult]:
+    """A result per ``on roll`` line: used for this roll, or not."""
+    return [
+        LineResult(
+            block.line,
+            ANSWERED,
+            (f"You rolled a {roll}: these orders follow."
+             if block is chosen else f"Not used: you rolled a {roll}.",),
+        )
+        for block in split.blocks
+    ]
+
+
+def _no_block(roll: int, state: GameState, player: str) -> LineResult:
+    """The run stops: orders were given for other rolls only."""
+    return LineResult(
+        f"on roll {roll}",
+        REFUSED,
+        reason=(
+            f"you rolled a {roll} and gave no orders for it: the lines after the roll "
+            "were not carried out, and the game waits for your moves"
+        ),
+        code=conditional.CODE,
+        hint=legal_hint(state, player),
+    )
