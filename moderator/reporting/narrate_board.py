@@ -293,6 +293,11 @@ def _game_over(e: ev.GameOver, state: GameState | None) -> str:
     return f"Game over: {e.winner} wins" + (f"; final legions: {legions}" if legions else "")
 
 
+@_on(ev.StandingOrderUsed)
+def _standing_order_used(e: ev.StandingOrderUsed, state: GameState | None) -> str:
+    return f"Your standing order '{e.standing}' answered for you: {e.order}"
+
+
 @_on(ev.TimeCalled)
 def _time_called(e: ev.TimeCalled, state: GameState | None) -> str:
     return (

@@ -301,6 +301,23 @@ class GameOver(Event):
     legions: LegionList
 
 
+# -- the moderator's notes --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandingOrderUsed(Event):
+    """
+    A standing order of ``player``'s answered a decision for him (the events of
+    ``order``, the line it gave, follow).  Seen by him alone: standing orders are
+    private to the moderator (Wolff 9.4); the game changes only by the events after it.
+    """
+
+    TYPE: ClassVar[str] = "standing-order-used"
+    player: str
+    order: str
+    standing: str
+
+
 # -- the time limit (Wolff 21.0/21.1, rulebook 20.5) ----------------------------------
 
 

@@ -212,6 +212,12 @@ def _game_over(state: GameState, e: ev.GameOver) -> GameState:
     )
 
 
+@on(ev.StandingOrderUsed)
+def _standing_order_used(state: GameState, e: ev.StandingOrderUsed) -> GameState:
+    """A note: the events of the order it gave change the game."""
+    return state
+
+
 @on(ev.TimeCalled)
 def _time_called(state: GameState, e: ev.TimeCalled) -> GameState:
     return replace(state, final_turn=e.last_turn, final_player=e.last_player)

@@ -42,7 +42,7 @@ from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
 from moderator.schedule.record import GameRecord
-from moderator.service import digests, notices, notify, reliability, reports
+from moderator.service import digests, notices, notify, reliability, reports, standing
 from moderator.store import ConflictError, EventStore, Tx, deadlines, players
 from moderator.store.deadlines import (
     ABSENCE_END,
@@ -272,6 +272,8 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
             break
     write(tx, Work(closed=((row.id, DONE),)))
     record = loaded.record.but(dice=dice.record(), deadline=None)  # this deadline is over
+    carried = standing.carry_out(state, record)  # the next players' standing orders
+    events, state, record = [*events, *carried.events], carried.state, carried.record
     context = GameContext(
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from moderator.orders import Query
+from moderator.orders import standing as orders_standing
+from moderator.orders.errors import OrderError
 from moderator.play.queries import answer_query
 from moderator.play.run import DONE, REFUSED, Answerer, LineResult, run_orders
 from moderator.reporting.narrate import history_lines
@@ -25,7 +27,16 @@ from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
 from moderator.schedule import notify as notify_choice
 from moderator.schedule.record import GameRecord
-from moderator.service import auth, digests, notices, notify, reliability, reports, signon
+from moderator.service import (
+    auth,
+    digests,
+    notices,
+    notify,
+    reliability,
+    reports,
+    signon,
+    standing,
+)
 from moderator.service.notify import HISTORY, REPLY
 from moderator.service.replies import Replies
 from moderator.store.deadlines import ABSENCE_END, DeadlineChange, deadline_change
@@ -71,7 +82,8 @@ def play(
     skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
     away = [line for line in lines if absence.is_absence(line)]
     choices = [line for line in lines if notify_choice.is_notify(line)]
-    lines = [line for line in lines if line not in skipped + away + choices]
+    standing_lines = [line for line in lines if orders_standing.is_standing(line)]
+    lines = [line for line in lines if line not in skipped + away + choices + standing_lines]
     quoted = refs[0] if refs else None
     if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
         quoted = reference.subject_ref(info.subject)  # the subject as written
@@ -80,7 +92,8 @@ def play(
     moment = lookup.now()
     record, absent, changes, moved = _absences(game, seat, player, away, moment)
     record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
-    absent = [*absent, *notified]
+    record, standing_told = _standing_orders(record, seat, standing_lines)
+    absent = [*absent, *notified, *standing_told]
     asked: list[Query] = []
     run = run_orders(
         game.state,
@@ -92,15 +105,18 @@ def play(
         answer=_answerer(asked),
     )
     ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
-    after = reference.current(game.game_id, run.state)
+    carried = standing.carry_out(run.state, run.record)
+    new_events = [*run.events, *carried.events]
+    now_state = carried.state
+    after = reference.current(game.game_id, now_state)
     resend = {seat} if any(q.kind == "report" for q in asked) else set()
     settled = notify.settle(
         replies.moderator_address,
         game,
         lookup,
-        run.events,
-        run.state,
-        run.record,
+        new_events,
+        now_state,
+        carried.record,
         moment,
         resend,
         answering=seat,
@@ -108,7 +124,7 @@ def play(
     record = settled.record
     texts = reports.reply(
         after,
-        run.state,
+        now_state,
         seat,
         info,
         [*absent, *run.results],
@@ -121,31 +137,31 @@ def play(
     texts = reports.with_report(texts, settled.own)
     mails = [replies.answer(player, REPLY, texts, game.game_id)]
     histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
-    events = [*lookup.events(game.game_id), *run.events] if histories else []
+    events = [*lookup.events(game.game_id), *new_events] if histories else []
     for query in histories:
         told = history_lines(events, seat, query.from_turn, query.to_turn)
         found = reports.history(after, seat, told, query.from_turn, query.to_turn)
         mails.append(replies.answer(player, HISTORY, found, game.game_id))
     mails.extend(settled.mails)
     for change in changes:
-        mails.extend(_absence_notices(replies, game, lookup, run.state, record, seat, change))
+        mails.extend(_absence_notices(replies, game, lookup, now_state, record, seat, change))
     refused = [r for r in [*absent, *run.results] if r.outcome == REFUSED]
     note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
     counted: tuple[TournamentWrite, ...] = ()
     if run.events and reliability.moved_in_time(
-        game.record, game.state, run.state, seat, moment
+        game.record, game.state, now_state, seat, moment
     ):  # a tournament game counts it for the seat's holder
         counted, uncounted = reliability.count_quietly(
             lookup, game.game_id, seat, on_time=1, now=moment
         )
         note = "; ".join(n for n in (note, uncounted) if n)
-    changed = bool(run.events) or record != game.record
+    changed = bool(new_events) or record != game.record
     deadline_rows = [*moved, *digest_rows, *settled.deadlines]
     for change in changes:
         ends = None if change.withdrawn else change.absence.ends
         deadline_rows.append(DeadlineChange(ABSENCE_END, ends, seat, change.absence.key))
     return Outcome(
-        events=tuple(run.events),
+        events=tuple(new_events),
         mails=tuple(mails),
         record=record if changed else None,
         note=note,
@@ -173,6 +189,23 @@ def _notify_choices(
         rows = [digests.digest_change(str(choice), seat, now, player.time_zone)]
         results.append(LineResult(line, DONE, (choice.describe(),)))
     return record, results, rows
+
+
+def _standing_orders(
+    record: GameRecord, seat: str, lines: list[str]
+) -> tuple[GameRecord, list[LineResult]]:
+    """The mail's standing orders, kept (private to the moderator, Wolff 9.4)."""
+    results: list[LineResult] = []
+    for line in lines:
+        try:
+            kept = orders_standing.merged(record.standing.get(seat, ()), [line])
+        except OrderError as exc:
+            results.append(LineResult(line, REFUSED, reason=str(exc), code=exc.code))
+            continue
+        record = record.but(standing={**record.standing, seat: kept})
+        shown = "; ".join(orders_standing.read(kept).lines()) or "none"
+        results.append(LineResult(line, DONE, (f"Your standing orders now: {shown}.",)))
+    return record, results
 
 
 def _absences(

@@ -20,6 +20,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from moderator.orders.errors import OrderError
+from moderator.orders.standing import read as read_standing
 from moderator.pictures.changes import changed_lands
 from moderator.pictures.spec import Picture, report_pictures
 from moderator.play.run import LineResult
@@ -189,6 +191,7 @@ def report(
         your_move=your_move,
         orders=orders[:REPORT_ORDER_LINES],
         muster_notes=muster_notes(state, viewer),
+        standing=standing_lines(record.standing.get(viewer, ())),
         more_orders=max(0, len(orders) - REPORT_ORDER_LINES),
     )
     if over:
@@ -199,6 +202,14 @@ def report(
         headline = f"Turn {state.turn}, {state.step.value} step, {actor} to act"
     pictures = report_pictures(everyone, viewer, ref.game, changed)
     return Texts(f"{headline} (ref {ref})", public, private, pictures)
+
+
+def standing_lines(lines: Sequence[str]) -> list[str]:
+    """A player's standing orders as his report lists them (as he would write them)."""
+    try:
+        return read_standing(lines).lines()
+    except OrderError:  # kept lines were read when they came; shown as written if not now
+        return list(lines)
 
 
 def counts(results: Sequence[LineResult], unprocessed: int, ignored: int) -> str:
