@@ -264,6 +264,34 @@ HELP: dict[str, str] = {
 }
 
 
+#: Lines given ahead (standing orders, orders for the roll, notification choices):
+#: not orders of the moment, so not in ``ORDER_WORDS``; ``help`` knows them.
+AHEAD_WORDS = ("on roll", "standing", "notify")
+HELP.update(
+    {
+        "on roll": (
+            "on roll N[, M]: ORDER; ORDER: in the mail that rolls, the orders to carry out "
+            "if the roll is N (or M); the die is rolled only at your 'roll' line. "
+            "Example: on roll 3: move Rd01 to 6; move Rd02 to 9"
+        ),
+        "standing": (
+            "standing ...: an order kept for decisions to come, known to the moderator "
+            "alone: 'standing when attacked: fight|flee|concede' (or for one legion: "
+            "'standing Rd01 when attacked: flee'), 'standing no concede', 'standing "
+            "strikes: auto', 'standing muster best', 'muster Rd01 troll if able', "
+            "'standing summon best|never'; 'ask' in place of the choice undoes one. "
+            "Example: standing when attacked: fight"
+        ),
+        "notify": (
+            "notify turn|all|digest HH:MM: when you are mailed a report: when you must "
+            "act or your turn-relevant news comes (turn, the default), after every change "
+            "(all), or once a day at that hour besides your moves (digest). "
+            "Example: notify digest 18:00"
+        ),
+    }
+)
+
+
 def canonical_topic(topic: str) -> str:
     """The HELP key for ``topic`` (any case, aliases allowed), or ``topic`` folded."""
     key = " ".join(topic.casefold().split())
@@ -285,5 +313,6 @@ def help_text(topic: str | None = None) -> str:
         "ignored and a line 'signoff' ends the orders. "
         f"Orders: {', '.join(ORDER_WORDS)}. "
         f"Queries: {', '.join(QUERY_WORDS)}. "
+        f"Given ahead: {', '.join(AHEAD_WORDS)}. "
         "Write 'help WORD' for one of them, e.g. 'help propose'."
     )

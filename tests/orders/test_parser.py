@@ -19,6 +19,7 @@ from moderator.orders import (
     parse_order,
     split_lines,
 )
+from moderator.orders.help import AHEAD_WORDS
 from moderator.rules import commands as cmd
 from moderator.rules.state import Engagement, GameState, Legion, Player
 
@@ -605,7 +606,7 @@ def test_arbitrary_word_salad_parses_or_raises_order_error(words: list[str]) -> 
 
 
 def test_help_has_an_example_for_every_word() -> None:
-    assert set(HELP) == {*ORDER_WORDS, *QUERY_WORDS}
+    assert set(HELP) == {*ORDER_WORDS, *QUERY_WORDS, *AHEAD_WORDS}
     assert all("Example: " in text for text in HELP.values())
 
 
