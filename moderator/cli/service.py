@@ -36,6 +36,7 @@ def serve(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("moderator").setLevel(logging.INFO)
+    logging.getLogger("flufl.bounce").setLevel(logging.WARNING)  # a line per detector
 
     async def main() -> bool:
         stop = asyncio.Event()

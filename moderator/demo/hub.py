@@ -6,7 +6,9 @@ a pymap IMAP server (its in-memory ``dict`` backend), both on 127.0.0.1 on
 ports the system picks.  Every message the SMTP server accepts is delivered,
 byte for byte as it came in ``DATA`` (no ``Received:`` line is added), into
 the INBOX of each recipient; a recipient the hub does not know is refused
-with 550.  Users log in to IMAP with their address as the user name.
+with 550.  ``user+detail@domain`` is delivered to ``user@domain``, as a mail server
+with a recipient delimiter does (the moderator's VERP return paths,
+``moderator.mail.verp``).  Users log in to IMAP with their address as the user name.
 
 Nothing is written to disk and nothing is secured: passwords are kept in
 clear, SMTP takes no AUTH, and TLS is there only when a certificate is
@@ -194,8 +196,16 @@ class MailHub:
         self._config.set_cache.setdefault(address, (MailboxSet(), FilterSet()))
 
     def user_for(self, address: str) -> str | None:
-        """The user an address delivers to (addresses match without regard to case)."""
-        return self._users.get(address.strip().strip("<>").lower())
+        """
+        The user an address delivers to (addresses match without regard to case; a
+        ``+detail`` is dropped when the address as written is nobody's).
+        """
+        wanted = address.strip().strip("<>").lower()
+        local, at, domain = wanted.rpartition("@")
+        found = self._users.get(wanted)
+        if found is None and at and "+" in local:
+            found = self._users.get(f"{local.split('+', 1)[0]}@{domain}")
+        return found
 
     async def deliver(self, address: str, content: bytes, *, folder: str = "INBOX") -> int:
         """Put a message straight into a user's folder (created if missing); returns its UID."""

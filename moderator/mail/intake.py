@@ -14,6 +14,10 @@ The service archives the raw bytes first, then::
 None of these functions raises, whatever the bytes: a mail the intake cannot make
 sense of comes out with empty text and a note saying why, for the GM to look at.
 
+A mail the screen drops as a bounce or a delivery report is not always the end of it:
+``bounce_of`` reads it as a bounce (``moderator.mail.dsn``), and the service asks
+whether it returns a mail of ours (``moderator.service.bounces``).
+
 This module holds ``parse``, ``screen`` and ``order_lines`` and is the one place to
 import the intake from; the text comes from ``body_text`` (with ``part_decoding``,
 ``plain_text``, ``html_text`` and ``signed_text``), the quote trimming from
@@ -30,8 +34,9 @@ from email.parser import BytesParser
 from email.policy import Policy
 
 from moderator.mail.body_text import Extracted, extract_text
-from moderator.mail.checks import CHAIN, LIST_LINK, Action, Context, ReplyBudget
+from moderator.mail.checks import CHAIN, LIST_LINK, Action, Context, ReplyBudget, bounce, report
 from moderator.mail.checks.base import MAIL_ERRORS, SEVERITY, normalize_address
+from moderator.mail.dsn import Bounce, read_bounce
 from moderator.mail.hints import Hints, game_and_player_hints, is_hint
 from moderator.mail.plain_text import lines
 from moderator.mail.quoted_replies import own_lines
@@ -39,14 +44,17 @@ from moderator.mail.signed_text import SignedContent
 from moderator.orders.finder import split_lines
 
 __all__ = [
+    "BOUNCE_CHECKS",
     "DEFAULT_BUDGET",
     "LOOP_HEADER",
     "Action",
+    "Bounce",
     "Disposition",
     "Extracted",
     "Hints",
     "ReplyBudget",
     "SignedContent",
+    "bounce_of",
     "extract_text",
     "game_and_player_hints",
     "order_lines",
@@ -159,6 +167,23 @@ def screen(
     worst = max((action for action, _, _ in decisive), key=SEVERITY.__getitem__)
     reasons = tuple((name, reason) for _, name, reason in decisive)
     return Disposition(action=worst, reasons=reasons, signals=tuple(weak))
+
+
+#: The checks whose hit makes a dropped mail worth reading as a bounce.
+BOUNCE_CHECKS = frozenset({bounce.NAME, report.NAME})
+
+
+def bounce_of(msg: Message, disposition: Disposition) -> Bounce | None:
+    """
+    A mail ``screen`` dropped as a bounce or a delivery report, read as a bounce; None
+    for any other mail, and for one that reports no recipient failed for good (a delay
+    warning, a read receipt).  Never raises.
+    """
+    if disposition.action is not Action.DROP:
+        return None
+    if not any(name in BOUNCE_CHECKS for name, _ in disposition.reasons):
+        return None
+    return read_bounce(msg)
 
 
 # -- order_lines ---------------------------------------------------------------

@@ -66,6 +66,8 @@ def mail_handler(config: Config, ring: Keyring | None) -> MailGameHandler:
         max_lines=config.service.max_lines,
         limits=RawLimits(max_bytes=config.service.max_mail_kib * 1024),
         seal_window=timedelta(days=config.service.signature_days),
+        verp_key=config.verp_key,
+        gm_address=config.moderator.gm_address or None,
     )
 
 
@@ -132,6 +134,7 @@ def bootstrap(
             config.moderator.address,
             concurrency=config.service.send_concurrency,
             from_name=config.moderator.name,
+            verp_key=config.verp_key,
         ),
     )
 

@@ -11,6 +11,7 @@ that it need not sit in the configuration or the environment.  See
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import tomllib
@@ -38,6 +39,14 @@ class ModeratorSettings:
     name: str = "Titan moderator"
     #: Also told about shunted mail and outages (default: nobody).
     gm_address: str = ""
+    #: Each mail goes out with its own return path (``moderator+b<id>-<tag>@domain``,
+    #: ``moderator.mail.verp``), so that a bounce names the mail it returns; the mail
+    #: server must deliver ``+detail`` addresses to the moderator's mailbox.
+    verp: bool = True
+    #: The key of the return paths' tags (or a file holding it).  Empty: derived from
+    #: the IMAP and SMTP passwords, which a stranger does not know either.
+    verp_secret: str = field(default="", repr=False)
+    verp_secret_file: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +141,26 @@ class Config:
     @property
     def smtp_password(self) -> str:
         return _secret(self.smtp.password, self.smtp.password_file, "smtp")
+
+    @property
+    def verp_key(self) -> bytes | None:
+        """
+        The key of the VERP tags (None: ``verp`` is off).  A key of its own when one is
+        set; else one derived from the mailbox passwords, so that it stays the same
+        from one start to the next (a bounce may come back days after its mail) without
+        another secret to keep.  Without any of them (a trial set-up) it is derived from
+        the moderator's address alone, and a bounce's tag proves little.
+        """
+        moderator = self.moderator
+        if not moderator.verp:
+            return None
+        own = _secret(moderator.verp_secret, moderator.verp_secret_file, "moderator")
+        material = (
+            ["own", own]
+            if own
+            else ["derived", self.imap_password, self.smtp_password, moderator.address.lower()]
+        )
+        return hashlib.sha256("\0".join(["titan-verp", *material]).encode("utf-8")).digest()
 
     @property
     def gpg_passphrase(self) -> str | None:
@@ -255,6 +284,8 @@ def _check(config: Config) -> None:
         raise ConfigError("[imap] give password or password_file, not both")
     if config.smtp.password and config.smtp.password_file:
         raise ConfigError("[smtp] give password or password_file, not both")
+    if config.moderator.verp_secret and config.moderator.verp_secret_file:
+        raise ConfigError("[moderator] give verp_secret or verp_secret_file, not both")
     if config.imap.poll_seconds < 1:
         raise ConfigError("[imap] poll_seconds must be at least 1")
     if config.database.snapshot_every < 1:

@@ -13,6 +13,10 @@ failure is tried again later with a doubling, jittered wait (``smtp.next_attempt
 permanent one (a 5xx answer, a recipient key that is missing) gives the row up at once,
 where ``db`` tools and the moderator can see it.  Signing runs in worker threads, so a
 few mails are signed at once on a machine with several cores.
+
+With a ``verp_key`` each mail goes out with a return path of its own
+(``moderator.mail.verp``: the envelope sender with ``+b<id>-<tag>``), so that its bounce,
+if it bounces, names it (``moderator.service.bounces``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from datetime import timedelta
 from moderator.mail.errors import GpgError, MailTransportError
 from moderator.mail.gpg import Keyring
 from moderator.mail.smtp import SmtpSession, SmtpSink, next_attempt
+from moderator.mail.verp import return_path
 from moderator.runtime.outgoing import render_outgoing
 from moderator.store import outbox
 from moderator.store.eventstore import EventStore
@@ -61,6 +66,7 @@ class Sender:
         from_name: str = "",
         lease: timedelta = outbox.LEASE,
         renew_every: timedelta = outbox.RENEW_EVERY,
+        verp_key: bytes | None = None,
     ) -> None:
         self.store = store
         #: How long a claim holds a mail, and how often it is renewed while we work on it.
@@ -72,9 +78,17 @@ class Sender:
         self.keyring = keyring
         self.signer = signer
         self.envelope_sender = envelope_sender
+        #: The key of the return paths' tags; None: every mail has ``envelope_sender``.
+        self.verp_key = verp_key
         self.concurrency = max(1, concurrency)
         self.rng = rng or random.Random()
         self._lock = asyncio.Lock()
+
+    def return_path(self, mail: StoredMail) -> str:
+        """The envelope sender of ``mail``: its VERP return path, when there is a key."""
+        if self.verp_key is None:
+            return self.envelope_sender
+        return return_path(self.envelope_sender, mail.id, self.verp_key)
 
     async def send_due(self, limit: int = 500) -> SendTally:
         """Send every due mail (at most ``limit``); one round at a time."""
@@ -137,7 +151,7 @@ class Sender:
             )
             if lost.is_set():
                 return  # its new holder sends it
-            await session.send(message, self.envelope_sender, [mail.recipient])
+            await session.send(message, self.return_path(mail), [mail.recipient])
         except (GpgError, MailTransportError, ValueError) as exc:
             permanent = not isinstance(exc, MailTransportError) or exc.permanent
             retry = next_attempt(mail.attempts, self.store.clock(), rng=self.rng)

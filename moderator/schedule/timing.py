@@ -15,6 +15,11 @@ for the kind's limit; while the same player goes on acting in the same kind of s
 the same deadline runs on.  A deadline whose time overlaps one of the acting player's
 absences ends the kind's limit after that absence ends (``deadline_for``).
 
+A player whose mail bounces (``GameRecord.undelivered``) is not late: an undelivered
+report is not a player who will not answer.  While he is in it, no deadline runs
+against him (``follow`` sets none, so there is no reminder and no timeout); when a mail
+of his shows he reads his mail again (``delivered``), his deadline starts afresh.
+
 The game's record keeps the current deadline (``GameRecord.deadline``: when it falls,
 what the reports print in each player's zone, and what it times: the step key, the
 player, the kind, when it started).  The ``deadline`` table mirrors it for the
@@ -155,14 +160,44 @@ def follow(
         if record.deadline is None:
             return record, None
         return record.but(deadline=None), Change(None, None, None, None)
+    player = to_act(state)
+    if player in record.undelivered:  # his mail bounces: nothing runs against him
+        if record.deadline is None:
+            return record, None
+        return record.but(deadline=None), Change(None, None, None, None)
     if running is not None and running.key == key:
         return record, None
-    player = to_act(state)
     kind = step_kind(state)
     assert player is not None and kind is not None
     due = deadline_for(limits, kind, now, absences_of(record, player))
     change = Change(key, player, kind, due, reminders_behind(limits, due, now))
     return _with_deadline(record, key, player, kind, now, due), change
+
+
+def undelivered(
+    state: GameState, record: GameRecord, player: str, since: datetime, now: datetime
+) -> tuple[GameRecord, Change | None]:
+    """
+    ``player``'s mail bounces since ``since``: the record with him in ``undelivered``
+    and the deadline as ``follow`` then has it (none, while he is the player to act).
+    """
+    if player in record.undelivered:
+        return record, None
+    record = record.but(undelivered={**record.undelivered, player: since})
+    return follow(state, record, now)
+
+
+def delivered(
+    state: GameState, record: GameRecord, player: str, now: datetime
+) -> tuple[GameRecord, Change | None]:
+    """
+    ``player`` reads his mail again: the record without him in ``undelivered``, and
+    the deadline as ``follow`` has it (a fresh one from ``now`` if he is to act).
+    """
+    if player not in record.undelivered:
+        return record, None
+    rest = {seat: since for seat, since in record.undelivered.items() if seat != player}
+    return follow(state, record.but(undelivered=rest), now)
 
 
 def recompute(record: GameRecord, now: datetime) -> tuple[GameRecord, Change | None]:
@@ -226,6 +261,7 @@ __all__ = [
     "absences_of",
     "current",
     "deadline_for",
+    "delivered",
     "extend",
     "follow",
     "iso",
@@ -234,4 +270,5 @@ __all__ = [
     "reminders_behind",
     "step_key",
     "step_kind",
+    "undelivered",
 ]

@@ -37,6 +37,11 @@ For each mail:
    ``moderator.service.tournaments``): carried out in the mail's transaction and
    answered line by line; they need no game and no step reference.  A move made
    before its deadline in a tournament game counts for the player's reliability.
+8. **Bounces** (``moderator.service.bounces``): a mail the intake drops as a bounce
+   is read as one (``intake.bounce_of``); one that returns a mail of ours marks it
+   undelivered, stops the deadline running against its player and tells the game
+   master.  A player's authenticated mail for a game clears his bounced mail in every
+   game he sits in (``bounces.delivered``), before its flow runs.
 
 This module keeps the order of the steps; each lives in a module of its own: reading a
 mail in ``mail_reading``, what it must pass before it acts (caps, seals, the game it may
@@ -54,10 +59,17 @@ import logging
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 
-from moderator.mail.intake import Action, ReplyBudget, order_lines, screen
+from moderator.mail.intake import (
+    Action,
+    Disposition,
+    ReplyBudget,
+    bounce_of,
+    order_lines,
+    screen,
+)
 from moderator.mail.limits import RawLimits
 from moderator.mail.signatures import Verifier
-from moderator.service import address_change, auth, gate, seals, signon, tournaments
+from moderator.service import address_change, auth, bounces, gate, seals, signon, tournaments
 from moderator.service.mail_reading import ReadMail, read_mail, reasons
 from moderator.service.notify import ANSWER_KINDS
 from moderator.service.play_mail import play
@@ -65,6 +77,7 @@ from moderator.service.replies import Replies
 from moderator.service.signon_mail import sign_on
 from moderator.service.tournament_mail import tournament
 from moderator.store.inbox import GameContext, InboundMessage, Lookup, Outcome
+from moderator.store.players import Player
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +101,11 @@ class MailGameHandler:
         limits: the caps checked on a mail's raw bytes before anything parses it.
         seal_window: how old a signature may be; each signature and each secret
             mail acts once (``moderator.service.seals``).
+        verp_key: the key of the return paths' tags (``moderator.mail.verp``): a
+            bounce delivered to one names its mail.  None: bounces are recognised only
+            by a Message-ID of ours they quote.
+        gm_address: the game master, told when a player's mail bounces (None: nobody
+            but a tournament game's director).
     """
 
     def __init__(
@@ -100,6 +118,8 @@ class MailGameHandler:
         max_lines: int = 100,
         limits: RawLimits | None = None,
         seal_window: timedelta = seals.WINDOW,
+        verp_key: bytes | None = None,
+        gm_address: str | None = None,
     ) -> None:
         self._keyring_factory = keyring_factory
         self._keyring: Verifier | None = None
@@ -109,6 +129,8 @@ class MailGameHandler:
         self.max_lines = max_lines
         self.limits = limits if limits is not None else RawLimits()
         self.seal_window = seal_window
+        self.verp_key = verp_key
+        self.gm_address = gm_address or None
         self.secrets = auth.SecretChecker()
         self._last: tuple[int, bytes, ReadMail] | None = None
 
@@ -137,7 +159,8 @@ class MailGameHandler:
             read.msg, own_addresses=self.own_addresses, replies_today=answered, budget=self.budget
         )
         if disposition.action is Action.DROP:
-            return Outcome(rejected=True, note=f"dropped: {reasons(disposition)}")
+            bounced = self._bounce(read, game, lookup, disposition)
+            return bounced or Outcome(rejected=True, note=f"dropped: {reasons(disposition)}")
         if disposition.action is Action.HOLD:
             return Outcome(rejected=True, note=f"held for the moderator: {reasons(disposition)}")
         replies = Replies.to(self.moderator_address, message, read)
@@ -176,24 +199,57 @@ class MailGameHandler:
         player = who.player
         if signing_on:
             return gate.sealed(gate.registered(replies, lookup, player, proved=True), seal)
-        game, unnamed = gate.trusted_game(read, game, lookup, player)
         ours, rest = tournaments.tournament_lines(lines)
-        if ours:
+        if ours:  # written as they go, so they clear no bounces: his next game mail does
+            game, unnamed = gate.trusted_game(read, game, lookup, player)
             done = tournament(
                 replies, game, lookup, player, who.method, ours, rest, ignored, unnamed
             )
             return gate.sealed(done, seal)
+        cleared = bounces.delivered(lookup, player, game)  # his mail arrives again
+        played = self._game_mail(
+            replies, read, cleared.game, lookup, player, who.method, lines, ignored
+        )
+        return gate.sealed(cleared.keep(played), seal)
+
+    def _game_mail(
+        self,
+        replies: Replies,
+        read: ReadMail,
+        game: GameContext | None,
+        lookup: Lookup,
+        player: Player,
+        method: str | None,
+        lines: list[str],
+        ignored: list[str],
+    ) -> Outcome:
+        """An authenticated mail's lines in the game it may act on (``play``)."""
+        game, unnamed = gate.trusted_game(read, game, lookup, player)
         if game is None:
-            why = unnamed or (
-                f"there is no game {hints.game!r}" if hints.game else "your mail names no game"
-            )
-            return gate.sealed(gate.no_game(replies, lookup, player, why), seal)
+            named = read.signed_hints.game if read.signature.valid else read.hints.game
+            why = unnamed or (f"there is no game {named!r}" if named else "your mail names no game")
+            return gate.no_game(replies, lookup, player, why)
         seat = game.seats.get(player.address)
         if seat is None or not game.state.has_player(seat):
             why = f"you have no seat in game {game.game_id}"
-            return gate.sealed(gate.no_game(replies, lookup, player, why), seal)
-        played = play(replies, game, lookup, player, seat, who.method, lines, ignored)
-        return gate.sealed(played, seal)
+            return gate.no_game(replies, lookup, player, why)
+        return play(replies, game, lookup, player, seat, method, lines, ignored)
+
+    def _bounce(
+        self, read: ReadMail, game: GameContext | None, lookup: Lookup, disposition: Disposition
+    ) -> Outcome | None:
+        """A dropped mail that is a bounce of a mail of ours (``bounces.handle``); else None."""
+        bounce = bounce_of(read.msg, disposition)
+        if bounce is None:
+            return None
+        return bounces.handle(
+            bounce,
+            game,
+            lookup,
+            moderator_address=self.moderator_address,
+            verp_key=self.verp_key,
+            gm_address=self.gm_address,
+        )
 
     # -- reading -----------------------------------------------------------------------
 

@@ -6,8 +6,9 @@ In one transaction ``process_message`` claims the message (``store.inbox.claim``
 holds its game (``store.inbox.context``), lets the handler decide (the message, the
 game as it stands and a read-only ``Lookup`` in; an ``Outcome`` out) and hands the
 outcome to the unit of work (``store.unit_of_work.write``): events, the game's record
-and deadlines, players, changes of address, seals, tournament events, outbox rows and
-the message's new state together.  After a crash either all of that is in the
+and deadlines (and other games' records: a bounce, undelivered mail cleared), players,
+changes of address, seals, tournament events, outbox rows (and those a bounce showed
+undelivered) and the message's new state together.  After a crash either all of that is in the
 database or none of it, and the message is still ``received``.  A stream that moved
 on meanwhile (or a deadlock) decides the message again; a handler that raises sets
 the message aside (``shunted``) for a person to look at.
@@ -118,12 +119,14 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
         raise _HandlerFailedError from exc
     if outcome.events and context is None:
         raise _HandlerFailedError from ValueError("the handler gave events for no game")
+    own = (_game_write(context, outcome, state),) if context is not None else ()
     work = Work(
-        games=(_game_write(context, outcome, state),) if context is not None else (),
+        games=own + outcome.games,
         players=outcome.players,
         addresses=outcome.addresses,
         seals=outcome.seals,
         tournaments=outcome.tournaments,
+        undelivered=outcome.undelivered,
     )
     try:
         write(tx, work, inbound_id=message.id)

@@ -14,7 +14,8 @@ lets the receiving end recognise a repeat.  Renewing and recording the result
 (``mark_sent``, ``mark_failed``) change the row only while it still carries the
 claimant's token, so a sender that lost its claim cannot take it back from the one that
 holds it now, nor record over it.  A mail that fails ``max_attempts`` times is marked
-failed.
+failed.  A sent mail that bounced is marked ``undelivered`` (``mark_undelivered``, through
+the unit of work) with the bounce's reason in ``last_error``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, insert, or_, select, update
 
 from moderator.store.eventstore import EventStore, Tx
-from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT
+from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT, UNDELIVERED
 
 #: The domain of the Message-IDs the moderator makes.
 MESSAGE_ID_DOMAIN = "titan-moderator.invalid"
@@ -156,6 +157,36 @@ def mails(tx: Tx, *, status: str | None = None, inbound_id: int | None = None) -
     if inbound_id is not None:
         query = query.where(OUTBOX.c.inbound_id == inbound_id)
     return [_mail(row) for row in tx.connection.execute(query)]
+
+
+def mail_by_id(tx: Tx, mail_id: int) -> StoredMail | None:
+    """The outbox's mail ``mail_id`` (a bounce's VERP address names it), if there is one."""
+    row = tx.connection.execute(select(OUTBOX).where(OUTBOX.c.id == mail_id)).first()
+    return None if row is None else _mail(row)
+
+
+def mail_by_message_id(tx: Tx, message_id: str) -> StoredMail | None:
+    """The outbox's mail with ``message_id`` (as a bounce quotes it), if there is one."""
+    row = tx.connection.execute(select(OUTBOX).where(OUTBOX.c.message_id == message_id)).first()
+    return None if row is None else _mail(row)
+
+
+def mark_undelivered(tx: Tx, mail_id: int, reason: str) -> bool:
+    """
+    A bounce came back for mail ``mail_id``: it is ``undelivered``, with ``reason`` in
+    ``last_error``, and never sent again.  False if it was marked so already.
+    """
+    done = tx.connection.execute(
+        update(OUTBOX)
+        .where(OUTBOX.c.id == mail_id, OUTBOX.c.status != UNDELIVERED)
+        .values(
+            status=UNDELIVERED,
+            last_error=reason.replace("\x00", "\ufffd"),
+            claimed_by=None,
+            claimed_until=None,
+        )
+    )
+    return done.rowcount == 1
 
 
 def _mail(r: Any) -> StoredMail:

@@ -36,8 +36,9 @@ from sqlmodel import Field, SQLModel
 #: failed with an error and the message waits for a person.
 RECEIVED, PROCESSED, REJECTED, SHUNTED = "received", "processed", "rejected", "shunted"
 INBOUND_STATES = (RECEIVED, PROCESSED, REJECTED, SHUNTED)
-#: Outbox states: ``pending`` (to send, at ``next_attempt_at``), ``sent``, ``failed`` (gave up).
-PENDING, SENT, FAILED = "pending", "sent", "failed"
+#: Outbox states: ``pending`` (to send, at ``next_attempt_at``), ``sent``, ``failed`` (gave up),
+#: ``undelivered`` (sent, and a bounce came back for it: ``moderator.service.bounces``).
+PENDING, SENT, FAILED, UNDELIVERED = "pending", "sent", "failed", "undelivered"
 #: Deadline states.
 DUE, DONE, CANCELLED = "due", "done", "cancelled"
 

@@ -2,8 +2,9 @@
 The one writer: a ``Work`` (what a use case decided) applied in the caller's
 transaction.  Every change to a stream goes through ``write``: a game's events, its
 record and deadlines, a new game with its seats, a tournament's events, players to
-register, changes of address, seals and outbox rows.  Use cases decide and return;
-only this module makes their decisions durable, all of them together or none.
+register, changes of address, seals, outbox rows and the rows a bounce showed
+undelivered.  Use cases decide and return; only this module makes their decisions
+durable, all of them together or none.
 
 A write is optimistic per stream: each ``GameWrite``/``TournamentWrite`` carries the
 sequence number its decision was made on, and a stream that moved on meanwhile raises
@@ -27,7 +28,7 @@ from moderator.schedule.record import GameRecord
 from moderator.store import deadlines, players, seals, tournaments
 from moderator.store.deadlines import DeadlineChange
 from moderator.store.eventstore import Tx
-from moderator.store.outbox import OutgoingMail, add_mails
+from moderator.store.outbox import OutgoingMail, add_mails, mark_undelivered
 from moderator.store.tables import INBOUND
 from moderator.tournament import events as tev
 
@@ -123,6 +124,8 @@ class Work:
     reseats: tuple[tuple[str, str, str], ...] = ()
     #: The inbound mail this work settles, if any.
     message: MessageDone | None = None
+    #: Outbox rows a bounce showed undelivered: (id, the bounce's reason).
+    undelivered: tuple[tuple[int, str], ...] = ()
 
     def __add__(self, other: Work) -> Work:
         return Work(
@@ -135,6 +138,7 @@ class Work:
             self.closed + other.closed,
             self.reseats + other.reseats,
             other.message or self.message,
+            self.undelivered + other.undelivered,
         )
 
 
@@ -177,6 +181,8 @@ def write(
         seals.record(tx, seal, inbound_id)  # a ConflictError: decided again, and refused
     about = game_id or (work.games[0].game_id if len(work.games) == 1 else None)
     add_mails(tx, work.mails, inbound_id=inbound_id, game_id=about)
+    for mail_id, reason in work.undelivered:
+        mark_undelivered(tx, mail_id, reason)
     if work.message is not None:
         _settle(tx, work.message)
     return heads

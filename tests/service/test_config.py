@@ -488,3 +488,26 @@ def test_a_boolean_is_not_a_port(tmp_path: Path) -> None:
     path.write_text("[imap]\nport = true\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"\[imap\] port"):
         load_config(path, {})
+
+
+# -- VERP return paths ---------------------------------------------------------------------
+
+
+def test_the_verp_key_stays_the_same_from_one_start_to_the_next(tmp_path: Path) -> None:
+    """A bounce may come back days later, after a restart: its tag must still be good."""
+    secret = write(tmp_path, "a key of our own\n", "verp.key")
+    config = write(tmp_path, f'[moderator]\nverp_secret_file = "{secret}"\n')
+    first, again = load_config(config, {}).verp_key, load_config(config, {}).verp_key
+    assert first is not None and first == again
+    derived = load_config(None, {"TITAN_IMAP_PASSWORD": "pw"}).verp_key
+    assert derived is not None and derived != first
+    assert derived == load_config(None, {"TITAN_IMAP_PASSWORD": "pw"}).verp_key
+    assert derived != load_config(None, {"TITAN_IMAP_PASSWORD": "other"}).verp_key
+    own = load_config(None, {"TITAN_MODERATOR_VERP_SECRET": "a key of our own"}).verp_key
+    assert own == first  # the file's key and the same key given directly
+    assert load_config(None, {"TITAN_MODERATOR_VERP": "off"}).verp_key is None
+
+
+def test_a_verp_secret_and_its_file_together_are_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, '[moderator]\nverp_secret = "x"\nverp_secret_file = "/k"\n')
+    assert "verp_secret or verp_secret_file" in error_of(path)
