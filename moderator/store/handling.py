@@ -23,13 +23,20 @@ from moderator.store import players, seals, tournaments
 from moderator.store.deadlines import DeadlineChange
 from moderator.store.errors import GameNotFoundError
 from moderator.store.eventstore import Tx
-from moderator.store.outbox import OutgoingMail, count_since
-from moderator.store.tables import INBOUND, PROCESSED, REJECTED
+from moderator.store.outbox import (
+    OutgoingMail,
+    StoredMail,
+    count_since,
+    mail_by_id,
+    mail_by_message_id,
+)
+from moderator.store.tables import INBOUND, PROCESSED, REJECTED, TOURNAMENT
 from moderator.store.unit_of_work import (
     ASK,
     CANCEL,
     MOVE,
     AddressChange,
+    GameWrite,
     NewPlayer,
     TournamentWrite,
 )
@@ -86,6 +93,10 @@ class Outcome:
     in the same transaction so that the same signed text never acts twice.
     ``tournaments``: tournament events the mail causes (a move made in time counts for
     the seat's holder), appended in the same transaction.
+    ``games``: changes to games other than the message's own (a bounced report's game;
+    a player's mail clearing his undelivered mail in his other games), each optimistic
+    on the sequence number it was decided on.
+    ``undelivered``: outbox rows a bounce showed undelivered, with the bounce's reason.
     """
 
     events: tuple[Event, ...] = ()
@@ -98,6 +109,8 @@ class Outcome:
     addresses: tuple[AddressChange, ...] = ()
     seals: tuple[seals.Seal, ...] = ()
     tournaments: tuple[TournamentWrite, ...] = ()
+    games: tuple[GameWrite, ...] = ()
+    undelivered: tuple[tuple[int, str], ...] = ()
 
 
 class Lookup:
@@ -111,6 +124,12 @@ class Lookup:
 
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
+
+    @property
+    def database(self) -> str:
+        """Which database this is (its URL): what a per-process cache keys games by,
+        so two databases with a game of the same name never share an entry."""
+        return str(self._tx.store.url)
 
     def now(self) -> datetime:
         return self._tx.now()
@@ -200,6 +219,31 @@ class Lookup:
             return self._tx.record(game_id)
         except GameNotFoundError:
             return None
+
+    def game(self, game_id: str) -> GameContext | None:
+        """Another game than the message's, as it stands (not held: its write is optimistic)."""
+        try:
+            loaded = self._tx.load(game_id)
+        except GameNotFoundError:
+            return None
+        return GameContext(
+            game_id, loaded.state, loaded.seq, loaded.record, players.seats(self._tx, game_id)
+        )
+
+    def outbox_mail(self, mail_id: int) -> StoredMail | None:
+        """The outbox's mail ``mail_id``, if there is one."""
+        return mail_by_id(self._tx, mail_id)
+
+    def outbox_mail_by_message_id(self, message_id: str) -> StoredMail | None:
+        """The outbox's mail with ``message_id``, if there is one."""
+        return mail_by_message_id(self._tx, message_id)
+
+    def director(self, tournament: str) -> str | None:
+        """The address of the director of ``tournament``, if there is one."""
+        row = self._tx.connection.execute(
+            select(TOURNAMENT.c.director).where(TOURNAMENT.c.id == tournament)
+        ).first()
+        return None if row is None else str(row[0])
 
     def seats(self, game_id: str) -> dict[str, str]:
         """The game's seats: player address -> his name in the game."""

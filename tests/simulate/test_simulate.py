@@ -1,0 +1,120 @@
+"""``titan-moderator simulate``: robot games through the mail service, in one process."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from moderator.cli import app
+from moderator.simulate import Options, simulate
+from moderator.simulate.answers import refusals
+from moderator.simulate.composer import Composer
+from moderator.simulate.inprocess import Clock, InProcess, secret_of
+from moderator.simulate.run import play_game
+
+#: A seed whose 2-player games are short in both modes (about a second each).
+SEED = 7
+KEYS = (
+    "games",
+    "players",
+    "mode",
+    "seed",
+    "player_mails_per_game",
+    "handoffs_per_game",
+    "signed_mails_per_order",
+    "bystander_mails_per_player_turn",
+    "days_per_game",
+)
+
+
+def test_a_strict_game_ends_with_one_line_in_every_mail() -> None:
+    game = play_game(Options(players=2, seed=SEED, strict=True), 0)
+    assert game.finished  # won, or a draw (both Titans slain)
+    assert game.most_lines == 1 and game.order_lines == game.player_mails
+    assert game.handoffs > 0 and game.player_turns > 0 and game.days > 0
+    assert game.signed_mails > game.player_mails  # an answer each, and reports
+
+
+def test_a_default_game_ends_with_several_orders_a_mail() -> None:
+    game = play_game(Options(players=2, seed=SEED), 0)
+    assert game.finished  # won, or a draw (both Titans slain)
+    assert game.order_lines > game.player_mails
+    assert game.timeouts == 0  # generous limits: no deadline fires
+
+
+def test_json_has_every_figure_with_its_median_and_mean() -> None:
+    args = ["simulate", "--players", "2", "--games", "1", "--seed", str(SEED), "--json"]
+    args += ["--max-mails", "40"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert set(KEYS) <= set(figures)
+    assert (figures["games"], figures["players"], figures["mode"], figures["seed"]) == (
+        1,
+        2,
+        "default",
+        SEED,
+    )
+    for key in KEYS[4:]:
+        assert set(figures[key]) == {"median", "mean"}
+    assert figures["player_mails_per_game"]["median"] > 0
+
+
+def test_the_table_names_the_reply_times_and_the_deadlines() -> None:
+    args = ["simulate", "--players", "2", "--seed", str(SEED), "--strict", "--max-mails", "10"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "strict mode" in result.output and "sigma 1" in result.output
+    assert "player mails per game" in result.output and "Deadlines:" in result.output
+
+
+def _figures(options: Options) -> dict[str, Any]:
+    figures = simulate(options).to_json()
+    figures.pop("seconds_per_game")
+    for game in figures["per_game"]:
+        game.pop("seconds_per_game")
+    return figures
+
+
+def test_the_same_seed_gives_the_same_figures() -> None:
+    for strict in (False, True):
+        options = Options(players=2, games=2, seed=11, strict=strict, max_mails=25)
+        assert _figures(options) == _figures(options)
+
+
+def test_max_mails_stops_a_game() -> None:
+    game = play_game(Options(players=2, seed=SEED, strict=True, max_mails=12), 0)
+    assert game.player_mails == 12 and not game.finished
+
+
+def test_under_the_service_limits_slow_robots_time_out() -> None:
+    # A timeout is a withdrawal (Wolff 20.4): with replies of some 25 days the first
+    # one ends a 2-player game.
+    options = Options(players=2, seed=SEED, reply_hours=600, service_limits=True)
+    game = play_game(options, 0)
+    assert game.timeouts >= 1 and game.reminders >= 1 and game.finished
+
+
+def test_a_robot_reads_its_refused_lines_from_the_answer(tmp_path: Any) -> None:
+    world = InProcess(tmp_path, Clock())
+    try:
+        for name in ("Ann", "Bob"):
+            world.sign_on(name, "g1")
+        state = world.start("g1", ["Ann", "Bob"], 3, Options().time_limits)
+        world.new_mails()
+        actor = next(p.name for p in state.players if p.name in ("Ann", "Bob"))
+        lines = ["game g1", f"ref g1-{state.version}", f"secret {secret_of(actor, 'g1')}"]
+        delivered = world.mail(actor, [*lines, "frobnicate the dice"])
+        texts = [text for m in delivered.mails for text in (m.body, m.private_body)]
+        assert refusals(texts) == [("frobnicate the dice", "E-UNKNOWN-ORDER")]
+    finally:
+        world.close()
+
+
+def test_a_robot_whose_mails_change_nothing_stops_the_run(monkeypatch: Any) -> None:
+    monkeypatch.setattr(Composer, "order_mail", lambda _self, _state: ["frobnicate"])
+    with pytest.raises(RuntimeError, match="changed nothing"):
+        play_game(Options(players=2, seed=SEED), 0)
