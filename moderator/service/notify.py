@@ -204,17 +204,23 @@ def _timeline(
     outside the mail service), replayed from the nearest kept state, and the ``new``
     ones.
     """
-    state_cache.remember(game.game_id, game.seq, game.state)
+    key = (lookup.database, game.game_id)
+    state_cache.remember(key, game.seq, game.state)
     timeline: list[tuple[int, ev.Event, GameState]] = []
     if since < game.seq:
-        start, state = state_cache.nearest(game.game_id, since) or (0, GameState())
+        start, state = state_cache.nearest(key, since) or (0, GameState())
         stored = lookup.events(game.game_id, after=start, upto=game.seq)
-        for number, event in enumerate(stored, start + 1):
-            if number > since:
-                timeline.append((number, event, state))
-            state = evolve(state, event)
+        try:
+            for number, event in enumerate(stored, start + 1):
+                if number > since:
+                    timeline.append((number, event, state))
+                state = evolve(state, event)
+        except Exception:
+            if start == 0:
+                raise
+            state = GameState()
         if state != game.state and start > 0:  # not this game's past: from the first event
-            state_cache.forget(game.game_id)
+            state_cache.forget(key)
             return _timeline(game, lookup, new, since)
     state = game.state
     for number, event in enumerate(new, game.seq + 1):

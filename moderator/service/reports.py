@@ -90,7 +90,10 @@ def moment_line(moment: datetime, time_zone: str = "UTC") -> str:
 
 
 def deadline_line(record: GameRecord, time_zone: str = "UTC") -> str:
-    """The game's deadline in the player's time zone, or "no deadline set"."""
+    """The game's deadline in the player's time zone, or why there is none."""
+    if record.deadline is None and record.undelivered:
+        who = ", ".join(sorted(record.undelivered))
+        return f"none while mail to {who} cannot be delivered (the game master is told)"
     if record.deadline is None:
         return "no deadline set"
     return moment_line(record.deadline.due, time_zone)

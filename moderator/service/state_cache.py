@@ -6,9 +6,10 @@ A player who hears of the others' play only at the end of a turn, or once a day
 (``schedule.notify``), is reported from a version well before the game's present, and
 the narration needs the state before each event since then.  Every report round
 remembers the stored state it starts from; a later round finds the newest one at or
-before where a report begins and replays only from there.  A kept state is trusted only
-if replaying the stored events from it leads to the game's present state, so another
-database or a replaced game under the same name falls back to the first event.
+before where a report begins and replays only from there.  Games are kept by database
+and name; a kept state is trusted only if replaying the stored events from it leads to
+the game's present state, so a game replaced under the same name (or a kept state that
+cannot even be replayed) falls back to the first event.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from moderator.rules.state import GameState
 GAMES = 64
 STATES = 48
 
-_kept: OrderedDict[str, OrderedDict[int, GameState]] = OrderedDict()
+Key = tuple[str, str]  # (database, game)
+_kept: OrderedDict[Key, OrderedDict[int, GameState]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def remember(game_id: str, seq: int, state: GameState) -> None:
+def remember(game_id: Key, seq: int, state: GameState) -> None:
     """Keep ``state`` as ``game_id``'s state after event ``seq``."""
     with _lock:
         states = _kept.setdefault(game_id, OrderedDict())
@@ -39,7 +41,7 @@ def remember(game_id: str, seq: int, state: GameState) -> None:
             _kept.popitem(last=False)
 
 
-def nearest(game_id: str, seq: int) -> tuple[int, GameState] | None:
+def nearest(game_id: Key, seq: int) -> tuple[int, GameState] | None:
     """The kept state of ``game_id`` latest at or before event ``seq``, if any."""
     with _lock:
         states = _kept.get(game_id)
@@ -49,7 +51,7 @@ def nearest(game_id: str, seq: int) -> tuple[int, GameState] | None:
         return None if found is None else (found, states[found])
 
 
-def forget(game_id: str) -> None:
+def forget(game_id: Key) -> None:
     """Drop what is kept of ``game_id`` (its kept states did not lead to its present)."""
     with _lock:
         _kept.pop(game_id, None)

@@ -12,6 +12,7 @@ from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
+from moderator.store import inbox
 
 from .conftest import Table, address
 from .test_reports import SPLIT, at_first_split
@@ -38,6 +39,7 @@ def test_wolff_1_3_the_orders_for_the_roll_that_came_are_carried_out(
     plans = {roll: _first_move(state, "Ann", roll) for roll in range(1, 7)}
     blocks = [f"on roll {roll}: {move}" for roll, move in plans.items()]
     sent = table.orders("Ann", "\n".join(["roll", *blocks]))
+    assert sent.status == inbox.PROCESSED and not sent.note, sent.note
     (rolled,) = [e for e in table.store.load("g1") if isinstance(e, ev.MovementRolled)]
     moved = [e for e in table.store.load("g1") if isinstance(e, ev.LegionMoved)]
     assert len(moved) == 1  # exactly the move planned for the roll that came
