@@ -398,6 +398,11 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     print(f"  the moderator's own CPU per order: {1e3 * whole:.0f} ms; with these {cores} cores "
           f"to itself (mail server and players elsewhere) that is about "
           f"{60 * cores / whole if whole else float('nan'):,.0f} orders a minute (an estimate)")
+    checks = meter.counts.get("    checking signatures (gpg)", 0)
+    signs = meter.counts.get("    gpg sign, encrypt (summed)", 0)
+    RESULTS["gpg_per_order"] = (checks + signs) / max(orders, 1)
+    print(f"  GnuPG runs per order: {(checks + signs) / max(orders, 1):.2f} "
+          f"({checks} signature checks, {signs} signatures and encryptions)")
     print("where the moderator's time goes (wall; threads overlap):")
     for label in meter.labels:
         print("  " + meter.line(label, elapsed, orders))

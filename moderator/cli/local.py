@@ -34,7 +34,13 @@ def _print_json(data: Any) -> None:
 def local_new(
     game_id: GameArg,
     players: Annotated[
-        str | None, typer.Option("--players", help="Comma-separated names, e.g. Ann,Bob,Cy.")
+        str | None,
+        typer.Option(
+            "--players",
+            help="Comma-separated names, e.g. Ann,Bob,Cy. With --from-position the file "
+            "names the players; --players may then be left out, and if given must name "
+            "the same players (in any order), else the game is not created.",
+        ),
     ] = None,
     dice_seed: Annotated[
         int | None, typer.Option("--dice-seed", help="Seed of the game's dice.")
@@ -44,11 +50,16 @@ def local_new(
         typer.Option("--dice-script", help="File of die values 1..6 to roll, in order (tests)."),
     ] = None,
     from_position: Annotated[
-        Path | None, typer.Option("--from-position", help="Start from a position file (JSON).")
+        Path | None,
+        typer.Option(
+            "--from-position",
+            help="Start from a position file (JSON, docs/positions.md); its players, with "
+            "their colours and towers, are the game's.",
+        ),
     ] = None,
     db: DbOption = None,
 ) -> None:
-    """Create a game: roll for towers, or restore a position."""
+    """Create a game: roll for towers, or restore a position (whose file names the players)."""
     if dice_seed is not None and dice_script is not None:
         raise _fail("error: give --dice-seed or --dice-script, not both")
     names = [n.strip() for n in players.split(",")] if players else None
@@ -67,6 +78,9 @@ def local_new(
         except GameError as exc:
             raise _fail(f"error: {exc}") from None
         typer.echo(f"Game {game_id} created for {', '.join(p.name for p in state.players)}.")
+        if position is not None:
+            seated = (f"{p.name} ({p.colour}, tower {p.tower})" for p in state.players)
+            typer.echo(f"Players from the position file: {', '.join(seated)}.")
         typer.echo(waiting_line(state))
 
 

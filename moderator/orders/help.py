@@ -68,7 +68,7 @@ USAGE = {
     "move": "'move Rd01 to 6' (optionally 'from left')",
     "teleport": "'teleport Rd01 to 300 showing angel' (optionally 'from right')",
     "undo": "'undo' or 'undo Rd01'",
-    "done": "'done'",
+    "done": "'done' (at the end of movement optionally 'keeping Rd03')",
     "engage": "'engage 6'",
     "flee": "'flee'",
     "propose": "'propose Rd01 loses ogre; Bu03 eliminated' (several: separate them with 'or')",
@@ -139,9 +139,12 @@ HELP: dict[str, str] = {
         "named legion. Example: undo Rd01"
     ),
     "done": (
-        "done: end your move step (then engagements and mustering follow) or, on your "
-        "muster step, end your turn. In a battle, end your maneuver or your strikes (or "
-        "counterstrikes). Example: done"
+        "done [keeping MARKER]: end your move step (then engagements and mustering "
+        "follow) or, on your muster step, end your turn. In a battle, end your maneuver or "
+        "your strikes (or counterstrikes). When split-offs that cannot move apart "
+        "recombine and the one with the original marker moved off, 'keeping MARKER' says "
+        "which marker the recombined legion keeps (Wolff 4.7; else the lowest). "
+        "Example: done, done keeping Rd03"
     ),
     "engage": (
         "engage LAND (or engage land LAND): after moving, pick which engagement is "

@@ -1,4 +1,5 @@
-"""Parsers for the orders of the masterboard turn: colour, split, move, teleport, undo, muster.
+"""Parsers for the orders of the masterboard turn: colour, split, move, teleport, undo, done,
+muster.
 
 Each function reads the words after its order word from a ``Reader`` and returns the
 command; the dispatch table in ``parser`` picks the function by the order word.
@@ -56,6 +57,19 @@ def parse_undo(r: Reader) -> Result:
     marker = None if r.at_end() else r.marker()
     r.end()
     return cmd.UndoMove(player=r.player, marker=marker)
+
+
+def parse_done(r: Reader) -> Result:
+    """``done``, or ``done keeping Rd03 [Rd07]``: the markers recombined split-offs keep (Wolff 4.7)."""
+    keep: list[str] = []
+    if r.accept("keeping", "keep"):
+        while not r.at_end():
+            if not (keep and r.accept("and")):
+                keep.append(r.marker())
+        if not keep:
+            r.fail("name the marker the recombined legion keeps")
+    r.end()
+    return cmd.Done(player=r.player, keep=tuple(keep))
 
 
 def parse_muster(r: Reader) -> Result:

@@ -54,6 +54,7 @@ from moderator.orders.errors import (
 from moderator.orders.help import ORDER_WORDS, QUERY_WORDS, USAGE, canonical_topic
 from moderator.orders.masterboard_orders import (
     parse_colour,
+    parse_done,
     parse_move,
     parse_muster,
     parse_split,
@@ -170,7 +171,7 @@ _HANDLERS: dict[str, Callable[[Reader], Result]] = {
     "move": _move_or_maneuver,
     "teleport": parse_teleport,
     "undo": parse_undo,
-    "done": _simple(cmd.Done),
+    "done": parse_done,
     "engage": parse_engage,
     "flee": _simple(cmd.Flee),
     "concede": _simple(cmd.Concede),

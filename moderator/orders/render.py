@@ -60,8 +60,8 @@ def render_order(command: cmd.Command, state: GameState | None = None) -> str:
             return f"{word} {marker} to {land}{side}{lord}"
         case cmd.UndoMove(marker=marker):
             return "undo" if marker is None else f"undo {marker}"
-        case cmd.Done():
-            return "done"
+        case cmd.Done(keep=keep):
+            return f"done keeping {' '.join(keep)}" if keep else "done"
         case cmd.Engage(land=land):
             return f"engage {land}"
         case cmd.Flee():

@@ -65,8 +65,9 @@ def plan_game(
 ) -> tuple[GameWrite, GameState]:
     """
     A new game, decided and not yet written: set up with tower rolls for ``players``,
-    or restored from a ``position`` (its own players), with ``seats`` ((seat, address)
-    pairs) taken.  Dice: ``seed`` (random if neither is given) or a ``script`` of die
+    or restored from a ``position`` (its own players, colours and towers; ``players``,
+    if given too, must name the same players), with ``seats`` ((seat, address) pairs)
+    taken.  Dice: ``seed`` (random if neither is given) or a ``script`` of die
     values (marked in the game's record as scripted).
 
     ``time_limits`` gives the game deadlines (Wolff 21.0): the first, for the player to
@@ -83,7 +84,9 @@ def plan_game(
     dice = CountingDice(seed=seed, script=script)
     try:
         if position is not None:
-            events: list[ev.Event] = [position_event(position, scripted_dice=dice.scripted)]
+            loaded = position_event(position, scripted_dice=dice.scripted)
+            _check_same_players(players, loaded)
+            events: list[ev.Event] = [loaded]
         else:
             if not players:
                 raise GameError("name the players (or give a position to start from)")
@@ -115,6 +118,23 @@ def plan_game(
         seats=tuple(seats),
     )
     return planned, state
+
+
+def _check_same_players(players: Sequence[str] | None, loaded: ev.PositionLoaded) -> None:
+    """
+    A position file says who plays, with colours and towers; names given beside it may
+    only repeat them (in any order), so a caller never believes other players are seated.
+    """
+    if not players:
+        return
+    named = sorted(players)
+    listed = sorted(p[0] for p in loaded.players)
+    if named != listed:
+        raise GameError(
+            f"the players named ({', '.join(named)}) are not the position file's "
+            f"({', '.join(listed)}): a restored game is played by the players, colours and "
+            "towers its file gives, so leave the names out or name the same players"
+        )
 
 
 def load(store: EventStore, game_id: str) -> tuple[list[ev.Event], GameState]:

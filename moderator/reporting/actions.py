@@ -76,6 +76,8 @@ def _details(state: GameState, c: cmd.Command) -> dict[str, Any]:
                 "teleport": kind,
                 "showing": c.showing,
             }
+        case cmd.Done(keep=keep) if keep:
+            return {"keeping": list(keep)}
         case cmd.Engage(land=land):
             return {"land": land}
         case cmd.Propose(proposals=proposals):

@@ -68,6 +68,8 @@ class PositionLoaded(Event):
         tuple[int, str, str, str, int, str, str, tuple[tuple[str, str, str, int], ...]] | None
     ) = None
     # (land, attacker, defender, entry, turn, phasing, step, ((legion, type, hex, hits), ...))
+    entries: tuple[tuple[int, str], ...] = ()
+    # (land, side): the side each pending engagement's attacker enters from (engage phase)
 
 
 # -- the turn (2.1-2.4, 2.6-2.7) ----------------------------------------------

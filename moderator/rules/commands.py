@@ -61,7 +61,14 @@ class UndoMove(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Done(Command):
-    """End the movement phase (2.3) or the turn (2.7), whichever is current."""
+    """End the movement phase (2.3) or the turn (2.7), whichever is current.
+
+    ``keep`` names, for split-offs that recombine at the end of movement, the marker
+    the recombined legion keeps where Wolff 4.7 leaves the choice to the player (a
+    three-way split whose original moved off): at most one marker per land.
+    """
+
+    keep: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

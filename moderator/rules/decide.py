@@ -232,6 +232,12 @@ def _undo(state: GameState, c: cmd.UndoMove, dice: Dice) -> list[ev.Event]:
 
 
 def _done(state: GameState, c: cmd.Done, dice: Dice) -> list[ev.Event]:
+    if c.keep and (_in_battle(state) or state.step is not Step.MOVE):
+        raise RuleError(
+            "E-RECOMBINE-MARKER",
+            "'keeping' names the marker kept when split-offs recombine at the end of your "
+            "movement (Wolff 4.7); here write plain 'done'",
+        )
     if _in_battle(state):
         return _battle_done(state, c)
     turn.check_step(state, c.player, Step.MOVE, Step.MUSTER)

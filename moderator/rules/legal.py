@@ -10,7 +10,7 @@ ended, so only the plain outcomes are listed (any legal set may be sent).
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 
 from moderator.rules import battle, setup
 from moderator.rules import commands as cmd
@@ -26,6 +26,8 @@ from moderator.rules.turn import (
     end_movement,
     is_first_turn,
     musterable_legions,
+    recombined_marker_choices,
+    recombining,
 )
 
 
@@ -121,8 +123,19 @@ def _move(state: GameState, player: str) -> list[cmd.Command]:
     if state.moves:
         out.append(cmd.UndoMove(player=player))
     if may_end_movement(state, player):
-        out.append(cmd.Done(player=player))
+        out.extend(_end_movement_choices(state, player))
     out.append(cmd.Withdraw(player=player))
+    return out
+
+
+def _end_movement_choices(state: GameState, player: str) -> list[cmd.Command]:
+    """Plain ``done`` first, then each other choice of markers Wolff 4.7 leaves open."""
+    choices = [recombined_marker_choices(g) for _, g in sorted(recombining(state, player).items())]
+    out: list[cmd.Command] = [cmd.Done(player=player)]
+    for picked in product(*choices):
+        keep = tuple(m for m, options in zip(picked, choices, strict=True) if m != options[0])
+        if keep:
+            out.append(cmd.Done(player=player, keep=keep))
     return out
 
 

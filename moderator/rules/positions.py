@@ -15,7 +15,7 @@ from typing import Any
 from moderator.rules import events as ev
 from moderator.rules.errors import RuleError
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import SIDES, load_variant
 
 _PHASES = {"split": Step.SPLIT, "move": Step.MOVE, "engage": Step.ENGAGE, "muster": Step.MUSTER}
 
@@ -90,7 +90,10 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
         raise _bad("a position in the move phase needs 'roll' (1-6)")
     dead = tuple(sorted((_character(k), int(n)) for k, n in data.get("dead", {}).items()))
     scores = {p[0]: p[3] for p in players}
-    battle = _battle(data["battle"], legions, shared, scores) if data.get("battle") else None
+    entries = _entries(data.get("entries"), phase, shared)
+    battle = None
+    if data.get("battle"):
+        battle = _battle(data["battle"], legions, shared, scores, dict(entries))
     if battle is not None and phase != "engage":
         raise _bad("a battle in progress needs phase 'engage'")
     return ev.PositionLoaded(
@@ -103,6 +106,7 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
         step=_PHASES[phase].value,
         roll=int(roll) if roll is not None and phase != "split" else None,
         scripted_dice=scripted_dice,
+        entries=entries,
     )
 
 
@@ -137,6 +141,42 @@ def _players(
         if len({p[index] for p in out}) != len(out):
             raise _bad(f"two players share a {label}")
     return tuple(out)
+
+
+def _entries(raw: Any, phase: str, shared: list[int]) -> tuple[tuple[int, str], ...]:
+    """
+    The sides the attacker enters the pending engagements from, by land (Wolff 2.2/10.1).
+
+    A position written after the moves no longer shows where each attacker came from,
+    yet the side decides where he enters the battleland; an engagement the file gives no
+    side for is entered from the bottom, as before this field existed.
+    """
+    if not raw:
+        return ()
+    if phase != "engage":
+        raise _bad("'entries' gives the pending engagements' sides: only in phase 'engage'")
+    if not isinstance(raw, Mapping):
+        raise _bad("'entries' maps an engagement's land to a side, e.g. " + '{"12": "left"}')
+    variant = load_variant()
+    out: dict[int, str] = {}
+    for key, value in raw.items():
+        land = _land_number(key)
+        side = str(value).lower()
+        if land not in shared:
+            raise _bad(f"entries: no engagement is pending on {key!r}; engagements: {shared}")
+        if side not in SIDES:
+            raise _bad(f"entries: land {land} is entered from {', '.join(SIDES)}, not {value!r}")
+        if variant.lands[land].is_tower and side != "bottom":
+            raise _bad(f"entries: tower {land} is always entered from the bottom (Wolff 2.2/10.2)")
+        out[land] = side
+    return tuple(sorted(out.items()))
+
+
+def _land_number(key: Any) -> int:
+    try:
+        return int(key)
+    except (TypeError, ValueError):
+        raise _bad(f"entries: {key!r} is not a land number") from None
 
 
 def _check_counts(legions: list[Any], data: Mapping[str, Any], live: set[str]) -> None:
@@ -180,7 +220,22 @@ def export_position(state: GameState) -> dict[str, Any]:
         data["roll"] = state.roll
     if state.step.phase == "engage":
         data["engagements"] = state.engagement_lands()
+        entries = _pending_entries(state)
+        if entries:
+            data["entries"] = entries
     return data
+
+
+def _pending_entries(state: GameState) -> dict[str, str]:
+    """The side each pending engagement's attacker entered by, from this turn's moves."""
+    sides = {m.marker: m.entry for m in state.moves if m.entry is not None}
+    out: dict[str, str] = {}
+    for land in state.engagement_lands():
+        for legion in state.legions_at(land):
+            side = sides.get(legion.marker) if legion.owner == state.active else None
+            if side is not None:
+                out[str(land)] = side
+    return out
 
 
 _BATTLE_STEPS = ("maneuver", "strike")
@@ -188,9 +243,16 @@ _Characters = tuple[tuple[str, str, str, int], ...]
 
 
 def _battle(
-    raw: Mapping[str, Any], legions: list[Any], shared: list[int], scores: Mapping[str, int]
+    raw: Mapping[str, Any],
+    legions: list[Any],
+    shared: list[int],
+    scores: Mapping[str, int],
+    entries: Mapping[int, str],
 ) -> tuple[int, str, str, str, int, str, str, _Characters]:
-    """Check a battle in progress: its legions, its characters' hexes and damage."""
+    """Check a battle in progress: its legions, its characters' hexes and damage.
+
+    Its entry side may be given by the battle or by ``entries``; given twice, they agree.
+    """
     variant = load_variant()
     land = int(raw["land"])
     if land not in shared:
@@ -200,8 +262,10 @@ def _battle(
     for marker in (attacker, defender):
         if marker not in by_marker or by_marker[marker][2] != land:
             raise _bad(f"{marker} is not on the battle's land {land}")
-    entry = str(raw.get("entry", "bottom"))
-    if entry not in ("left", "right", "bottom"):
+    entry = str(raw.get("entry", entries.get(land, "bottom")))
+    if land in entries and entry != entries[land]:
+        raise _bad(f"the battle enters from the {entry}, but 'entries' says {entries[land]}")
+    if entry not in SIDES:
         raise _bad("the battle's entry must be left, right or bottom")
     if variant.lands[land].is_tower and entry != "bottom":
         raise _bad("a tower is always entered from the bottom (Wolff 2.2/10.2)")

@@ -11,7 +11,7 @@ from moderator.rules import events as ev
 from moderator.rules.commands import Done, MoveLegion, Muster, Split, UndoMove
 from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
-from moderator.rules.movement import LORDS, can_move_normally, has_teleported, legion_moves
+from moderator.rules.movement import LORDS, can_move_normally, legion_moves, teleport_refusal
 from moderator.rules.muster import MAX_HEIGHT, can_muster, choose_showing, muster_options
 from moderator.rules.state import GameState, Legion, Step
 from moderator.rules.variant import load_variant
@@ -110,12 +110,14 @@ def move(state: GameState, cmd: MoveLegion, dice: Dice) -> list[ev.Event]:
     kind = "teleport" if cmd.teleport else "move"
     options = [o for o in legion_moves(state, legion) if (o.teleport is not None) == cmd.teleport]
     option = next((o for o in options if o.land == cmd.land), None)
+    if option is None and cmd.teleport:
+        raise teleport_refusal(state, legion, cmd.land)
     if option is None:
         raise RuleError("E-MOVE", _no_such_move(state, legion, cmd.land, kind, options))
-    entry, entry_roll = _entry_side(option.entries, cmd.entry, dice, cmd.land)
     shown = None
-    if option.teleport:
+    if option.teleport:  # checked before a side is drawn: a refused order rolls nothing
         shown = _lord_shown(option.lords, cmd.showing, option.teleport)
+    entry, entry_roll = _entry_side(option.entries, cmd.entry, dice, cmd.land)
     return [
         ev.LegionMoved(
             marker=legion.marker,
@@ -134,12 +136,10 @@ def _no_such_move(state: GameState, legion: Legion, land: int, kind: str, option
     why = f"{legion.marker} cannot {kind} to {land} with a roll of {state.roll}"
     start = load_variant().lands[legion.land]
     blocks = [x.to for x in start.exits if x.sign.value == "block"]
-    if kind == "move" and blocks:
+    if blocks:
         why += f": the block on land {legion.land} sends its first step to {blocks[0]}"
-    if kind == "teleport" and state.roll != 6:
-        why += ": teleports need a roll of 6 (8.1, 8.2)"
-    elif kind == "teleport" and has_teleported(state):
-        why += ": only one legion may teleport each turn (8.0)"
+    if any(o.land == land for o in legion_moves(state, legion) if o.teleport):
+        why += f" (by the signs; to teleport there write 'teleport {legion.marker} to {land}')"
     return f"{why}; it may {kind} to: {lands}"
 
 
@@ -167,11 +167,18 @@ def _entry_side(
 
 
 def _lord_shown(lords: tuple[str, ...], showing: str | None, teleport: str) -> str:
+    """8.1/8.2: the lord shown must be in the legion, and a Titan teleport shows the Titan."""
     if showing is None:
         return lords[0]
     if showing not in lords:
-        rule = "8.2" if teleport == "titan" else "8.1"
-        raise RuleError("E-TELEPORT-LORD", f"to teleport show one of: {', '.join(lords)} ({rule})")
+        if teleport == "titan":
+            why = "a Titan teleport shows your Titan (8.2)"
+        elif showing not in LORDS:
+            why = f"{showing} is not a lord; show one of the legion's lords (8.1)"
+        else:
+            why = f"the legion holds no {showing}; show one of its lords (8.1)"
+        options = " or ".join(f"'showing {lord.lower()}'" for lord in lords)
+        raise RuleError("E-TELEPORT-LORD", f"{why}: write {options}")
     return showing
 
 
@@ -195,13 +202,29 @@ def end_movement(state: GameState, cmd: Done) -> list[ev.Event]:
         raise RuleError(
             "E-MUST-MOVE", "you must move at least one legion (6.2); 'moves' lists them"
         )
-    groups: dict[int, list[Legion]] = {}
-    for lg in unmoved:
-        groups.setdefault(lg.land, []).append(lg)
     out: list[ev.Event] = [ev.MovementEnded(player=cmd.player)]
+    groups = recombining(state, cmd.player)
+    kept = _kept_markers(groups, cmd.keep)
     for land, group in sorted(groups.items()):
-        if len(group) < 2:
-            continue
+        keep = kept.get(land) or recombined_marker_choices(group)[0]
+        absorbed = tuple(lg.marker for lg in group if lg.marker != keep)
+        out.insert(len(out) - 1, ev.LegionsRecombined(land=land, marker=keep, absorbed=absorbed))
+    return out
+
+
+def recombining(state: GameState, player: str) -> dict[int, list[Legion]]:
+    """
+    The split-offs that would recombine if movement ended now, by land (4.3, 2.4).
+
+    Raises ``E-SPLIT-MUST-MOVE`` when one of them could still move: split-offs
+    separate if they can, and only legions no normal move can part recombine.
+    """
+    groups: dict[int, list[Legion]] = {}
+    for lg in state.legions_of(player):
+        if not lg.moved:
+            groups.setdefault(lg.land, []).append(lg)
+    groups = {land: group for land, group in groups.items() if len(group) > 1}
+    for land, group in sorted(groups.items()):
         movable = [lg.marker for lg in group if can_move_normally(state, lg)]
         if movable:
             raise RuleError(
@@ -209,16 +232,55 @@ def end_movement(state: GameState, cmd: Done) -> list[ev.Event]:
                 f"{' and '.join(lg.marker for lg in group)} share land {land}: one of them must "
                 f"move (4.3); {', '.join(movable)} can",
             )
-        keep = _recombined_marker(group)
-        absorbed = tuple(lg.marker for lg in group if lg.marker != keep)
-        out.insert(len(out) - 1, ev.LegionsRecombined(land=land, marker=keep, absorbed=absorbed))
-    return out
+    return groups
 
 
-def _recombined_marker(group: list[Legion]) -> str:
-    """Wolff 4.7: the original marker is kept; failing that, the lowest one."""
+def recombined_marker_choices(group: list[Legion]) -> list[str]:
+    """
+    The markers a recombined legion may keep, the default first (Wolff 4.7).
+
+    A cancelled split keeps the original marker.  When the original moved off (a
+    three-way split), either split-off's marker may be kept; the player names one with
+    ``done keeping MARKER``, and without it the lowest is kept: that is what the
+    moderator did before the choice could be given, so games, robots and standing
+    orders see no change, and a player can tell it from the markers alone.
+    """
     originals = [lg.marker for lg in group if lg.split_from is None]
-    return min(originals or [lg.marker for lg in group])
+    return sorted(originals) if originals else sorted(lg.marker for lg in group)
+
+
+def _kept_markers(groups: dict[int, list[Legion]], keep: tuple[str, ...]) -> dict[int, str]:
+    """The marker each land's recombined legion keeps, as ``done keeping ...`` named it."""
+    kept: dict[int, str] = {}
+    for marker in keep:
+        land = next((n for n, group in groups.items() if marker in _markers(group)), None)
+        if land is None:
+            where = "; ".join(" and ".join(_markers(g)) for _, g in sorted(groups.items()))
+            raise RuleError(
+                "E-RECOMBINE-MARKER",
+                f"{marker} does not recombine with another legion"
+                + (f"; recombining: {where}" if where else "; nothing recombines this turn")
+                + f", so leave out 'keeping {marker}'",
+            )
+        if land in kept:
+            raise RuleError(
+                "E-RECOMBINE-MARKER",
+                f"{kept[land]} and {marker} recombine into one legion on land {land}: "
+                "name only one of them to keep",
+            )
+        choices = recombined_marker_choices(groups[land])
+        if marker not in choices:
+            raise RuleError(
+                "E-RECOMBINE-MARKER",
+                f"the split on land {land} is cancelled, so it keeps its original marker "
+                f"{choices[0]} (Wolff 4.7); write 'done' or 'done keeping {choices[0]}'",
+            )
+        kept[land] = marker
+    return kept
+
+
+def _markers(group: list[Legion]) -> list[str]:
+    return [lg.marker for lg in group]
 
 
 # -- 2.6 mustering --------------------------------------------------------------------

@@ -127,10 +127,27 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
         turn=e.turn,
         active=e.active,
         roll=e.roll,
+        moves=_entry_moves(legions, e.active, e.entries),
     )
     if e.battle is not None:
         state = _battle_fold.battle_from_position(state, e.battle)
     return state
+
+
+def _entry_moves(
+    legions: dict[str, Legion], active: str, entries: tuple[tuple[int, str], ...]
+) -> tuple[Move, ...]:
+    """
+    A position's entry sides as the moves that made the engagements (Wolff 2.2/10.1).
+
+    The battle reads the attacker's side from this turn's moves; where the attacker came
+    from is not in the file, so its land stands in (nothing reads it after movement).
+    """
+    attackers = {lg.land: lg.marker for lg in legions.values() if lg.owner == active}
+    return tuple(
+        Move(marker=attackers[land], from_land=land, to_land=land, entry=side, teleport=None)
+        for land, side in entries
+    )
 
 
 # -- the turn ----------------------------------------------------------------------

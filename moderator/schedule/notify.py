@@ -8,10 +8,11 @@ is never lost: the next one tells the net result (etiquette 16).  The choices:
 ``all``
     a report after every change he may see (the first releases' behaviour);
 ``turn`` (the default)
-    a report when the game starts; when he must act; when a legion of his is attacked or
-    a battle he fights in changes; when a player's turn ends (its net result), a player
-    leaves the game or the end date is called; when the game ends; and when something
-    is shown to him alone;
+    a report when the game starts; when he must act; when a legion of his is attacked,
+    and in a battle he fights when it starts, when each side's battle turn begins and
+    when it ends; when a player's turn ends (its net result), a player leaves the game
+    or the end date is called; when the game ends; and when something is shown to him
+    alone;
 ``digest HH:MM``
     a report when the game starts, when he must act, when the game ends or he leaves
     it, and once a day at the hour he names (his own time zone) if anything happened
@@ -60,7 +61,8 @@ class Choice:
             )
         return (
             "You will get a report when you must act, when a legion of yours is attacked "
-            "or a battle you fight changes, and when a player's turn ends."
+            "(and as a battle you fight goes from one battle turn to the next), and when "
+            "a player's turn ends."
         )
 
 
@@ -120,7 +122,27 @@ def wants_report(
         return True
     if any(event.visible_to is not None and seat in event.visible_to for event in new):
         return True  # shown to him alone (or to a few): it concerns him
-    return _fights(before, seat) or _fights(after, seat)
+    if _fights(before, seat) or _fights(after, seat):
+        return any(_marks_his_fight(event) for event in new)
+    return False
+
+
+#: In an engagement he fights, what a ``turn`` player is mailed for though not to act:
+#: its start (he is attacked), the battle's start, each side's battle turn beginning
+#: (its maneuver), and the end; the strikes between are told in the next report.
+_FIGHT_MARKS = (
+    ev.EngagementStarted,
+    ev.BattleStarted,
+    ev.BattleEnded,
+    ev.EngagementResolved,
+    ev.EngagementEnded,
+)
+
+
+def _marks_his_fight(event: ev.Event) -> bool:
+    if isinstance(event, ev.BattleStepBegan):
+        return event.step == "maneuver"
+    return isinstance(event, _FIGHT_MARKS)
 
 
 #: What a ``turn`` player hears of at once: a turn's end (its net result), a player

@@ -8,7 +8,8 @@ a short table or a JSON object (the keys issue 15's targets name).
   from one player to another after a mail or a timeout;
 - ``signed_mails_per_order``: the outbox rows the moderator wrote from the first
   reports on (answers, reports, notices, reminders: each a mail a real sender signs),
-  per player mail;
+  per player mail (``signed_mails_per_order_line``: per order line, for a mail may now
+  carry many);
 - ``bystander_mails_per_player_turn``: for each player turn (a ``TurnStarted``), the
   rows written to the players whose turn it is not, divided by how many they were;
   summed and divided by the player turns;
@@ -47,6 +48,11 @@ FIGURES: tuple[tuple[str, str, _Figure], ...] = (
     ("player_mails_per_game", "player mails per game", lambda t: t.player_mails),
     ("handoffs_per_game", "hand-offs per game", lambda t: t.handoffs),
     ("signed_mails_per_order", "signed mails per player mail", lambda t: t.signed_mails_per_order),
+    (
+        "signed_mails_per_order_line",
+        "signed mails per order line",
+        lambda t: t.signed_mails / max(t.order_lines, 1),
+    ),
     (
         "bystander_mails_per_player_turn",
         "mails per bystander per player turn",

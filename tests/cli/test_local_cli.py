@@ -161,6 +161,47 @@ def test_from_position(db: str, tmp_path: Path) -> None:
     assert "Rd01" in out and "moved from 42" in out
 
 
+def test_20_5_from_position_takes_the_players_from_the_file(db: str, tmp_path: Path) -> None:
+    """20.5: a restored game is played by the file's players, with its colours and towers."""
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(POSITION))
+    out = run(db, "local", "new", "p", "--from-position", str(path), "--dice-seed", "1")
+    assert "Players from the position file: Ann (Red, tower 600), Bob (Blue, tower 300)." in out
+    view = run_json(db, "local", "show", "p", "--as", "Ann")
+    seated = {p["name"]: (p["color"], p["tower"]) for p in view["players"]}
+    assert seated == {"Ann": ("Red", 600), "Bob": ("Blue", 300)}
+
+
+def test_20_5_from_position_players_named_too_must_agree(db: str, tmp_path: Path) -> None:
+    """20.5: --players beside --from-position may repeat the file's players, in any order."""
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(POSITION))
+    out = run(db, "local", "new", "p", "--from-position", str(path), "--players", "Bob,Ann")
+    assert "Game p created for Ann, Bob" in out
+
+
+def test_20_5_from_position_other_players_are_refused(db: str, tmp_path: Path) -> None:
+    """20.5: naming players the position file does not have creates no game and says why."""
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(POSITION))
+    args = ["local", "new", "p", "--from-position", str(path), "--players", "Ann,Cy"]
+    result = runner.invoke(app, [*args, "--db", db])
+    assert result.exit_code == 2
+    assert "the players named (Ann, Cy) are not the position file's (Ann, Bob)" in result.output
+    assert "leave the names out or name the same players" in result.output
+    with EventStore(db) as store:
+        assert "p" not in store.games()
+
+
+def test_local_new_help_says_where_the_players_come_from() -> None:
+    """The help of 'local new' says a position file names the players and --players must agree."""
+    result = runner.invoke(app, ["local", "new", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "must name the same players" in text
+    assert "their colours and towers, are the game's" in text
+
+
 def test_bad_position_is_refused(db: str, tmp_path: Path) -> None:
     path = tmp_path / "position.json"
     path.write_text(json.dumps({**POSITION, "active": "Zed"}))

@@ -242,6 +242,14 @@ def test_done() -> None:
     assert parse("done") == cmd.Done(player="Ann")
 
 
+def test_wolff_4_7_done_keeping_names_the_recombined_legions_marker() -> None:
+    """Wolff 4.7: 'done keeping MARKER' names the marker recombined split-offs keep."""
+    assert parse("done keeping Rd03") == cmd.Done(player="Ann", keep=("Rd03",))
+    assert parse("Done keep rd3 and Rd07.") == cmd.Done(player="Ann", keep=("Rd03", "Rd07"))
+    assert code_of("done keeping") == "E-SYNTAX"
+    assert code_of("done keeping ogre") == "E-MARKER"
+
+
 def test_trailing_words_are_a_syntax_error() -> None:
     assert code_of("done now") == "E-SYNTAX"
     assert code_of("roll twice") == "E-SYNTAX"

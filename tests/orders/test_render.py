@@ -68,6 +68,8 @@ COMMANDS: list[tuple[cmd.Command, str]] = [
     (cmd.UndoMove(player="Ann"), "undo"),
     (cmd.UndoMove(player="Ann", marker="Rd01"), "undo Rd01"),
     (cmd.Done(player="Ann"), "done"),
+    (cmd.Done(player="Ann", keep=("Rd03",)), "done keeping Rd03"),
+    (cmd.Done(player="Ann", keep=("Rd03", "Rd07")), "done keeping Rd03 Rd07"),
     (cmd.Engage(player="Ann", land=6), "engage 6"),
     (cmd.Flee(player="Bob"), "flee"),
     (

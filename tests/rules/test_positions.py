@@ -1,6 +1,7 @@
 """
 Position files (rulebook 20.5, docs/positions.md): what a restored game
-looks like and what a position may not say (Wolff 3.5, 4.1, 4.2, 5.1, 19.0).
+looks like and what a position may not say (Wolff 3.5, 4.1, 4.2, 5.1, 19.0),
+and the entry sides of pending engagements (Wolff 2.2/10.1).
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ import copy
 
 import pytest
 
+from moderator.rules import commands as cmd
+from moderator.rules.decide import apply
+from moderator.rules.dice import NoDice
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
 from moderator.rules.positions import export_position, position_event
@@ -264,3 +268,86 @@ def test_7_1_engagements_in_a_position_are_the_movers(make_position) -> None:
         roll=1,
     )
     _rejected(own, "land 6")  # split-offs recombine before the engagement phase (2.4)
+
+
+# -- the entry sides of pending engagements (Wolff 2.2/10.1) ------------------------------------
+
+
+def _engaged(make_position, **kw):
+    """Ann's Rd01 has moved onto Bob's Bu02 on brush 3; her Rd02 onto Bu03 on tower 100."""
+    return make_position(
+        [
+            ("Rd01", 3, "Titan Ogre", True),
+            ("Bu02", 3, "Ogre Ogre"),
+            ("Rd02", 100, "Troll Troll", True),
+            ("Bu03", 100, "Lion Lion"),
+            ("Bu01", 300, "Titan"),
+        ],
+        phase="engage",
+        roll=1,
+        **kw,
+    )
+
+
+def _battle_entry(data, land: int = 3) -> str:
+    """Engage on ``land`` and go straight to battle (Bob then Ann: no more proposals, fight)."""
+    state = replay([position_event(data)])
+    for command in (
+        cmd.Engage(player="Ann", land=land),
+        cmd.NoMore(player="Bob"),
+        cmd.Fight(player="Ann"),
+    ):
+        state, _ = apply(state, command, NoDice())
+    assert state.battle is not None
+    return state.battle.entry
+
+
+def test_wolff_10_1_position_gives_a_pending_engagements_entry_side(make_position) -> None:
+    """Wolff 2.2/10.1: 'entries' says from which side the attacker enters each pending engagement."""
+    data = _engaged(make_position)
+    data["entries"] = {"3": "left", "100": "bottom"}
+    assert position_event(data).entries == ((3, "left"), (100, "bottom"))
+    assert _battle_entry(data) == "left"
+
+
+def test_wolff_10_1_position_without_entries_enters_from_the_bottom(make_position) -> None:
+    """Wolff 2.2/10.1: without 'entries' an engagement's attacker enters from the bottom, as before."""
+    data = _engaged(make_position)
+    assert position_event(data).entries == ()
+    assert _battle_entry(data) == "bottom"
+
+
+def test_wolff_10_1_export_keeps_the_entry_sides(make_position) -> None:
+    """20.5/Wolff 10.1: a position written down in the engage phase keeps each attacker's side."""
+    data = _engaged(make_position)
+    data["entries"] = {3: "right"}
+    exported = export_position(replay([position_event(data)]))
+    assert exported["entries"] == {"3": "right"}
+    assert _battle_entry(exported) == "right"
+
+
+def test_wolff_10_1_position_entries_are_checked(make_position) -> None:
+    """Wolff 2.2/10.1/10.2: a side of left, right or bottom, for a pending engagement; towers from the bottom."""
+    _rejected({**_engaged(make_position), "entries": {"5": "left"}}, "no engagement is pending")
+    _rejected({**_engaged(make_position), "entries": {"3": "top"}}, "not 'top'")
+    _rejected({**_engaged(make_position), "entries": {"x": "left"}}, "not a land number")
+    _rejected({**_engaged(make_position), "entries": {"100": "left"}}, "tower 100")
+    _rejected({**_engaged(make_position), "entries": ["3", "left"]}, "maps an engagement's land")
+    _rejected({**_base(make_position), "entries": {"3": "left"}}, "only in phase 'engage'")
+    battle = {
+        "land": 3,
+        "attacker": "Rd01",
+        "defender": "Bu02",
+        "entry": "right",
+        "characters": [
+            {"legion": "Rd01", "type": "titan", "hex": "D4"},
+            {"legion": "Rd01", "type": "ogre", "hex": "D3"},
+            {"legion": "Bu02", "type": "ogre", "hex": "C1"},
+            {"legion": "Bu02", "type": "ogre", "hex": "C2"},
+        ],
+    }
+    disagreeing = {**_engaged(make_position), "entries": {"3": "left"}, "battle": battle}
+    _rejected(disagreeing, "'entries' says left")
+    without = {k: v for k, v in battle.items() if k != "entry"}
+    agreed = {**_engaged(make_position), "entries": {"3": "left"}, "battle": without}
+    assert position_event(agreed).battle[3] == "left"  # type: ignore[index]

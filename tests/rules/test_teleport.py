@@ -47,7 +47,9 @@ def test_8_1_tower_teleport_to_a_vacant_land_within_six(game_at) -> None:
     game = _tower_game(game_at)
     assert teleports(game, "Rd01")[8] == "tower"
     assert 4000 not in teleports(game, "Rd01")
-    game.refused(teleport("Rd01", 4000), "E-MOVE")
+    error = game.refused(teleport("Rd01", 4000), "E-TELEPORT-FAR")
+    assert "neither a tower nor within 6 lands of tower 100" in str(error)
+    assert "'moves Rd01' lists them" in str(error)
     game.do(teleport("Rd01", 8))
     assert game.legion("Rd01").land == 8
 
@@ -72,16 +74,17 @@ def test_8_1_tower_teleport_ignores_signs_and_enemies(game_at) -> None:
 def test_8_1_tower_teleport_only_to_vacant_lands(game_at) -> None:
     """8.1: the destination must be vacant: no enemy and no friendly legion there."""
     game = _tower_game(game_at, extra=[("Bu02", 5, "Ogre Ogre"), ("Rd03", 6, "Ogre Ogre")])
-    game.refused(teleport("Rd01", 300), "E-MOVE")  # Bob's tower
-    game.refused(teleport("Rd01", 5), "E-MOVE")
-    game.refused(teleport("Rd01", 6), "E-MOVE")
+    game.refused(teleport("Rd01", 300), "E-TELEPORT-NO-TITAN")  # Bob's tower
+    game.refused(teleport("Rd01", 5), "E-TELEPORT-NO-TITAN")
+    error = game.refused(teleport("Rd01", 6), "E-TELEPORT-OWN")
+    assert "your legion Rd03 stands on 6" in str(error)
 
 
 def test_wolff_8_1_tower_teleport_not_to_the_starting_land(game_at) -> None:
     """Wolff 8.1: tower teleportation must end on a different land than it started."""
     game = _tower_game(game_at)
     assert 100 not in teleports(game, "Rd01")
-    game.refused(teleport("Rd01", 100), "E-MOVE")
+    game.refused(teleport("Rd01", 100), "E-TELEPORT-SAME-LAND")
 
 
 def test_8_1_tower_teleport_needs_a_lord(game_at) -> None:
@@ -91,7 +94,8 @@ def test_8_1_tower_teleport_needs_a_lord(game_at) -> None:
         roll=6,
     )
     assert teleports(game, "Rd01") == {}
-    game.refused(teleport("Rd01", 400), "E-MOVE")
+    error = game.refused(teleport("Rd01", 400), "E-TELEPORT-NO-LORD")
+    assert "holds no lord" in str(error) and "by the signs instead, to 4, 8, 138" in str(error)
 
 
 def test_8_1_tower_teleport_only_from_a_tower(game_at) -> None:
@@ -101,13 +105,13 @@ def test_8_1_tower_teleport_only_from_a_tower(game_at) -> None:
         roll=6,
     )
     assert teleports(game, "Rd01") == {}
-    game.refused(teleport("Rd01", 400), "E-MOVE")
+    game.refused(teleport("Rd01", 400), "E-TELEPORT-NOT-TOWER")
 
 
 def test_8_1_tower_teleport_only_on_a_six(game_at) -> None:
     """8.1: tower teleportation is possible only when the movement roll is a 6."""
     game = _tower_game(game_at, roll=5)
-    error = game.refused(teleport("Rd01", 400), "E-MOVE")
+    error = game.refused(teleport("Rd01", 400), "E-TELEPORT-ROLL")
     assert "roll of 6" in str(error)
 
 
@@ -174,20 +178,22 @@ def test_19_2_titan_teleport_needs_four_hundred_points(game_at) -> None:
     game = _titan_game(game_at, score=399)
     assert game.player("Ann").titan_power == 9
     assert teleports(game, "Rd01") == {}
-    game.refused(teleport("Rd01", 12, entry="left"), "E-MOVE")
+    error = game.refused(teleport("Rd01", 12, entry="left"), "E-TELEPORT-SCORE")
+    assert "you have 399" in str(error)
 
 
 def test_8_2_titan_teleport_must_engage(game_at) -> None:
     """8.2: a legion moved by titan teleportation may not stop on a vacant land."""
     game = _titan_game(game_at)
-    game.refused(teleport("Rd01", 13), "E-MOVE")
+    error = game.refused(teleport("Rd01", 13), "E-TELEPORT-VACANT")
+    assert "may teleport to 12, 300" in str(error)
 
 
 def test_8_2_only_the_titan_legion_titan_teleports(game_at) -> None:
     """8.2: titan teleportation is for the legion containing the Titan."""
     game = _titan_game(game_at)
     assert teleports(game, "Rd02") == {}
-    game.refused(teleport("Rd02", 12, entry="left"), "E-MOVE")
+    game.refused(teleport("Rd02", 12, entry="left"), "E-TELEPORT-NO-TITAN")
 
 
 def test_8_2_titan_teleport_shows_the_titan(game_at) -> None:
@@ -243,7 +249,8 @@ def test_wolff_7_1_no_titan_teleport_onto_an_engaged_land(game_at) -> None:
     game.do(cmd.MoveLegion(player="Ann", marker="Rd03", land=2))  # 1 -> 2 meets Bob
     assert game.state.engagement_lands() == [2]
     assert 2 not in teleports(game, "Rd01")
-    game.refused(teleport("Rd01", 2, entry="left"), "E-MOVE")
+    error = game.refused(teleport("Rd01", 2, entry="left"), "E-TELEPORT-ENGAGED")
+    assert "Rd03 is already engaged on 2" in str(error) and "Wolff 7.1/8.2" in str(error)
 
 
 def test_8_0_only_one_teleport_per_movement_phase(game_at) -> None:
@@ -251,9 +258,52 @@ def test_8_0_only_one_teleport_per_movement_phase(game_at) -> None:
     game = _titan_game(game_at, extra=[("Rd04", 600, "Angel Lion")])
     game.do(teleport("Rd04", 400))
     assert teleports(game, "Rd01") == {}
-    error = game.refused(teleport("Rd01", 12, entry="left"), "E-MOVE")
-    assert "only one legion may teleport" in str(error)
+    error = game.refused(teleport("Rd01", 12, entry="left"), "E-TELEPORT-ONCE")
+    assert "only one legion may teleport" in str(error) and "'undo Rd04'" in str(error)
     assert not any(isinstance(c, cmd.MoveLegion) and c.teleport for c in legal_commands(game.state))
     game.do(cmd.UndoMove(player="Ann", marker="Rd04"))
     game.do(teleport("Rd01", 12, entry="left"))
     assert game.legion("Rd01").land == 12
+
+
+# -- refusals name their reason -------------------------------------------------------------
+
+
+def test_8_1_teleport_refusal_names_the_lord_to_show(game_at) -> None:
+    """8.1/8.2: a lord the legion lacks, a character that is no lord, or not the Titan for 8.2."""
+    game = game_at([("Rd01", 100, "Titan Archangel Ogre"), ("Bu01", 300, "Titan")], roll=6)
+    error = game.refused(teleport("Rd01", 400, showing="Angel"), "E-TELEPORT-LORD")
+    assert "holds no Angel" in str(error)
+    assert "'showing archangel' or 'showing titan'" in str(error)
+    error = game.refused(teleport("Rd01", 400, showing="Ogre"), "E-TELEPORT-LORD")
+    assert "Ogre is not a lord" in str(error)
+    game = game_at(
+        [("Rd01", 30, "Titan Angel Ogre"), ("Bu01", 300, "Titan Ogre"), ("Bu02", 12, "Ogre Ogre")],
+        scores={"Ann": 450},
+        roll=6,
+    )
+    error = game.refused(teleport("Rd01", 12, showing="Angel"), "E-TELEPORT-LORD")
+    assert "shows your Titan (8.2): write 'showing titan'" in str(error)
+
+
+def test_8_0_teleport_to_no_land_is_refused(game_at) -> None:
+    """8.0: a teleport names a land of the masterboard."""
+    game = _tower_game(game_at)
+    error = game.refused(teleport("Rd01", 9999), "E-TELEPORT-LAND")
+    assert "there is no land 9999" in str(error)
+
+
+def test_wolff_7_1_no_titan_teleport_onto_a_legion_engaged_by_a_tower_teleport(game_at) -> None:
+    """Wolff 7.1/8.2: the engaged legion may have come by the signs; the refusal says which it is."""
+    game = _titan_game(game_at, extra=[("Rd03", 1, "Ogre Ogre"), ("Bu03", 2, "Lion Lion")])
+    game.do(cmd.MoveLegion(player="Ann", marker="Rd03", land=2))
+    error = game.refused(teleport("Rd01", 2), "E-TELEPORT-ENGAGED")
+    assert str(error).startswith("Rd01 cannot teleport to 2: your legion Rd03")
+    assert "it may teleport to 12, 300" in str(error)
+
+
+def test_8_3_a_plain_move_to_a_teleport_destination_says_to_teleport(game_at) -> None:
+    """8.3: a destination only a teleport reaches is refused as a move, naming the teleport order."""
+    game = _tower_game(game_at)
+    error = game.refused(cmd.MoveLegion(player="Ann", marker="Rd01", land=400), "E-MOVE")
+    assert "'teleport Rd01 to 400'" in str(error)
