@@ -63,6 +63,7 @@ from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSession, SmtpSink
 from moderator.rules.state import Step
+from moderator.runtime import sender as sender_module
 from moderator.runtime.config import (
     Config,
     DatabaseSettings,
@@ -74,7 +75,6 @@ from moderator.runtime.config import (
 )
 from moderator.runtime.outgoing import render_outgoing
 from moderator.runtime.service import Service
-from moderator.service import sender as sender_module
 from moderator.service.games import start_game
 from moderator.store import outbox, players
 from moderator.store.eventstore import EventStore

@@ -70,11 +70,13 @@ def _states(players: int, seed: int, actions: int = 3000) -> list[GameState]:
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 8)])
-def test_a_standing_order_gives_only_what_the_rules_allow_the_player_to_act(
+def test_wolff_1_3_a_standing_order_acts_only_for_the_player_the_game_waits_on(
     players: int, seed: int
 ) -> None:
-    """Over robot games: wherever a standing order fires, its command is one of the
-    legal commands of the player the game waits on (one answer: ``legal_commands``)."""
+    """Wolff 1.3: one player acts at a time, and no die is rolled in advance.  Over robot
+    games, wherever a standing order fires its command is one of the legal commands of
+    the player the game waits on (``legal_commands``, the one answer), decided from the
+    state alone: the dice are rolled only when the moderator carries it out."""
     standing = read(EVERYTHING)
     fired: Counter[str] = Counter()
     for state in _states(players, seed):
@@ -107,3 +109,22 @@ def test_9_4_flee_fires_only_where_fleeing_is_legal() -> None:
 def test_no_standing_order_no_command() -> None:
     for state in _states(2, 3)[::50]:
         assert decide_for(state, Standing()) is None
+
+
+def test_wolff_9_4_a_standing_concede_is_never_given_in_advance() -> None:
+    """Wolff 9.4: conceding is allowed only at set points, and conceding in advance
+    would be a binding promise.  A standing concede is given only at the engagement's
+    negotiation, by the defender whose decision it is, where conceding is legal; never
+    in a battle."""
+    concede = read(["standing when attacked: concede", "standing no concede"])
+    given = 0
+    for state in _states(3, 8):
+        command = decide_for(state, concede)
+        if isinstance(command, cmd.Concede):
+            eng = state.engagement
+            assert state.step is Step.NEGOTIATE and eng is not None
+            assert to_act(state) == eng.defender_player and command in legal_commands(state)
+            given += 1
+        if state.step is Step.BATTLE:
+            assert not isinstance(command, cmd.Concede)
+    assert given > 0
