@@ -277,7 +277,8 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
     context = GameContext(
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )
-    settled = notify.settle(sender, context, Lookup(tx), events, state, record, now)
+    late = frozenset({row.player or ""})  # told what was done for him, whatever his choice
+    settled = notify.settle(sender, context, Lookup(tx), events, state, record, now, catch_up=late)
     ref = str(reference.current(row.game_id, state))
     actor = to_act(state)
     told = [

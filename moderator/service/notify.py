@@ -86,8 +86,8 @@ def report_round(
     asks for again; and the game's ``record`` with each player's reported version
     brought up to date.  The report of ``answering`` (the seat whose mail is being
     answered) is returned as texts, to go in the answer to his mail: one mail per mail.
-    A seat in ``catch_up`` (a daily digest) is reported all it may see since his last
-    report, if anything.
+    A seat in ``catch_up`` (a daily digest, a player the moderator just acted for) is
+    reported all it may see since his last report, if anything, whatever his choice.
     """
     reported = dict(record.reported)
     began = dict(record.report_from)
@@ -103,6 +103,7 @@ def report_round(
             if (
                 seat in resend
                 or seat == answering
+                or seat in catch_up
                 or notify_choice.wants_report(choice, seat, new, game.state, state, actor)
             ):
                 due.append((seat, player, last, False))
@@ -174,6 +175,7 @@ def settle(
     now: datetime,
     resend: set[str] | None = None,
     answering: str | None = None,
+    catch_up: frozenset[str] = frozenset(),
 ) -> Settled:
     """
     After ``new`` events led from ``game``'s state to ``state``: the deadline that
@@ -183,7 +185,7 @@ def settle(
     """
     record, change = timing.follow(state, record, now)
     record, mails, own = report_round(
-        sender, game, lookup, new, state, record, resend or set(), answering
+        sender, game, lookup, new, state, record, resend or set(), answering, catch_up
     )
     scored = [e for e in new if isinstance(e, ev.GameScored)]
     if scored:
