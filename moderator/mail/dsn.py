@@ -24,7 +24,14 @@ from email.utils import getaddresses
 
 from flufl.bounce import scan_message
 
-from moderator.mail.checks.base import MAIL_ERRORS, clean, content_type, first_chars, raw_values
+from moderator.mail.checks.base import (
+    MAIL_ERRORS,
+    clean,
+    content_type,
+    first_chars,
+    own_parts,
+    raw_values,
+)
 from moderator.mail.part_decoding import decode, payload_bytes
 
 #: The headers a mail server writes with the address it delivered a mail to.
@@ -96,18 +103,7 @@ def _delivered_to(msg: Message) -> Iterator[str]:
 
 def _parts(msg: Message) -> Iterator[Message]:
     """Every part, depth first, attached mails included; at most ``_MAX_PARTS``."""
-    stack = [msg]
-    seen = 0
-    while stack and seen < _MAX_PARTS:
-        part = stack.pop()
-        seen += 1
-        yield part
-        try:
-            payload = part.get_payload()
-        except MAIL_ERRORS:
-            continue
-        if isinstance(payload, list):
-            stack.extend(reversed([sub for sub in payload if isinstance(sub, Message)]))
+    return own_parts(msg, limit=_MAX_PARTS, attached=True)
 
 
 def _status_blocks(msg: Message) -> Iterator[Message]:

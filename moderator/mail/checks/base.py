@@ -179,17 +179,23 @@ def param(part: Message, name: str, header: str = "content-type") -> str:
     return clean(str(value)).strip() if value is not None else ""
 
 
-def own_parts(msg: Message, *, limit: int = 500) -> Iterator[Message]:
-    """Every part, depth first, but not inside attached mails (``message/*``); at most ``limit``."""
+def own_parts(msg: Message, *, limit: int = 500, attached: bool = False) -> Iterator[Message]:
+    """
+    Every part, depth first, but not inside attached mails (``message/*``) unless
+    ``attached`` (a bounce quotes the mail it returns); at most ``limit``.
+    """
     stack = [msg]
     seen = 0
     while stack and seen < limit:
         part = stack.pop()
         seen += 1
         yield part
-        if content_type(part).startswith("message/"):
+        if not attached and content_type(part).startswith("message/"):
             continue
-        payload = part.get_payload()
+        try:
+            payload = part.get_payload()
+        except MAIL_ERRORS:
+            continue
         if isinstance(payload, list):
             stack.extend(reversed([sub for sub in payload if isinstance(sub, Message)]))
 
