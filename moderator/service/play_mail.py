@@ -133,6 +133,7 @@ def play(
         record=record,
         time_zone=player.time_zone,
         ref_problem=problem[1] if ref_refused and problem else "",
+        brief=settled.own is not None,
     )
     texts = reports.with_report(texts, settled.own)
     mails = [replies.answer(player, REPLY, texts, game.game_id)]

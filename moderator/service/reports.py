@@ -264,8 +264,13 @@ def reply(
     record: GameRecord,
     time_zone: str = "UTC",
     ref_problem: str = "",
+    brief: bool = False,
 ) -> Texts:
-    """The answer to ``viewer``'s mail: counts in the public part, results in the private."""
+    """
+    The answer to ``viewer``'s mail: counts in the public part, results in the private;
+    ``brief`` when his report follows in the same mail (it tells the reference, whose
+    move it is and the deadline).
+    """
     actor, over = _whose(state)
     public = render(
         "player.reply.txt.j2",
@@ -278,6 +283,7 @@ def reply(
         your_move=actor == viewer and not over,
         actor=actor,
         deadline=deadline_line(record, time_zone),
+        brief=brief,
     )
     private = render(
         "player.reply-private.txt.j2",
