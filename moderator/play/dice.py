@@ -1,11 +1,22 @@
 """
 Dice that keep their place between messages: a game stores its seed (or script) and
 how many dice it has rolled, and the next message carries on from there.
+
+A game played by mail has ``BoundDice``: each die is derived from the game's secret
+seed, the game, the number of the event being decided, the digest of the mail (or
+timeout) that asked for it, and its place among that order's dice, by HMAC-SHA256.
+Nobody can know a roll before the mail that causes it exists (its digest is part of
+it), and the moderator cannot draw again after seeing one: the seed's SHA-256 is
+published in the game's first report and the seed itself in the audit after the game,
+so anybody can recompute every roll (Wolff 1.3: no die is rolled in advance).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
+import secrets
 from collections.abc import Sequence
 
 from moderator.play.errors import GameError
@@ -60,6 +71,67 @@ class CountingDice:
         if dice.script is not None:
             return cls(script=dice.script, rolled=dice.rolled)
         return cls(seed=dice.seed or 0, rolled=dice.rolled)
+
+    def at(self, seq: int) -> None:
+        """The next dice are for the event numbered ``seq`` (bound dice use it)."""
+
+
+def bound_die(seed: int, game: str, trigger: str, seq: int, index: int) -> int:
+    """
+    One die, 1 to 6: HMAC-SHA256 keyed by the seed (32 bytes) over
+    ``titan-die|GAME|TRIGGER|SEQ|INDEX``; bytes of 252 and more are passed over so that
+    every face is equally likely (a further block is drawn if all 32 are).
+    """
+    key = seed.to_bytes(32, "big")
+    block = 0
+    while True:
+        message = f"titan-die|{game}|{trigger}|{seq}|{index}|{block}".encode()
+        for byte in hmac.new(key, message, hashlib.sha256).digest():
+            if byte < 252:
+                return byte % 6 + 1
+        block += 1
+
+
+class BoundDice(CountingDice):
+    """
+    Dice bound to what asked for them (see the module's doc): ``trigger`` is the digest
+    of the mail or timeout being carried out; ``at(seq)`` names the event being decided
+    before each order.  ``rolled`` still counts every die, for the record.
+    """
+
+    def __init__(self, *, seed: int, game: str, trigger: str, rolled: int = 0) -> None:
+        super().__init__(seed=seed, rolled=0)
+        self.rolled = rolled
+        self.game, self.trigger = game, trigger
+        self.seq, self.index = 0, 0
+
+    def at(self, seq: int) -> None:
+        if seq != self.seq:
+            self.seq, self.index = seq, 0
+
+    def roll(self, count: int = 1) -> tuple[int, ...]:
+        assert self.seed is not None
+        values = []
+        for _ in range(count):
+            values.append(bound_die(self.seed, self.game, self.trigger, self.seq, self.index))
+            self.index += 1
+        self.rolled += count
+        return tuple(values)
+
+    def record(self) -> Dice:
+        return Dice(seed=self.seed, rolled=self.rolled, bound=True)
+
+
+def dice_for(dice: Dice, game: str, trigger: str) -> CountingDice:
+    """The game's dice as its record keeps them: bound to ``trigger`` if the game's are."""
+    if dice.bound and dice.script is None:
+        return BoundDice(seed=dice.seed or 0, game=game, trigger=trigger, rolled=dice.rolled)
+    return CountingDice.from_record(dice)
+
+
+def new_seed() -> int:
+    """A secret seed for bound dice: 256 random bits."""
+    return secrets.randbits(256)
 
 
 def read_dice_script(text: str) -> list[int]:

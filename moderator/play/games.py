@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from moderator.play.dice import CountingDice
+from moderator.play.dice import BoundDice, CountingDice, new_seed
 from moderator.play.errors import GameError
 from moderator.reporting.narrate import history_lines
 from moderator.reporting.views import legal_json, player_view
@@ -62,12 +62,14 @@ def plan_game(
     time_limits: TimeLimits | None = None,
     ends_at: datetime | None = None,
     seats: Sequence[tuple[str, str]] = (),
+    bound: bool = False,
 ) -> tuple[GameWrite, GameState]:
     """
     A new game, decided and not yet written: set up with tower rolls for ``players``,
     or restored from a ``position`` (its own players, colours and towers; ``players``,
     if given too, must name the same players), with ``seats`` ((seat, address) pairs)
-    taken.  Dice: ``seed`` (random if neither is given) or a ``script`` of die
+    taken; ``bound``: its dice are bound to the mails that ask for them (``play.dice``,
+    a game by mail).  Dice: ``seed`` (random if neither is given) or a ``script`` of die
     values (marked in the game's record as scripted).
 
     ``time_limits`` gives the game deadlines (Wolff 21.0): the first, for the player to
@@ -80,8 +82,11 @@ def plan_game(
     if seed is not None and script is not None:
         raise GameError("give a dice seed or a dice script, not both")
     if script is None and seed is None:
-        seed = secrets.randbelow(2**31)
-    dice = CountingDice(seed=seed, script=script)
+        seed = new_seed() if bound else secrets.randbelow(2**31)
+    dice: CountingDice = CountingDice(seed=seed, script=script)
+    if bound and script is None:  # a game by mail: its dice bound to what asks for them
+        dice = BoundDice(seed=seed or 0, game=game_id, trigger="start")
+        dice.at(1)
     try:
         if position is not None:
             loaded = position_event(position, scripted_dice=dice.scripted)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from moderator.orders import OrderError, Query, conditional, parse_order
-from moderator.play.dice import CountingDice
+from moderator.play.dice import dice_for
 from moderator.play.queries import answer_query, legal_hint
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.rules import events as ev
@@ -73,6 +73,8 @@ def run_orders(
     *,
     refuse_changes: tuple[str, str] | None = None,
     answer: Answerer | None = None,
+    game: str = "",
+    trigger: str = "local",
 ) -> OrderRun:
     """
     ``player``'s order ``lines`` run in turn on ``state``, nothing stored: queries are
@@ -80,13 +82,14 @@ def run_orders(
     first line that cannot be read or is not legal stops the run; the lines after it are
     ``unprocessed``.  With ``refuse_changes`` = (code, reason) every order that would
     change the game is refused with that reason instead, queries are still answered, and
-    nothing stops the run.
+    nothing stops the run.  ``game`` and ``trigger`` (the digest of the mail being
+    carried out) bind the dice of a game whose dice are bound (``play.dice``).
 
     ``on roll N: ...`` lines (``orders.conditional``) wait for the movement roll: when
     an order rolls, the orders given for that roll run next, each as a line of its own;
     with none given for it the run stops there and the game waits for the player.
     """
-    dice = CountingDice.from_record(record.dice)
+    dice = dice_for(record.dice, game, trigger)
     answer = answer or answer_query
     split, unreadable = conditional.split(lines)
     queue = deque(split.lines)
@@ -110,6 +113,7 @@ def run_orders(
                 code, reason = refuse_changes
                 results.append(LineResult(line, REFUSED, reason=reason, code=code))
                 continue
+            dice.at(state.version + 1)
             new = decide(state, parsed, dice)
         except (OrderError, RuleError) as exc:
             code, reason = exc.code, str(exc)

@@ -16,6 +16,7 @@ without them reads as their defaults, so they need no new schema number.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -59,11 +60,22 @@ class Deadline:
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """Where the game's dice are: a seed or a script of values, and how many rolled."""
+    """
+    Where the game's dice are: a seed or a script of values, and how many rolled.
+    ``bound``: every roll is derived from the (secret) seed, the game, the event's
+    number and the digest of the mail or timeout that asked for it
+    (``moderator.play.dice.BoundDice``); the seed's SHA-256 is published at the start.
+    """
 
     seed: int | None = None
     script: tuple[int, ...] | None = None
     rolled: int = 0
+    bound: bool = False
+
+    @property
+    def commitment(self) -> str:
+        """The SHA-256 of the seed (32 bytes, big-endian), published before any roll."""
+        return hashlib.sha256((self.seed or 0).to_bytes(32, "big")).hexdigest()
 
     @property
     def scripted(self) -> bool:
@@ -147,6 +159,7 @@ class GameRecord:
                 "seed": self.dice.seed,
                 "script": list(self.dice.script) if self.dice.script is not None else None,
                 "rolled": self.dice.rolled,
+                "bound": self.dice.bound,
             },
             "time_limits": self.time_limits.to_json() if self.time_limits else None,
             "deadline": None
@@ -202,6 +215,7 @@ class GameRecord:
                 seed=None if script is not None else int(dice.get("seed") or 0),
                 script=tuple(int(v) for v in script) if script is not None else None,
                 rolled=int(dice.get("rolled") or 0),
+                bound=bool(dice.get("bound")),
             ),
             time_limits=TimeLimits.from_json(raw.get("time_limits")),
             deadline=_deadline(deadline) if isinstance(deadline, Mapping) else None,

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from moderator.orders import render_order
-from moderator.play.dice import CountingDice
+from moderator.play.dice import dice_for
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
 from moderator.rules.evolve import replay
@@ -257,13 +257,15 @@ def _remind(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datetim
 def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datetime) -> list[str]:
     """Wolff 21.0/20.4: the player to act is treated as refusing to continue."""
     state = loaded.state
-    dice = CountingDice.from_record(loaded.record.dice)
+    trigger = f"timeout:{row.id}:{timing.iso(row.due_at)}"
+    dice = dice_for(loaded.record.dice, row.game_id, trigger)
     given: list[str] = []
     events: list[ev.Event] = []
     for _ in range(MAX_DEFAULTS):
         command = refusal_command(state)
         if command is None:
             break
+        dice.at(state.version + 1)
         new = decide(state, command, dice)
         given.append(render_order(command, state))
         events.extend(new)
@@ -272,7 +274,7 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
             break
     write(tx, Work(closed=((row.id, DONE),)))
     record = loaded.record.but(dice=dice.record(), deadline=None)  # this deadline is over
-    carried = standing.carry_out(state, record)  # the next players' standing orders
+    carried = standing.carry_out(state, record, row.game_id, trigger)  # the next ones'
     events, state, record = [*events, *carried.events], carried.state, carried.record
     context = GameContext(
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)

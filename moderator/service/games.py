@@ -69,7 +69,8 @@ def start_game(
     seats = tuple((p.name, p.address) for p in seated)
     try:
         planned, state = plan_game(
-            game_id, names, seed, None, None, store.clock(), time_limits, ends_at, seats
+            game_id, names, seed, None, None, store.clock(), time_limits, ends_at, seats,
+            bound=True,
         )
     except GameError as exc:
         raise StartError(str(exc)) from exc

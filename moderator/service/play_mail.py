@@ -103,9 +103,11 @@ def play(
         lambda: lookup.events(game.game_id),
         refuse_changes=problem,
         answer=_answerer(asked),
+        game=game.game_id,
+        trigger=replies.message_digest,
     )
     ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
-    carried = standing.carry_out(run.state, run.record)
+    carried = standing.carry_out(run.state, run.record, game.game_id, replies.message_digest)
     new_events = [*run.events, *carried.events]
     now_state = carried.state
     after = reference.current(game.game_id, now_state)

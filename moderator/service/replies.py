@@ -9,6 +9,7 @@ mail, what an answer quotes of it), so the flows need no handler to answer.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -33,6 +34,11 @@ class Replies:
     message: InboundMessage
     msg: EmailMessage
     info: reports.MailInfo
+
+    @property
+    def message_digest(self) -> str:
+        """The SHA-256 of the mail as it came: what its dice are bound to (``play.dice``)."""
+        return hashlib.sha256(self.message.raw).hexdigest()
 
     @classmethod
     def to(cls, moderator_address: str, message: InboundMessage, read: ReadMail) -> Replies:

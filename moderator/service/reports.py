@@ -180,6 +180,7 @@ def report(
         events=public_events[more:],
         more_events=more,
         status=view_text(everyone, viewer, contents=False),
+        dice_commitment=record.dice.commitment if record.dice.bound and since == 0 else "",
         how=list(how),
     )
     private = render(

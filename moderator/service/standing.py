@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from moderator.orders import render_order
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import decide_for, read
-from moderator.play.dice import CountingDice
+from moderator.play.dice import dice_for
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
 from moderator.rules.errors import RuleError
@@ -40,11 +40,16 @@ class Carried:
     record: GameRecord
 
 
-def carry_out(state: GameState, record: GameRecord) -> Carried:
-    """The standing orders of the players to act, carried out from ``state`` on."""
+def carry_out(
+    state: GameState, record: GameRecord, game: str = "", trigger: str = "local"
+) -> Carried:
+    """
+    The standing orders of the players to act, carried out from ``state`` on; their
+    dice are bound to ``trigger``, the mail or timeout after which they act.
+    """
     if not record.standing:
         return Carried((), state, record)
-    dice = CountingDice.from_record(record.dice)
+    dice = dice_for(record.dice, game, trigger)
     events: list[ev.Event] = []
     for _ in range(LIMIT):
         actor = to_act(state)
@@ -57,6 +62,7 @@ def carry_out(state: GameState, record: GameRecord) -> Carried:
             if command is None:
                 break
             line = render_order(command, state)
+            dice.at(state.version + 2)  # after the StandingOrderUsed note
             new = decide(state, command, dice)
         except (OrderError, RuleError, IndexError):
             break
