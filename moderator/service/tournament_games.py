@@ -13,12 +13,11 @@ around ``moderator.tournament``; ``moderator.service.tournaments`` re-exports it
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from moderator.play.dice import CountingDice
+from moderator.play.dice import BoundDice, new_seed
 from moderator.reporting.render import render
 from moderator.rules import setup
 from moderator.rules.decide import advance
@@ -98,16 +97,11 @@ def form_games_in(
     out = TournamentOutcome()
     for event in new:
         if isinstance(event, tev.GameFormed):
-            out.add(_start(tx, moderator_address, state, event, now, _game_seed(seed, event.game)))
+            out.add(_start(tx, moderator_address, state, event, now, new_seed()))
         elif isinstance(event, tev.TournamentFinished):
             out.add(standings_to_all(tx, moderator_address, state, None))
             out.log.append(f"{tournament_id}: finished")
     return out
-
-
-def _game_seed(seed: int, game_id: str) -> int:
-    digest = hashlib.sha256(f"{seed}:{game_id}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 def _start(
@@ -115,7 +109,10 @@ def _start(
 ) -> TournamentOutcome:
     """Create the game (tower rolls), seat its players, start its clock, mail them."""
     names = [seat for seat, _ in formed.seats]
-    dice = CountingDice(seed=seed)
+    # Fair dice (play.dice): a secret seed of full strength for every game, never derived
+    # from the round's seed, which draws the seats and may be known.
+    dice = BoundDice(seed=seed, game=formed.game, trigger="start")
+    dice.at(1)
     events = setup.start_game(names, dice)
     events += advance(replay(events))
     game_state = replay(events)
