@@ -180,6 +180,28 @@ def decide_for(state: GameState, standing: Standing) -> cmd.Command | None:
     return None
 
 
+def reason(state: GameState, standing: Standing, command: cmd.Command) -> str:
+    """The standing order (as the player would write it) that gave ``command`` at
+    ``state`` (``decide_for``'s answer), for telling its owner."""
+    eng = state.engagement
+    if state.step is Step.NEGOTIATE and eng is not None:
+        marker = eng.defender if eng.defender in standing.attacked else "*"
+        where = "" if marker == "*" else f"{marker} "
+        return f"standing {where}when attacked: {standing.attacked[marker]}"
+    if state.step is Step.SUMMON:
+        return f"standing summon {standing.summon}"
+    if state.step is Step.MUSTER:
+        wish = standing.muster.get(getattr(command, "marker", ""))
+        if isinstance(command, cmd.Muster) and command.creature == wish:
+            return f"muster {command.marker} {wish.lower()} if able"
+        if standing.muster_best:
+            return "standing muster best"
+        return "; ".join(f"muster {m} {c.lower()} if able" for m, c in sorted(standing.muster.items()))
+    if isinstance(command, cmd.Proceed):
+        return "standing no concede"
+    return "standing strikes: auto"
+
+
 def _of(legal: list[cmd.Command], kind: type[cmd.Command]) -> list[cmd.Command]:
     return [c for c in legal if isinstance(c, kind)]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from moderator.orders import render_order
 from moderator.orders.errors import OrderError
-from moderator.orders.standing import decide_for, read
+from moderator.orders.standing import decide_for, read, reason
 from moderator.play.dice import dice_for
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
@@ -66,7 +66,7 @@ def carry_out(
             new = decide(state, command, dice)
         except (OrderError, RuleError, IndexError):
             break
-        which = _which(lines, command, state)
+        which = reason(state, standing, command)
         note = ev.StandingOrderUsed(player=actor, order=line, standing=which,
                                      visible_to=frozenset({actor}))
         for event in (note, *new):
@@ -75,20 +75,3 @@ def carry_out(
     if not events:
         return Carried((), state, record)
     return Carried(tuple(events), state, record.but(dice=dice.record()))
-
-
-def _which(lines: Sequence[str], command: object, state: GameState) -> str:
-    """The standing line that gave ``command`` (the closest match, for its owner)."""
-    kind = type(command).__name__.lower()
-    words = {
-        "fight": "attacked", "nomore": "attacked", "flee": "attacked", "concede": "attacked",
-        "proceed": "concede", "strike": "strikes", "rangestrike": "strikes", "carry": "strikes",
-        "muster": "muster", "done": "muster", "summon": "summon", "decline": "summon",
-    }
-    word = "strikes" if kind == "done" and state.battle is not None else words.get(kind, "")
-    marker = getattr(command, "marker", None) or (
-        state.engagement.defender if state.engagement is not None else None
-    )
-    found = [line for line in lines if word in line.lower()]
-    exact = [line for line in found if marker and marker.lower() in line.lower()]
-    return (exact or found or [lines[0]])[0]

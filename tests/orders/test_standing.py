@@ -10,7 +10,7 @@ import pytest
 
 from moderator import robot
 from moderator.orders.errors import OrderError
-from moderator.orders.standing import Standing, decide_for, merged, read
+from moderator.orders.standing import Standing, decide_for, merged, read, reason
 from moderator.play.dice import CountingDice
 from moderator.play.robot_games import DEFAULT_NAMES as NAMES
 from moderator.rules import commands as cmd
@@ -88,6 +88,7 @@ def test_wolff_1_3_a_standing_order_acts_only_for_the_player_the_game_waits_on(
             assert command.player == to_act(state)
             assert not isinstance(command, cmd.Concede)  # never conceded for him
             fired[type(command).__name__] += 1
+            assert reason(state, standing, command) in standing.lines()  # told its owner
     assert fired["Strike"] > 0 and fired["Proceed"] > 0, fired
 
 

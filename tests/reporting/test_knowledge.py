@@ -39,13 +39,15 @@ from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import setup
 from moderator.rules.decide import apply
-from moderator.rules.dice import NoDice, ScriptedDice
+from moderator.rules.dice import ScriptedDice
 from moderator.rules.evolve import replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.positions import position_event
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.rules.timelimit import final_scores
+
+from ..rules.conftest import Game
 
 CAST: dict[str, tuple[str, int]] = {"Ann": ("Red", 600), "Bob": ("Blue", 300), "Cy": ("Green", 100)}
 
@@ -85,18 +87,9 @@ def position(
     return position_event(data)
 
 
-class Play:
-    """A game's log and state; commands roll only the dice a test writes down."""
-
-    def __init__(self, events: Iterable[ev.Event]) -> None:
-        self.log: list[ev.Event] = list(events)
-        self.state: GameState = replay(self.log)
-
-    def do(self, command: cmd.Command, *rolls: int) -> tuple[ev.Event, ...]:
-        dice = ScriptedDice(rolls) if rolls else NoDice()
-        self.state, events = apply(self.state, command, dice)
-        self.log.extend(events)
-        return events
+class Play(Game):
+    """The rules tests' ``Game`` (commands roll only the dice a test writes down), asked
+    what each viewer knows."""
 
     def knowledge(self) -> Knowledge:
         knowledge = knowledge_of(self.log, strict=True)
