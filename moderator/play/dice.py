@@ -13,15 +13,18 @@ so anybody can recompute every roll (Wolff 1.3: no die is rolled in advance).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import random
 import secrets
 from collections.abc import Sequence
 
+from moderator.audit.dice import bound_die, seed_hash
+from moderator.audit.seal import DiceKey, seal
 from moderator.play.errors import GameError
+from moderator.rules import events as ev
 from moderator.rules.dice import ScriptedDice
-from moderator.schedule.record import Dice
+from moderator.rules.evolve import replay
+from moderator.rules.state import GameState
+from moderator.schedule.record import Dice, GameRecord
 
 
 class CountingDice:
@@ -76,27 +79,12 @@ class CountingDice:
         """The next dice are for the event numbered ``seq`` (bound dice use it)."""
 
 
-def bound_die(seed: int, game: str, trigger: str, seq: int, index: int) -> int:
-    """
-    One die, 1 to 6: HMAC-SHA256 keyed by the seed (32 bytes) over
-    ``titan-die|GAME|TRIGGER|SEQ|INDEX``; bytes of 252 and more are passed over so that
-    every face is equally likely (a further block is drawn if all 32 are).
-    """
-    key = seed.to_bytes(32, "big")
-    block = 0
-    while True:
-        message = f"titan-die|{game}|{trigger}|{seq}|{index}|{block}".encode()
-        for byte in hmac.new(key, message, hashlib.sha256).digest():
-            if byte < 252:
-                return byte % 6 + 1
-        block += 1
-
-
 class BoundDice(CountingDice):
     """
     Dice bound to what asked for them (see the module's doc): ``trigger`` is the digest
-    of the mail or timeout being carried out; ``at(seq)`` names the event being decided
-    before each order.  ``rolled`` still counts every die, for the record.
+    of the mail or timeout being carried out; ``at(seq)`` names the first event of the
+    order being decided, before each order.  ``rolled`` still counts every die, for the
+    record; ``key`` tells the audit which dice the order used.
     """
 
     def __init__(self, *, seed: int, game: str, trigger: str, rolled: int = 0) -> None:
@@ -106,8 +94,11 @@ class BoundDice(CountingDice):
         self.seq, self.index = 0, 0
 
     def at(self, seq: int) -> None:
-        if seq != self.seq:
-            self.seq, self.index = seq, 0
+        self.seq, self.index = seq, 0  # even a refused order's dice are not used again
+
+    def key(self) -> DiceKey:
+        """The dice of the order being decided, as the audit names them."""
+        return DiceKey(self.trigger, self.seq, self.index)
 
     def roll(self, count: int = 1) -> tuple[int, ...]:
         assert self.seed is not None
@@ -120,6 +111,41 @@ class BoundDice(CountingDice):
 
     def record(self) -> Dice:
         return Dice(seed=self.seed, rolled=self.rolled, bound=True)
+
+
+def seal_order(
+    before: GameState, after: GameState, dice: CountingDice, record: GameRecord
+) -> tuple[list[ev.Event], GameState, GameRecord]:
+    """
+    The audit's notes after one order decided with ``dice`` (``moderator.audit.seal``):
+    none unless the game's dice are bound.  Gives the notes, the state after them and
+    the record with the legions' latest commitments.
+    """
+    if not isinstance(dice, BoundDice) or dice.seed is None:
+        return [], after, record
+    sealed = seal(
+        before, after, game=dice.game, seed=dice.seed, commitments=record.commitments,
+        dice=dice.key(),
+    )
+    if not sealed.events and sealed.commitments == record.commitments:
+        return [], after, record
+    return list(sealed.events), replay(sealed.events, after), record.but(
+        commitments=sealed.commitments
+    )
+
+
+def sealed_start(
+    events: Sequence[ev.Event], dice: CountingDice, record: GameRecord
+) -> tuple[list[ev.Event], GameRecord]:
+    """
+    A new game's setup ``events`` with the audit's notes after them, when its dice are
+    bound: the tower rolls' dice, commitments to any hidden legion (a restored
+    position), and the seed's SHA-256, which the first reports publish.
+    """
+    if not isinstance(dice, BoundDice) or dice.seed is None:
+        return list(events), record
+    notes, _, record = seal_order(GameState(), replay(events), dice, record)
+    return [*events, *notes, ev.SeedCommitted(sha256=seed_hash(dice.seed))], record
 
 
 def dice_for(dice: Dice, game: str, trigger: str) -> CountingDice:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from moderator.play.dice import BoundDice, CountingDice, new_seed
+from moderator.play.dice import BoundDice, CountingDice, new_seed, sealed_start
 from moderator.play.errors import GameError
 from moderator.reporting.narrate import history_lines
 from moderator.reporting.views import legal_json, player_view
@@ -103,12 +103,13 @@ def plan_game(
         raise GameError(f"position file: cannot read it ({exc})") from exc
     except IndexError as exc:
         raise GameError(f"the dice script ran out while setting up ({exc})") from exc
-    state = replay(events)
     record = GameRecord(
-        players=tuple(p.name for p in state.players),
+        players=tuple(p.name for p in replay(events).players),
         from_position=position is not None,
         dice=dice.record(),
     )
+    events, record = sealed_start(events, dice, record)
+    state = replay(events)
     changes: list[DeadlineChange] = []
     if time_limits is not None or ends_at is not None:
         record, changes = with_time_limits(state, record, now, time_limits, ends_at)

@@ -5,6 +5,7 @@ tests' and benchmarks' source of long, legal games.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 import time
@@ -12,13 +13,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from moderator import robot
-from moderator.play.dice import CountingDice
+from moderator.play.dice import BoundDice, CountingDice, seal_order, sealed_start
 from moderator.rules import events as ev
 from moderator.rules import setup
 from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.schedule.record import GameRecord
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 
@@ -58,22 +60,31 @@ def play_robot_game(
     seed: int | None = None,
     progress: Callable[[GameState], None] | None = None,
     max_actions: int = 200_000,
+    *,
+    bound: str | None = None,
 ) -> RobotGameSummary:
     """
     A whole game between robots, in memory.  ``progress(state)`` is called at the start
-    of every turn (round) and once at the end.
+    of every turn (round) and once at the end.  ``bound`` names the game and plays it
+    with dice bound as by mail (``play.dice``), each order as if from a mail of its own,
+    with the audit's notes in the events, as a game by mail has them.
     """
     names = list(DEFAULT_NAMES[:players]) if isinstance(players, int) else list(players)
     if seed is None:
         seed = secrets.randbelow(2**31)
     started = time.perf_counter()
     dice = CountingDice(seed=seed)
+    record = GameRecord()
+    if bound is not None:
+        secret = int.from_bytes(hashlib.sha256(f"robot-seed:{seed}".encode()).digest(), "big")
+        dice = BoundDice(seed=secret, game=bound, trigger="start")
+        dice.at(1)
+        record = GameRecord(dice=dice.record())
     rng = random.Random(f"robots:{seed}")
     events = setup.start_game(names, dice)
+    events += advance(replay(events))
+    events, record = sealed_start(events, dice, record)
     state = replay(events)
-    first = advance(state)
-    events += first
-    state = replay(first, state)
     eliminated: list[str] = []
     actions = 0
     shown_turn = 0
@@ -82,13 +93,18 @@ def play_robot_game(
             shown_turn = state.turn
             progress(state)
         _line, command = robot.choose_order(state, rng)
+        if isinstance(dice, BoundDice):  # as if each order came in a mail of its own
+            dice.trigger = hashlib.sha256(f"{bound}:order:{actions}".encode()).hexdigest()
+        dice.at(state.version + 1)
         new = decide(state, command, dice)
         actions += 1
+        before = state
         for event in new:
             state = evolve(state, event)
             if isinstance(event, ev.PlayerEliminated | ev.PlayerWithdrew):
                 eliminated.append(event.player)
-        events.extend(new)
+        notes, state, record = seal_order(before, state, dice, record)
+        events.extend((*new, *notes))
     if progress is not None:
         progress(state)
     return RobotGameSummary(

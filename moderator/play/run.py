@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from moderator.orders import OrderError, Query, conditional, parse_order
-from moderator.play.dice import dice_for
+from moderator.play.dice import dice_for, seal_order
 from moderator.play.queries import answer_query, legal_hint
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.rules import events as ev
@@ -122,11 +122,13 @@ def run_orders(
         else:
             record = record.but(dice=dice.record())
             told: list[str] = []
+            before = state
             for event in new:
                 if may_see(event, player) and not is_bookkeeping(event):
                     told.append(describe(event, state))
                 state = evolve(state, event)
-            new_events.extend(new)
+            notes, state, record = seal_order(before, state, dice, record)
+            new_events.extend((*new, *notes))
             results.append(LineResult(line, DONE, tuple(told), events=tuple(new)))
             rolled = [e.roll for e in new if isinstance(e, ev.MovementRolled)]
             if rolled and split.blocks:

@@ -17,8 +17,11 @@ def may_see(event: ev.Event, viewer: str | None) -> bool:
 def is_bookkeeping(event: ev.Event) -> bool:
     """
     Whether ``event`` only records the battle passing through a step nobody acts in
-    ("after-maneuver", "end-check", ...): left out of histories and replies.
+    ("after-maneuver", "end-check", ...) or is one of the moderator's audit notes: left
+    out of histories and replies.
     """
+    if isinstance(event, ev.AUDIT_EVENT_TYPES):  # reports list them apart
+        return True
     return isinstance(event, ev.BattleStepBegan) and (
         event.step.startswith("after-") or event.step == "end-check"
     )

@@ -218,6 +218,15 @@ def _standing_order_used(state: GameState, e: ev.StandingOrderUsed) -> GameState
     return state
 
 
+@on(ev.SeedCommitted)
+@on(ev.DiceUsed)
+@on(ev.LegionCommitted)
+@on(ev.CommitmentOpened)
+def _audit_note(state: GameState, e: ev.Event) -> GameState:
+    """The moderator's audit notes (``audit_events``) change nothing in the game."""
+    return state
+
+
 @on(ev.TimeCalled)
 def _time_called(state: GameState, e: ev.TimeCalled) -> GameState:
     return replace(state, final_turn=e.last_turn, final_player=e.last_player)

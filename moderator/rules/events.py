@@ -10,6 +10,13 @@ gathers them so callers say ``ev.LegionMoved`` whatever the kind, and keeps
 
 from __future__ import annotations
 
+from moderator.rules.audit_events import (
+    AUDIT_EVENT_TYPES,
+    CommitmentOpened,
+    DiceUsed,
+    LegionCommitted,
+    SeedCommitted,
+)
 from moderator.rules.battle_events import (
     BattleEnded,
     BattleStarted,
@@ -96,6 +103,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TimeCalled,
         GameScored,
         StandingOrderUsed,
+        SeedCommitted,
+        DiceUsed,
+        LegionCommitted,
+        CommitmentOpened,
         BattleStarted,
         BattleStepBegan,
         FighterMoved,
@@ -117,6 +128,7 @@ BATTLE_EVENT_TYPES: tuple[type[Event], ...] = tuple(
 )
 
 __all__ = [
+    "AUDIT_EVENT_TYPES",
     "BATTLE_EVENT_TYPES",
     "EVENT_TYPES",
     "AngelAcquired",
@@ -126,10 +138,12 @@ __all__ = [
     "BattleStepBegan",
     "CarryAllocated",
     "ColourChosen",
+    "CommitmentOpened",
     "ConcessionAttempted",
     "CreatureMustered",
     "DecisionAwaited",
     "Declined",
+    "DiceUsed",
     "DriftDamaged",
     "EngagementEnded",
     "EngagementResolved",
@@ -142,6 +156,7 @@ __all__ = [
     "GameOver",
     "GameScored",
     "JoinUndone",
+    "LegionCommitted",
     "LegionList",
     "LegionMoved",
     "LegionRevealed",
@@ -158,6 +173,7 @@ __all__ = [
     "PointsScored",
     "PositionLoaded",
     "ProposalsMade",
+    "SeedCommitted",
     "SlainRemoved",
     "SplitContents",
     "StandingOrderUsed",

@@ -64,7 +64,7 @@ class Dice:
     Where the game's dice are: a seed or a script of values, and how many rolled.
     ``bound``: every roll is derived from the (secret) seed, the game, the event's
     number and the digest of the mail or timeout that asked for it
-    (``moderator.play.dice.BoundDice``); the seed's SHA-256 is published at the start.
+    (``moderator.audit.dice``); the seed's SHA-256 is published at the start.
     """
 
     seed: int | None = None
@@ -136,6 +136,9 @@ class GameRecord:
     #: Players whose mail bounced, and since when: an undelivered report is not a late
     #: player, so his deadline waits until a mail of his shows he reads his mail again.
     undelivered: Mapping[str, datetime] = field(default_factory=dict)
+    #: Each hidden legion's latest commitment (marker -> the event carrying it), so the
+    #: commitment can be opened when the legion is shown (``moderator.audit.seal``).
+    commitments: Mapping[str, int] = field(default_factory=dict)
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
@@ -196,6 +199,7 @@ class GameRecord:
             "digest_sent": dict(self.digest_sent),
             "standing": {seat: list(lines) for seat, lines in self.standing.items()},
             "undelivered": {seat: iso(at) for seat, at in self.undelivered.items()},
+            "commitments": dict(self.commitments),
         }
 
     @classmethod
@@ -242,6 +246,7 @@ class GameRecord:
                 for k, v in dict(raw.get("undelivered") or {}).items()
                 if (at := moment(v)) is not None
             },
+            commitments={str(k): int(v) for k, v in dict(raw.get("commitments") or {}).items()},
         )
 
 

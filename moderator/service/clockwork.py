@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from moderator.orders import render_order
-from moderator.play.dice import dice_for
+from moderator.play.dice import dice_for, seal_order
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
 from moderator.rules.evolve import replay
@@ -259,6 +259,7 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
     state = loaded.state
     trigger = f"timeout:{row.id}:{timing.iso(row.due_at)}"
     dice = dice_for(loaded.record.dice, row.game_id, trigger)
+    record = loaded.record
     given: list[str] = []
     events: list[ev.Event] = []
     for _ in range(MAX_DEFAULTS):
@@ -268,12 +269,14 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
         dice.at(state.version + 1)
         new = decide(state, command, dice)
         given.append(render_order(command, state))
-        events.extend(new)
-        state = replay(new, state)
+        after = replay(new, state)
+        notes, after, record = seal_order(state, after, dice, record)
+        events.extend((*new, *notes))
+        state = after
         if timing.step_key(state) != row.step:
             break
     write(tx, Work(closed=((row.id, DONE),)))
-    record = loaded.record.but(dice=dice.record(), deadline=None)  # this deadline is over
+    record = record.but(dice=dice.record(), deadline=None)  # this deadline is over
     carried = standing.carry_out(state, record, row.game_id, trigger)  # the next ones'
     events, state, record = [*events, *carried.events], carried.state, carried.record
     context = GameContext(

@@ -25,6 +25,7 @@ from moderator.orders.standing import read as read_standing
 from moderator.pictures.changes import changed_lands
 from moderator.pictures.spec import Picture, report_pictures
 from moderator.play.run import LineResult
+from moderator.reporting.audit_notes import audit_notes
 from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.muster_notes import muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
@@ -165,6 +166,9 @@ def report(
     orders = legal_lines(state, viewer) if your_move else []
     everyone = player_view(state, None)
     changed = changed_lands([event for event, _ in timeline], viewer, everyone)
+    sealed, opened = audit_notes(
+        timeline, viewer, ref.game, record.dice.seed if record.dice.bound else None
+    )
     public = render(
         "player.report.txt.j2",
         game=ref.game,
@@ -181,6 +185,7 @@ def report(
         more_events=more,
         status=view_text(everyone, viewer, contents=False),
         dice_commitment=record.dice.commitment if record.dice.bound and since == 0 else "",
+        commitments=sealed,
         how=list(how),
     )
     private = render(
@@ -197,6 +202,7 @@ def report(
         muster_notes=muster_notes(state, viewer),
         standing=standing_lines(record.standing.get(viewer, ())),
         more_orders=max(0, len(orders) - REPORT_ORDER_LINES),
+        audit=opened,
     )
     if over:
         headline = "The game is over"

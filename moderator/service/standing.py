@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from moderator.orders import render_order
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import decide_for, read, reason
-from moderator.play.dice import dice_for
+from moderator.play.dice import dice_for, seal_order
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
 from moderator.rules.errors import RuleError
@@ -69,9 +69,12 @@ def carry_out(
         which = reason(state, standing, command)
         note = ev.StandingOrderUsed(player=actor, order=line, standing=which,
                                      visible_to=frozenset({actor}))
+        before = state
         for event in (note, *new):
             state = evolve(state, event)
             events.append(event)
+        notes, state, record = seal_order(before, state, dice, record)
+        events.extend(notes)
     if not events:
         return Carried((), state, record)
     return Carried(tuple(events), state, record.but(dice=dice.record()))

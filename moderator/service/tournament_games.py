@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from moderator.play.dice import BoundDice, new_seed
+from moderator.play.dice import BoundDice, new_seed, sealed_start
 from moderator.reporting.render import render
 from moderator.rules import setup
 from moderator.rules.decide import advance
@@ -115,7 +115,6 @@ def _start(
     dice.at(1)
     events = setup.start_game(names, dice)
     events += advance(replay(events))
-    game_state = replay(events)
     settings = state.settings
     record = GameRecord(
         players=tuple(names),
@@ -123,6 +122,8 @@ def _start(
         tournament=state.name,
         allow_secrets=settings.allow_secrets,
     )
+    events, record = sealed_start(events, dice, record)
+    game_state = replay(events)
     # The game and its seats first: its first reports go to whoever sits in it.
     write(
         tx, Work(games=(GameWrite(formed.game, 0, record=record, create=True, seats=formed.seats),))

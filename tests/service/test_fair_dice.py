@@ -6,7 +6,8 @@ import hashlib
 import math
 from collections import Counter
 
-from moderator.play.dice import BoundDice, bound_die, dice_for
+from moderator.audit.dice import bound_die
+from moderator.play.dice import BoundDice, dice_for
 from moderator.reporting.views import legal_orders
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act

@@ -1,0 +1,203 @@
+"""
+``titan-moderator verify``'s checks on an audit bundle, pure: the seed against the
+SHA-256 committed at the start, every die against the seed and the mail that asked for
+it, every commitment and opening against the contents the events give, every salt
+against the seed, and the final state against the bundle's.  The first discrepancy is
+named with the event it is in; nothing after it is trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from moderator.audit.bundle import FORMAT, final_summary
+from moderator.audit.commitments import commitment_for, salt_for
+from moderator.audit.dice import bound_dice, seed_hash
+from moderator.rules import events as ev
+from moderator.rules.codec import decode
+from moderator.rules.evolve import evolve
+from moderator.rules.state import GameState
+
+
+class Discrepancy(Exception):
+    """What does not hold, and the event it is in (0: the bundle as a whole)."""
+
+    def __init__(self, event: int, why: str) -> None:
+        super().__init__(why)
+        self.event = event
+        self.why = why
+
+    def __str__(self) -> str:
+        return f"event {self.event}: {self.why}" if self.event else self.why
+
+
+@dataclass
+class Verdict:
+    """What was checked, and the first discrepancy (None: everything holds)."""
+
+    checked: list[str] = field(default_factory=list)
+    problem: Discrepancy | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def dice_of(event: ev.Event) -> tuple[int, ...]:
+    """The dice ``event`` records, in the order they were rolled."""
+    if isinstance(event, ev.TowersRolled):
+        return tuple(value for _, value in event.rolls)
+    if isinstance(event, ev.MovementRolled):
+        return (event.roll,)
+    if isinstance(event, ev.LegionMoved) and event.entry_roll is not None:
+        return (event.entry_roll,)
+    if isinstance(event, ev.StrikeRolled):
+        return event.rolls
+    return ()
+
+
+def cause(trigger: str) -> str:
+    """A trigger as a player reads it."""
+    if trigger.startswith("timeout:"):
+        return f"the timeout {trigger.removeprefix('timeout:')}"
+    if trigger == "start":
+        return "the start of the game"
+    return f"the mail with SHA-256 {trigger}"
+
+
+def verify(bundle: Mapping[str, Any]) -> Verdict:
+    """Every check on ``bundle``; stops at the first discrepancy."""
+    verdict = Verdict()
+    try:
+        _Checker(bundle, verdict.checked).run()
+    except Discrepancy as problem:
+        verdict.problem = problem
+    return verdict
+
+
+class _Checker:
+    def __init__(self, bundle: Mapping[str, Any], checked: list[str]) -> None:
+        self.bundle, self.checked = bundle, checked
+        try:
+            if bundle["format"] != FORMAT:
+                raise Discrepancy(0, f"the bundle's format is {bundle['format']!r}, not {FORMAT}")
+            self.game = str(bundle["game"])
+            self.seed = int(bundle["seed"], 16)
+            self.records = list(bundle["events"])
+            self.salts = {int(s["event"]): (s["marker"], s["salt"]) for s in bundle["salts"]}
+            self.final = bundle["final"]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise Discrepancy(0, f"this is not an audit bundle ({FORMAT}): {exc!r}") from exc
+        self.state = GameState()
+        self.pending: list[tuple[int, int]] = []  # (event, die) not yet bound to a mail
+        self.commitments: dict[int, tuple[str, str]] = {}
+        self.latest: dict[str, int] = {}
+        self.counts = {"dice": 0, "orders": 0, "commitments": 0, "openings": 0}
+        self.triggers: set[str] = set()
+        self.scripted = False
+        self.seed_seen = False
+
+    def run(self) -> None:
+        if seed_hash(self.seed) != self.bundle.get("seed_sha256"):
+            raise Discrepancy(0, "the seed does not hash to the bundle's seed_sha256")
+        for seq, record in enumerate(self.records, start=1):
+            if not isinstance(record, Mapping) or record.get("seq") != seq:
+                raise Discrepancy(seq, "the events are not numbered 1, 2, 3, ... in order")
+            try:
+                event = decode(dict(record))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise Discrepancy(seq, f"cannot be read: {exc}") from exc
+            self.check(seq, event)
+            self.pending += [(seq, die) for die in dice_of(event)]
+            try:
+                self.state = evolve(self.state, event)
+            except Exception as exc:  # a tampered event may break any rule of the fold
+                raise Discrepancy(seq, f"does not follow from the events before it ({exc!r})") from exc
+        self.finish()
+
+    def check(self, seq: int, event: ev.Event) -> None:
+        if isinstance(event, (ev.GameCreated, ev.PositionLoaded)) and event.scripted_dice:
+            self.scripted = True
+        elif isinstance(event, ev.SeedCommitted):
+            if event.sha256 != seed_hash(self.seed):
+                raise Discrepancy(seq, "the seed is not the one whose SHA-256 was published here")
+            self.seed_seen = True
+        elif isinstance(event, ev.DiceUsed):
+            self.dice_used(seq, event)
+        elif isinstance(event, ev.LegionCommitted):
+            self.committed(seq, event)
+        elif isinstance(event, ev.CommitmentOpened):
+            self.opened(seq, event)
+
+    def dice_used(self, seq: int, event: ev.DiceUsed) -> None:
+        early = [s for s, _ in self.pending if s < event.first]
+        if early:
+            raise Discrepancy(early[0], "a die here is bound to no mail")
+        if len(self.pending) != event.count:
+            raise Discrepancy(seq, f"says {event.count} dice, the events hold {len(self.pending)}")
+        expected = bound_dice(self.seed, self.game, event.trigger, event.first, event.count)
+        for index, ((where, die), want) in enumerate(zip(self.pending, expected, strict=True)):
+            if die != want:
+                raise Discrepancy(
+                    where,
+                    f"die {index + 1} of the order at event {event.first} is {die}; the seed "
+                    f"and {cause(event.trigger)} give {want}",
+                )
+        self.counts["dice"] += event.count
+        self.counts["orders"] += 1
+        self.triggers.add(event.trigger)
+        self.pending.clear()
+
+    def committed(self, seq: int, event: ev.LegionCommitted) -> None:
+        legion = self.state.legions.get(event.marker)
+        if legion is None:
+            raise Discrepancy(seq, f"commits to {event.marker}, which is not on the board")
+        salt = salt_for(self.seed, self.game, event.marker, seq)
+        if self.salts.get(seq) != (event.marker, salt):
+            raise Discrepancy(seq, f"the salt listed for {event.marker} is not the one the seed gives")
+        if commitment_for(self.game, event.marker, seq, salt, legion.contents) != event.commitment:
+            held = ", ".join(legion.contents)
+            raise Discrepancy(
+                seq, f"the commitment to {event.marker} is not to what the events say it held ({held})"
+            )
+        self.commitments[seq] = (event.marker, event.commitment)
+        self.latest[event.marker] = seq
+        self.counts["commitments"] += 1
+
+    def opened(self, seq: int, event: ev.CommitmentOpened) -> None:
+        marker = event.marker
+        if self.latest.get(marker) != event.seq or event.seq not in self.commitments:
+            raise Discrepancy(seq, f"opens a commitment of {marker} at event {event.seq} that is not its latest")
+        if event.salt != salt_for(self.seed, self.game, marker, event.seq):
+            raise Discrepancy(seq, f"the salt shown for {marker} is not the one the seed gives")
+        if commitment_for(self.game, marker, event.seq, event.salt, event.contents) != self.commitments[event.seq][1]:
+            raise Discrepancy(seq, f"the contents shown for {marker} are not the ones committed at event {event.seq}")
+        self.counts["openings"] += 1
+
+    def finish(self) -> None:
+        total = len(self.records)
+        if self.pending and not self.scripted:
+            raise Discrepancy(self.pending[0][0], "a die here is bound to no mail")
+        if not self.seed_seen:
+            raise Discrepancy(0, "no event publishes the seed's SHA-256")
+        stray = sorted(set(self.salts) - set(self.commitments))
+        if stray:
+            raise Discrepancy(stray[0], "a salt is listed for an event that commits to nothing")
+        final = final_summary(self.state)
+        if final != self.final:
+            wrong = sorted(k for k in final if final[k] != self.final.get(k))
+            raise Discrepancy(total, f"the events reach another final state than the bundle's ({', '.join(wrong)})")
+        c = self.counts
+        self.checked += [
+            f"seed: its SHA-256 is the one published at the start ({seed_hash(self.seed)[:16]}...)",
+            f"events: {total} replayed by the rules, from the start to the final state",
+            (f"dice: {c['dice']} dice of {c['orders']} orders recomputed from the seed and "
+            f"{len(self.triggers)} mails and timeouts"),
+            f"commitments: {c['commitments']} to hidden legions match what the events say they held",
+            f"salts: {len(self.salts)} derived from the seed",
+            f"openings: {c['openings']} show what was committed",
+            f"final state: turn {self.state.turn}, {self.state.step.value}; "
+            + ", ".join(f"{p.name} {p.score}" for p in self.state.players),
+        ]

@@ -1,0 +1,68 @@
+"""
+The moderator's audit notes in a game's log: what binds the dice to the mail that asked
+for them and what commits the moderator to hidden legions' contents (issue "audit and
+fair dice"; Wolff 1.3 and 4.5).  The shell writes them after the events of an order
+(``moderator.audit.seal``); the rules never do.  They change nothing in the game: the
+fold only counts them, and reports show them apart from the game's events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from moderator.rules.event_base import Event
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeedCommitted(Event):
+    """The SHA-256 of the game's secret dice seed, fixed at the start (the seed comes after)."""
+
+    TYPE: ClassVar[str] = "seed-committed"
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiceUsed(Event):
+    """
+    The ``count`` dice in the events from ``first`` up to this one were derived from the
+    seed, the game, ``first`` and ``trigger``: the SHA-256 of the mail (or the name of the
+    timeout) that asked for them.
+    """
+
+    TYPE: ClassVar[str] = "dice-used"
+    trigger: str
+    first: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegionCommitted(Event):
+    """
+    A salted SHA-256 of what ``marker`` holds now (its contents changed out of sight):
+    public, it certifies nothing until opened; the owner gets the salt privately.
+    """
+
+    TYPE: ClassVar[str] = "legion-committed"
+    marker: str
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommitmentOpened(Event):
+    """
+    ``marker``'s commitment of event ``seq`` opened for those its contents were shown:
+    it held ``contents``, and ``salt`` lets them recompute the commitment.
+    """
+
+    TYPE: ClassVar[str] = "commitment-opened"
+    marker: str
+    seq: int
+    contents: tuple[str, ...]
+    salt: str
+
+
+#: The audit notes, which reports list apart from the game's events.
+AUDIT_EVENT_TYPES: tuple[type[Event], ...] = (
+    SeedCommitted, DiceUsed, LegionCommitted, CommitmentOpened,
+)
