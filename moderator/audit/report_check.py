@@ -17,7 +17,9 @@ from moderator.audit.verify import Discrepancy, Verdict
 
 SEED = re.compile(r"seed SHA-256: ([0-9a-f]{64})", re.IGNORECASE)
 COMMITMENT = re.compile(r"event (\d+): (\S+) commitment ([0-9a-f]{64})")
-OPENING = re.compile(r"event (\d+): (\S+) opened: commitment of event (\d+), salt ([0-9a-f]{32})")
+OPENING = re.compile(
+    r"event (\d+): (\S+) opened: commitment of event (\d+), salt ([0-9a-f]{32}), held (.+)"
+)
 SALT = re.compile(r"event (\d+): (\S+) salt ([0-9a-f]{32})")
 
 
@@ -55,8 +57,11 @@ def check_report(bundle: Mapping[str, Any], raw: bytes) -> Verdict:
         for match in OPENING.finditer(text):
             seq, marker = int(match.group(1)), match.group(2)
             payload = _payload(events, seq, "commitment-opened")
-            wanted = (marker, int(match.group(3)), match.group(4))
-            if (payload.get("marker"), payload.get("seq"), payload.get("salt")) != wanted:
+            held = [] if match.group(5).strip() == "nothing" else match.group(5).split(", ")
+            wanted = (marker, int(match.group(3)), match.group(4), sorted(h.strip() for h in held))
+            shown = (payload.get("marker"), payload.get("seq"), payload.get("salt"),
+                     sorted(payload.get("contents", ())))
+            if shown != wanted:
                 raise Discrepancy(seq, f"the mail's opening of {marker} is not the bundle's")
             found["openings"] += 1
         for match in SALT.finditer(text):

@@ -6,7 +6,7 @@ creates, upgrades and checks the database; ``play`` runs a whole game between ro
 players; ``serve``, ``game``, ``player`` and ``tournament`` run play by mail (the
 director role, tournaments created and scored by hand); ``demo`` shows it all on an
 embedded mail hub; ``simulate`` plays robot games through the mail service in one
-process and counts what they cost.  The work is done in ``moderator.play`` and ``moderator.store``; this package
+process and counts what they cost; ``verify`` checks a finished game's audit bundle.  The work is done in ``moderator.play`` and ``moderator.store``; this package
 only reads options and prints.
 
 One module per command group: ``local``, ``db``, ``service`` (serve, worker,
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import typer
 
-from moderator.cli import db, demo, local, service, simulate, tournament
+from moderator.cli import db, demo, local, service, simulate, tournament, verify
 
 app = typer.Typer(
     help="A play-by-email moderator for the board game Titan.",
@@ -36,6 +36,7 @@ app.command("check-config")(service.check_config)
 app.add_typer(service.game_app, name="game")
 app.command("demo")(demo.demo)
 app.command("simulate")(simulate.simulate)
+app.command("verify")(verify.verify)
 app.add_typer(tournament.player_app, name="player")
 app.add_typer(tournament.tournament_app, name="tournament")
 

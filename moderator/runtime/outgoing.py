@@ -105,6 +105,7 @@ def render_outgoing(
     headers = outgoing_headers(mail, now, from_name)
     signing = keyring is not None and signer is not None
     public_extra, private_extra = picture_parts(mail.pictures)
+    public_extra += [file_part(a) for a in mail.attachments]
     if mail.private_body is not None:
         token = mail.token or compose.new_token()
         if signing:
@@ -128,12 +129,16 @@ def render_outgoing(
         return message
     if signing:
         assert keyring is not None and signer is not None
-        message = compose.signed_mime([mail.body], keyring, signer)
+        message = compose.signed_mime([mail.body, *public_extra], keyring, signer)
         for name, value in headers.items():
             message[name] = value
         return message
     message = _with_headers(headers)
     message.set_content(mail.body.rstrip() + "\n")
+    if public_extra:
+        message.make_mixed()
+        for part in public_extra:
+            message.attach(cast(EmailMessage, part))
     return message
 
 
@@ -167,6 +172,17 @@ def picture_parts(
 def _png(picture_json: str) -> bytes:
     """A picture drawn and rasterised, kept for the mail sent again (a retry, a resend)."""
     return draw_png(picture_json)
+
+
+def file_part(attachment: Mapping[str, str]) -> MIMEPart:
+    """A file attached as it is (the audit bundle): text, named, for the reader to save."""
+    maintype, _, subtype = attachment.get("content_type", "text/plain").partition("/")
+    part = MIMEPart(policy=compose.POLICY)
+    part.set_content(
+        attachment["text"].encode(), maintype=maintype, subtype=subtype or "plain",
+        disposition="attachment", filename=attachment["filename"],
+    )
+    return part
 
 
 def png_part(png: bytes, filename: str, description: str) -> MIMEPart:

@@ -3,7 +3,7 @@ What a tournament director's line does to one of the tournament's games, once th
 tournament's event is decided: the game's clock stopped (``pause_game``), started
 again (``resume_game``) or its deadline moved (``extend_deadline``), the game ended
 and scored (``stop_game``), a seat's report sent to its new holder
-(``seat_handed_over``).  Each writes its change through the unit of work in the
+(``seat_handed_over``), a finished game's audit sent again (``audit_again``).  Each writes its change through the unit of work in the
 tournament line's transaction.
 """
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from moderator.rules.evolve import replay
+from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.schedule.record import Pause
-from moderator.service import notify, reports
+from moderator.service import audits, notify, reports
 from moderator.service.tournament_games import TournamentOutcome, notice, to_seats
 from moderator.store import players
 from moderator.store.deadlines import GAME_END, DeadlineChange, deadline_change
@@ -22,8 +23,10 @@ from moderator.store.eventstore import LoadedGame, Tx
 from moderator.store.inbox import GameContext, Lookup
 from moderator.store.outbox import OutgoingMail
 from moderator.store.unit_of_work import Work, game_write, write
+from moderator.tournament import errors as err
 from moderator.tournament import events as tev
 from moderator.tournament import texts as wording
+from moderator.tournament.errors import TournamentError
 from moderator.tournament.scoring import stop_events
 from moderator.tournament.state import TournamentGame, TournamentState
 
@@ -135,4 +138,37 @@ def _span(length: timedelta) -> str:
     return f"{hours} hour(s)" if hours < 48 else f"{hours // 24} day(s)"
 
 
-__all__ = ["extend_deadline", "pause_game", "resume_game", "seat_handed_over", "stop_game"]
+def audit_again(
+    tx: Tx, sender: str, state: TournamentState, game_id: str, by: str, now: datetime
+) -> TournamentOutcome:
+    """
+    The director's ``audit GAME``: a finished game's audit bundle mailed again to every
+    player of it and to the director.
+
+    Raises:
+        TournamentError: not the director, the game is not over, or its dice are not bound.
+    """
+    if by != state.director:
+        raise TournamentError(err.E_DIRECTOR, f"only the director of {state.name} may ask for it")
+    loaded = tx.load(game_id)
+    if loaded.state.step is not Step.OVER:
+        raise TournamentError(
+            err.E_GAME,
+            f"{game_id} is not over: its audit tells the dice seed, so it comes after the game",
+        )
+    found = audits.audit(game_id, tx.events(game_id), loaded.record, now, asked="the director")
+    if found is None:
+        raise TournamentError(err.E_GAME, f"{game_id} was played with scripted dice: no audit")
+    to = dict(players.seated_players(tx, game_id))
+    director = players.player_by_address(tx, state.director)
+    if director is not None and director.address not in {p.address for p in to.values()}:
+        to["(director)"] = director
+    mails = [
+        found.attached_to(notify.mail_to(sender, p, audits.AUDIT, found.texts, game_id, {}))
+        for _, p in sorted(to.items())
+    ]
+    return TournamentOutcome(mails, [f"{game_id}: audit sent again to {len(mails)}"])
+
+
+__all__ = [
+    "audit_again","extend_deadline", "pause_game", "resume_game", "seat_handed_over", "stop_game"]

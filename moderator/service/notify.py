@@ -24,11 +24,11 @@ from moderator.reporting.narrate import is_bookkeeping, may_see
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act
-from moderator.rules.state import GameState
+from moderator.rules.state import GameState, Step
 from moderator.schedule import notify as notify_choice
 from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord
-from moderator.service import auth, notices, reports, state_cache
+from moderator.service import audits, auth, notices, reports, state_cache
 from moderator.service.knowledge_cache import knowledge_after
 from moderator.store.deadlines import DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup
@@ -187,6 +187,8 @@ def settle(
     record, mails, own = report_round(
         sender, game, lookup, new, state, record, resend or set(), answering, catch_up
     )
+    if state.step is Step.OVER and game.state.step is not Step.OVER:
+        mails += _audit_mails(sender, game, lookup, new, record, now)
     scored = [e for e in new if isinstance(e, ev.GameScored)]
     if scored:
         ref = str(reference.current(game.game_id, state))
@@ -195,6 +197,26 @@ def settle(
             if state.has_player(seat):
                 mails.append(mail_to(sender, player, notices.NOTICE, texts, game.game_id, {}))
     return Settled(record, mails, deadline_change(change), own)
+
+
+def _audit_mails(
+    sender: str,
+    game: GameContext,
+    lookup: Lookup,
+    new: Sequence[ev.Event],
+    record: GameRecord,
+    now: datetime,
+) -> list[OutgoingMail]:
+    """The game just ended: its audit bundle to every player in it, eliminated or not."""
+    found = audits.audit(
+        game.game_id, [*lookup.events(game.game_id, upto=game.seq), *new], record, now
+    )
+    if found is None:
+        return []
+    return [
+        found.attached_to(mail_to(sender, player, audits.AUDIT, found.texts, game.game_id, {}))
+        for _seat, player in sorted(lookup.seated_players(game.game_id).items())
+    ]
 
 
 def _timeline(

@@ -181,6 +181,9 @@ def _carry_out_one(
         return _Result(line, "done", wording.confirmation(state, request.kind)), caused
     game_id = request.game or ""
     loaded = _load(tx, _tournament_of(tx, game_id), lock=True)
+    if request.kind == "audit":  # asks for mail, changes nothing
+        sent = games_directed.audit_again(tx, sender, loaded.state, game_id, address, now)
+        return _Result(line, "done", [f"The audit of {game_id} is on its way."]), sent
     return _direct(tx, player, request, loaded, sender, now)
 
 

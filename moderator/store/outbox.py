@@ -81,6 +81,9 @@ class OutgoingMail:
     kind: str | None = None
     #: The pictures to draw and attach when it is sent (``moderator.pictures.spec``).
     pictures: Sequence[Mapping[str, Any]] = ()
+    #: Files to attach to the signed part as they are: ``filename``, ``content_type``
+    #: and ``text`` (the audit bundle at a game's end).
+    attachments: Sequence[Mapping[str, str]] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,7 @@ class StoredMail:
     claim: str | None = None
     claimed_until: datetime | None = None
     pictures: tuple[Mapping[str, Any], ...] = ()
+    attachments: tuple[Mapping[str, str], ...] = ()
 
 
 def backoff(attempts: int) -> timedelta:
@@ -137,6 +141,7 @@ def add_mails(
             "recipient_key": mail.recipient_key,
             "kind": mail.kind,
             "pictures": [dict(p) for p in mail.pictures] or None,
+            "attachments": [dict(a) for a in mail.attachments] or None,
             "status": PENDING,
             "attempts": 0,
             "next_attempt_at": now,
@@ -209,6 +214,7 @@ def _mail(r: Any) -> StoredMail:
         r.claimed_by,
         r.claimed_until,
         tuple(r.pictures or ()),
+        tuple(r.attachments or ()),
     )
 
 

@@ -214,6 +214,11 @@ class OutboxRow(SQLModel, table=True):
     pictures: list[dict[str, Any]] | None = Field(
         default=None, sa_column=Column(JSON, nullable=True)
     )
+    #: Files attached as they are (``{"filename", "content_type", "text"}``), in the
+    #: signed part: the audit bundle at a game's end.  Null: none (migration 0012).
+    attachments: list[dict[str, Any]] | None = Field(
+        default=None, sa_column=Column(JSON, nullable=True)
+    )
     status: str = Field(default=PENDING)
     attempts: int = Field(default=0)
     next_attempt_at: datetime = _moment()

@@ -60,6 +60,7 @@ USAGE = {
     "extend": "extend GAME HOURS",
     "replace": "replace SEAT in GAME [with ADDRESS]",
     "end": "end GAME",
+    "audit": "audit GAME",
 }
 
 _PLAYER = re.compile(
@@ -71,7 +72,7 @@ _STANDINGS = re.compile(
     rf"^standings\s+(?:of\s+)?(?:tournament\s+)?(?P<name>{NAME})\s*\.?$", re.IGNORECASE
 )
 _GAME_LINE = re.compile(
-    rf"^(?P<kind>pause|resume|end)\s+(?:game\s+)?(?P<game>{GAME})\s*\.?$", re.IGNORECASE
+    rf"^(?P<kind>pause|resume|end|audit)\s+(?:game\s+)?(?P<game>{GAME})\s*\.?$", re.IGNORECASE
 )
 _EXTEND = re.compile(
     rf"^extend\s+(?:game\s+)?(?P<game>{GAME})\s+(?:by\s+)?(?P<hours>\d{{1,5}})\s*(?:h|hours?)?\s*\.?$",
@@ -91,7 +92,7 @@ _NOT_GAMES = "turn|phase|move|moves|movement|maneuver|manoeuvre|battle|orders|he
 #: The first words that make a line a tournament line (a line that starts so but
 #: cannot be read is answered with its usage).
 _LEADS = re.compile(
-    r"^(?:tournament\b|standby\b|standings\b|pause\b|resume\b|extend\b|replace\b"
+    r"^(?:tournament\b|standby\b|standings\b|pause\b|resume\b|extend\b|replace\b|audit\b"
     rf"|(?:join|leave|withdraw)\s+(?:from\s+)?tournament\b|end\s+(?!(?:{_NOT_GAMES})\b)\S+\s*\.?$"
     r"|end\s+game\s+\S+)",
     re.IGNORECASE,

@@ -9,11 +9,14 @@ poller, intake and rules core, and back as signed reports read over IMAP.
 from __future__ import annotations
 
 import asyncio
+import json
 import mailbox
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+from moderator.audit.report_check import check_report, mail_text
+from moderator.audit.verify import verify
 from moderator.demo.mail_demo import DemoOptions, DemoSummary, run_demo
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
@@ -102,6 +105,26 @@ def check_every_report_carries_the_board(summary: DemoSummary) -> None:
             assert len(boards) == 1 and str(boards[0]).startswith("board-"), mail["Subject"]
 
 
+def check_the_game_ends_with_its_audit(summary: DemoSummary) -> None:
+    """Issue 16: every player's mail ends with the audit bundle, signed and attached as
+    application/json; ``verify`` passes on it, and on his first report held against it."""
+    for who in summary.state.players:
+        mails = from_moderator(summary, who.name)
+        audits = [m for m in mails if str(m["Subject"]).endswith("The audit of game demo")]
+        assert len(audits) == 1, [str(m["Subject"]) for m in mails[-3:]]
+        signed = next(p for p in audits[0].walk() if p.get_content_type() == "multipart/signed")
+        attached = [p for p in signed.walk() if p.get_content_type() == "application/json"]
+        assert [p.get_filename() for p in attached] == ["audit-demo.json"]
+        bundle = json.loads(attached[0].get_content())
+        verdict = verify(bundle)
+        assert verdict.ok, verdict.problem
+        first_report = next(
+            m for m in mails if bundle["seed_sha256"] in mail_text(m.as_bytes())
+        )
+        held = check_report(bundle, first_report.as_bytes())
+        assert held.ok, held.problem
+
+
 def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
     """Bob never answers: his deadlines pass, the moderator acts for him (20.4) and
     everyone is told; without him Ann wins."""
@@ -133,6 +156,7 @@ def test_the_demo_plays_a_whole_game_by_mail_to_its_end(tmp_path):
     check_every_mail_is_signed_and_threaded(summary)
     check_the_kept_keys_read_every_mailbox(summary, tmp_path)
     check_every_report_carries_the_board(summary)
+    check_the_game_ends_with_its_audit(summary)
     store = EventStore(f"sqlite:///{tmp_path / 'demo.sqlite'}")
     try:
         replayed = store.load_state("demo").state
