@@ -2,7 +2,7 @@
 The audit bundle: everything a player needs to check a finished game by himself, in
 one JSON document (the format is described in docs/audit.md).  It holds every event of
 the game, hidden ones too, the secret seed, every salt and the final state the events
-must reach; the mail digests that chose the dice are in the ``dice-used`` events.
+must reach; the mail digests that chose the dice are in the ``order-sealed`` events.
 """
 
 from __future__ import annotations

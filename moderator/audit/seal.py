@@ -1,6 +1,6 @@
 """
-What the moderator notes after each order of a game with bound dice: which mail the
-order's dice came from, commitments to the legions whose contents went out of sight
+What the moderator notes after each order of a game with bound dice: where the order
+ends, which mail gave it and how many dice it rolled, commitments to the legions whose contents went out of sight
 and the openings of those whose contents were shown.  Pure: the shell calls ``seal``
 with the state before and after the order's events and appends what it returns.
 
@@ -24,7 +24,7 @@ from moderator.rules.state import GameState, Legion
 
 @dataclass(frozen=True, slots=True)
 class DiceKey:
-    """The ``count`` dice of the order whose first event is ``first``, asked for by ``trigger``."""
+    """The order whose first event is ``first``, asked for by ``trigger``, and its ``count`` dice."""
 
     trigger: str
     first: int
@@ -48,13 +48,17 @@ def seal(
     commitments: Mapping[str, int],
     dice: DiceKey | None = None,
 ) -> Sealed:
-    """The audit notes for one order: ``before`` and ``after`` its events."""
+    """
+    The audit notes for one order: ``before`` and ``after`` its events (``before`` is the
+    game after the previous order's notes).  The verifier calls it too, with the states
+    it replays, and wants the very notes the log holds.
+    """
     seq = after.version
     notes: list[ev.Event] = []
     latest = {m: s for m, s in commitments.items() if m in after.legions}
-    if dice is not None and dice.count:
+    if dice is not None:
         seq += 1
-        notes.append(ev.DiceUsed(trigger=dice.trigger, first=dice.first, count=dice.count))
+        notes.append(ev.OrderSealed(trigger=dice.trigger, first=dice.first, count=dice.count))
     for marker, legion in sorted(after.legions.items()):
         old = before.legions.get(marker)
         if old is None or marker not in latest or not _widened(old, legion):

@@ -1,13 +1,17 @@
 """
 ``titan-moderator verify``'s checks on an audit bundle, pure: the seed against the
 SHA-256 committed at the start, every die against the seed and the mail that asked for
-it, every commitment and opening against the contents the events give, every salt
-against the seed, and the final state against the bundle's.  The first discrepancy is
+it and against what it decided (hits, towers, moves), the notes after every order
+against those the order calls for (so no commitment is left out and no opening shows
+stale contents), every commitment and opening against the contents the events give,
+every salt against the seed, and the final state against the bundle's.  The first discrepancy is
 named with the event it is in; nothing after it is trusted.
 """
 
 from __future__ import annotations
 
+import re
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,10 +19,15 @@ from typing import Any
 from moderator.audit.bundle import FORMAT, final_summary
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import bound_dice, seed_hash
+from moderator.audit.seal import DiceKey, seal
 from moderator.rules import events as ev
 from moderator.rules.codec import decode
 from moderator.rules.evolve import evolve
+from moderator.rules.movement import legion_moves
 from moderator.rules.state import GameState
+from moderator.rules.strikes import hits
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 class Discrepancy(Exception):
@@ -84,6 +93,8 @@ class _Checker:
             if bundle["format"] != FORMAT:
                 raise Discrepancy(0, f"the bundle's format is {bundle['format']!r}, not {FORMAT}")
             self.game = str(bundle["game"])
+            if not _HEX64.fullmatch(str(bundle["seed"])):
+                raise ValueError("the seed is not 64 hex digits")
             self.seed = int(bundle["seed"], 16)
             self.records = list(bundle["events"])
             self.salts = {int(s["event"]): (s["marker"], s["salt"]) for s in bundle["salts"]}
@@ -98,6 +109,9 @@ class _Checker:
         self.triggers: set[str] = set()
         self.scripted = False
         self.seed_seen = False
+        self.order_start = GameState()  # the game after the last order's notes
+        self.expected: deque[ev.Event] = deque()  # the notes the order calls for, to come
+        self.claimed: dict[str, int] = {}  # each hidden legion's latest commitment, as sealed
 
     def run(self) -> None:
         if seed_hash(self.seed) != self.bundle.get("seed_sha256"):
@@ -109,29 +123,47 @@ class _Checker:
                 event = decode(dict(record))
             except (KeyError, TypeError, ValueError) as exc:
                 raise Discrepancy(seq, f"cannot be read: {exc}") from exc
-            self.check(seq, event)
+            try:
+                self.check(seq, event)
+                self.follows(seq, event)
+            except (TypeError, ValueError, OverflowError, KeyError) as exc:
+                raise Discrepancy(seq, f"cannot be checked ({exc!r})") from exc
             self.pending += [(seq, die) for die in dice_of(event)]
             try:
                 self.state = evolve(self.state, event)
             except Exception as exc:  # a tampered event may break any rule of the fold
                 raise Discrepancy(seq, f"does not follow from the events before it ({exc!r})") from exc
+            self.after_notes(seq, event)
         self.finish()
 
     def check(self, seq: int, event: ev.Event) -> None:
         if isinstance(event, (ev.GameCreated, ev.PositionLoaded)) and event.scripted_dice:
             self.scripted = True
         elif isinstance(event, ev.SeedCommitted):
+            if self.seed_seen:
+                raise Discrepancy(seq, "the seed's SHA-256 is published a second time")
             if event.sha256 != seed_hash(self.seed):
                 raise Discrepancy(seq, "the seed is not the one whose SHA-256 was published here")
             self.seed_seen = True
-        elif isinstance(event, ev.DiceUsed):
-            self.dice_used(seq, event)
+        elif isinstance(event, ev.OrderSealed):
+            self.order_sealed(seq, event)
         elif isinstance(event, ev.LegionCommitted):
             self.committed(seq, event)
         elif isinstance(event, ev.CommitmentOpened):
             self.opened(seq, event)
 
-    def dice_used(self, seq: int, event: ev.DiceUsed) -> None:
+    def order_sealed(self, seq: int, event: ev.OrderSealed) -> None:
+        if self.expected:
+            raise Discrepancy(seq, "an order's notes are cut short by another order's")
+        if not self.order_start.version < event.first <= seq:
+            raise Discrepancy(seq, f"says its order began at event {event.first}, which it cannot")
+        sealed = seal(
+            self.order_start, self.state, game=self.game, seed=self.seed,
+            commitments=self.claimed,
+            dice=DiceKey(event.trigger, event.first, event.count),
+        )
+        self.expected = deque(sealed.events)
+        self.claimed = sealed.commitments
         early = [s for s, _ in self.pending if s < event.first]
         if early:
             raise Discrepancy(early[0], "a die here is bound to no mail")
@@ -149,6 +181,34 @@ class _Checker:
         self.counts["orders"] += 1
         self.triggers.add(event.trigger)
         self.pending.clear()
+
+    def follows(self, seq: int, event: ev.Event) -> None:
+        """The order's notes are the ones it calls for; its dice decided what they say."""
+        if self.expected:
+            want = self.expected.popleft()
+            if event != want:
+                raise Discrepancy(
+                    seq, f"the order's notes call for {_named(want)} here, the log has {_named(event)}"
+                )
+        elif isinstance(event, (ev.LegionCommitted, ev.CommitmentOpened)):
+            raise Discrepancy(seq, f"{_named(event)} stands outside any order's notes")
+        if isinstance(event, ev.StrikeRolled) and event.hits != hits(event.rolls, event.strike_number):
+            raise Discrepancy(
+                seq, f"{event.hits} hits from {list(event.rolls)} needing {event.strike_number}"
+            )
+        elif isinstance(event, ev.TowersRolled):
+            _check_towers(seq, self.state, event)
+        elif isinstance(event, ev.LegionMoved) and self.state.roll is not None:
+            legion = self.state.legions.get(event.marker)
+            if legion is None or event.to_land not in {o.land for o in legion_moves(self.state, legion)}:
+                raise Discrepancy(
+                    seq, f"{event.marker} may not move to {event.to_land} on a roll of {self.state.roll}"
+                )
+
+    def after_notes(self, seq: int, event: ev.Event) -> None:
+        """An order's notes are over: the next order starts from here."""
+        if isinstance(event, ev.AUDIT_EVENT_TYPES) and not self.expected:
+            self.order_start = self.state
 
     def committed(self, seq: int, event: ev.LegionCommitted) -> None:
         legion = self.state.legions.get(event.marker)
@@ -178,6 +238,8 @@ class _Checker:
 
     def finish(self) -> None:
         total = len(self.records)
+        if self.expected:
+            raise Discrepancy(total, f"the log ends before the notes it calls for ({_named(self.expected[0])})")
         if self.pending and not self.scripted:
             raise Discrepancy(self.pending[0][0], "a die here is bound to no mail")
         if not self.seed_seen:
@@ -193,11 +255,28 @@ class _Checker:
         self.checked += [
             f"seed: its SHA-256 is the one published at the start ({seed_hash(self.seed)[:16]}...)",
             f"events: {total} replayed by the rules, from the start to the final state",
-            (f"dice: {c['dice']} dice of {c['orders']} orders recomputed from the seed and "
-            f"{len(self.triggers)} mails and timeouts"),
+            f"orders: {c['orders']} sealed, from {len(self.triggers)} mails and timeouts, "
+            "each followed by the notes it calls for",
+            f"dice: {c['dice']} recomputed from the seed and the mail or timeout that asked for "
+            "them, with what they decided (hits, towers, moves)",
             f"commitments: {c['commitments']} to hidden legions match what the events say they held",
             f"salts: {len(self.salts)} derived from the seed",
             f"openings: {c['openings']} show what was committed",
             f"final state: turn {self.state.turn}, {self.state.step.value}; "
             + ", ".join(f"{p.name} {p.score}" for p in self.state.players),
         ]
+
+
+def _named(event: ev.Event) -> str:
+    """An audit note (or any event) as a discrepancy names it."""
+    marker = getattr(event, "marker", None)
+    return f"{event.TYPE} of {marker}" if marker else event.TYPE
+
+
+def _check_towers(seq: int, state: GameState, event: ev.TowersRolled) -> None:
+    """1.3.1: a roll unique in its set that names a free tower takes it; no other does."""
+    taken = {p.tower // 100 for p in state.players if p.tower}
+    values = [value for _, value in event.rolls]
+    due = tuple((n, r * 100) for n, r in event.rolls if values.count(r) == 1 and r not in taken)
+    if due != event.assigned:
+        raise Discrepancy(seq, f"the towers {list(event.assigned)} do not follow from the rolls")

@@ -134,6 +134,20 @@ def seal_order(
     )
 
 
+def sealed(
+    before: GameState, new: Sequence[ev.Event], record: GameRecord, game: str, trigger: str
+) -> tuple[list[ev.Event], GameState, GameRecord]:
+    """
+    ``new`` events the moderator decided without an order's dice (time called, a game
+    stopped by its director), sealed as an order of their own when the game's dice are
+    bound: (the events and their notes, the state after them, the record).
+    """
+    dice = dice_for(record.dice, game, trigger)
+    dice.at(before.version + 1)
+    notes, after, record = seal_order(before, replay(new, before), dice, record)
+    return [*new, *notes], after, record
+
+
 def sealed_start(
     events: Sequence[ev.Event], dice: CountingDice, record: GameRecord
 ) -> tuple[list[ev.Event], GameRecord]:

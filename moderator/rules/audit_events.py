@@ -23,14 +23,16 @@ class SeedCommitted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DiceUsed(Event):
+class OrderSealed(Event):
     """
-    The ``count`` dice in the events from ``first`` up to this one were derived from the
-    seed, the game, ``first`` and ``trigger``: the SHA-256 of the mail (or the name of the
-    timeout) that asked for them.
+    The first of an order's notes, after its events (those from ``first`` on): the order
+    was asked for by ``trigger``, the SHA-256 of the mail (or the name of the timeout),
+    and its ``count`` dice (maybe none) were derived from the seed, the game, ``first``
+    and ``trigger``.  Every order of a game with bound dice leaves one, so the audit
+    knows where each order ends and which mail gave it.
     """
 
-    TYPE: ClassVar[str] = "dice-used"
+    TYPE: ClassVar[str] = "order-sealed"
     trigger: str
     first: int
     count: int
@@ -64,5 +66,5 @@ class CommitmentOpened(Event):
 
 #: The audit notes, which reports list apart from the game's events.
 AUDIT_EVENT_TYPES: tuple[type[Event], ...] = (
-    SeedCommitted, DiceUsed, LegionCommitted, CommitmentOpened,
+    SeedCommitted, OrderSealed, LegionCommitted, CommitmentOpened,
 )

@@ -219,7 +219,7 @@ def _standing_order_used(state: GameState, e: ev.StandingOrderUsed) -> GameState
 
 
 @on(ev.SeedCommitted)
-@on(ev.DiceUsed)
+@on(ev.OrderSealed)
 @on(ev.LegionCommitted)
 @on(ev.CommitmentOpened)
 def _audit_note(state: GameState, e: ev.Event) -> GameState:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from moderator.rules.audit_events import (
     AUDIT_EVENT_TYPES,
     CommitmentOpened,
-    DiceUsed,
     LegionCommitted,
+    OrderSealed,
     SeedCommitted,
 )
 from moderator.rules.battle_events import (
@@ -104,7 +104,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameScored,
         StandingOrderUsed,
         SeedCommitted,
-        DiceUsed,
+        OrderSealed,
         LegionCommitted,
         CommitmentOpened,
         BattleStarted,
@@ -143,7 +143,6 @@ __all__ = [
     "CreatureMustered",
     "DecisionAwaited",
     "Declined",
-    "DiceUsed",
     "DriftDamaged",
     "EngagementEnded",
     "EngagementResolved",
@@ -168,6 +167,7 @@ __all__ = [
     "MovementEnded",
     "MovementRolled",
     "NoMoreProposals",
+    "OrderSealed",
     "PlayerEliminated",
     "PlayerWithdrew",
     "PointsScored",

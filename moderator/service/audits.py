@@ -49,7 +49,7 @@ def audit(
         return None
     bundle = make_bundle(game_id, record.dice.seed, events, iso(now))
     name = file_name(game_id)
-    used = [e for e in events if isinstance(e, ev.DiceUsed)]
+    used = [e for e in events if isinstance(e, ev.OrderSealed)]
     text = render(
         "player.audit.txt.j2",
         game=game_id,

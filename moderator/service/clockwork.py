@@ -33,8 +33,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from moderator.orders import render_order
-from moderator.play.dice import dice_for, seal_order
+from moderator.play.dice import dice_for, seal_order, sealed
 from moderator.rules import events as ev
+from moderator.rules import timelimit  # the rules core's time limit (Wolff 21.1)
 from moderator.rules.decide import decide
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
@@ -322,8 +323,6 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
 
 def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:
     """Wolff 21.1: the game's end date has come."""
-    from moderator.rules import timelimit  # the rules core's time limit (Wolff 21.1)
-
     loaded = tx.load(row.game_id)
     write(tx, Work(closed=((row.id, DONE),)))
     if loaded.state.step is Step.OVER:
@@ -331,11 +330,12 @@ def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]
     events = list(timelimit.time_called(loaded.state))
     if not events:
         return [f"{row.game_id}: end date reached; time was called already"]
-    state = replay(events, loaded.state)
+    trigger = f"time-limit:{row.id}:{timing.iso(row.due_at)}"
+    events, state, record = sealed(loaded.state, events, loaded.record, row.game_id, trigger)
     context = GameContext(
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )
-    settled = notify.settle(sender, context, Lookup(tx), events, state, loaded.record, now)
+    settled = notify.settle(sender, context, Lookup(tx), events, state, record, now)
     ref = str(reference.current(row.game_id, state))
     called = next((e for e in events if isinstance(e, ev.TimeCalled)), None)
     told: list[OutgoingMail] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from moderator.rules.evolve import replay
+from moderator.play.dice import sealed
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.schedule.record import Pause
@@ -88,8 +88,8 @@ def stop_game(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOut
     new = stop_events(loaded.state)
     if not new:
         return TournamentOutcome()
-    state = replay(new, loaded.state)
-    settled = notify.settle(sender, context, Lookup(tx), new, state, loaded.record, now)
+    new, state, record = sealed(loaded.state, new, loaded.record, game_id, "director:end")
+    settled = notify.settle(sender, context, Lookup(tx), new, state, record, now)
     rows = (*settled.deadlines, DeadlineChange(GAME_END, None))
     game = game_write(game_id, loaded.seq, new, record=settled.record, state=state, deadlines=rows)
     write(tx, Work(games=(game,)))
