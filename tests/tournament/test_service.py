@@ -6,10 +6,12 @@ standings mailed.
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 
+from moderator.audit.verify import verify
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
@@ -305,6 +307,35 @@ def test_the_director_ends_a_game_and_the_tournament_ends(
     assert tournament.games["duel-1"].result.ended == "director"
     out = lines_of(store, "Ann", ["join tournament duel"], clock)
     assert "E-T-FINISHED" in reply_of(out, "Ann")
+    # Issue 16: the game's end mailed its audit to both players, and it verifies.
+    audits = [m for m in mails if m.kind == "audit"]
+    assert {m.recipient for m in audits} == {address(n) for n in ("Ann", "Bob")}
+    bundle = json.loads(audits[0].attachments[0]["text"])
+    assert audits[0].attachments[0]["content_type"] == "application/json"
+    assert verify(bundle).ok, verify(bundle).problem
+    assert bundle["final"]["events"] == state.version
+
+
+def test_issue_16_the_director_asks_again_for_a_finished_games_audit(
+    store: EventStore, clock: Clock
+) -> None:
+    register(store, DIRECTOR, "Ann", "Bob")
+    lines_of(store, DIRECTOR, ["tournament create duel players 2 rounds 1 scoring winner"], clock)
+    for name in ("Ann", "Bob"):
+        lines_of(store, name, ["join tournament duel"], clock)
+    service.form_games(store, MODERATOR, clock.now, seed=1)
+    out = lines_of(store, DIRECTOR, ["audit duel-1"], clock)
+    assert "E-T-GAME" in reply_of(out, DIRECTOR) and "not over" in reply_of(out, DIRECTOR)
+    out = lines_of(store, "Ann", ["audit duel-1"], clock)
+    assert "E-T-DIRECTOR" in reply_of(out, "Ann")
+    lines_of(store, DIRECTOR, ["end duel-1"], clock)
+    before = len(all_mails(store))
+    out = lines_of(store, DIRECTOR, ["audit duel-1"], clock)
+    assert "The audit of duel-1 is on its way." in reply_of(out, DIRECTOR)
+    again = [m for m in new_mails(store, before) if m.kind == "audit"]
+    assert {m.recipient for m in again} == {address(n) for n in ("Ann", "Bob", DIRECTOR)}
+    assert "as the director asked" in again[0].body
+    assert verify(json.loads(again[0].attachments[0]["text"])).ok
 
 
 @pytest.mark.parametrize(
