@@ -255,10 +255,10 @@ class _Checker:
         self.checked += [
             f"seed: its SHA-256 is the one published at the start ({seed_hash(self.seed)[:16]}...)",
             f"events: {total} replayed by the rules, from the start to the final state",
-            f"orders: {c['orders']} sealed, from {len(self.triggers)} mails and timeouts, "
-            "each followed by the notes it calls for",
-            f"dice: {c['dice']} recomputed from the seed and the mail or timeout that asked for "
-            "them, with what they decided (hits, towers, moves)",
+            (f"orders: {c['orders']} sealed, from {len(self.triggers)} mails and timeouts, "
+            "each followed by the notes it calls for"),
+            (f"dice: {c['dice']} recomputed from the seed and the mail or timeout that asked for "
+            "them, with what they decided (hits, towers, moves)"),
             f"commitments: {c['commitments']} to hidden legions match what the events say they held",
             f"salts: {len(self.salts)} derived from the seed",
             f"openings: {c['openings']} show what was committed",

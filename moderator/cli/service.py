@@ -172,3 +172,27 @@ def game_new(
         f"Game {game_id} started for {', '.join(p.name for p in state.players)} with "
         f"{clocks}; the reports are in the outbox (serve sends them)."
     )
+
+
+@game_app.command("relay")
+def game_relay(
+    game_id: GameArg,
+    setting: Annotated[str, typer.Argument(help="'on' or 'off'.")],
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Let players pass messages through the moderator in a game (Wolff 4.5), or stop it."""
+    from moderator.service.games import set_relay
+    from moderator.store.errors import GameNotFoundError
+
+    if setting.lower() not in ("on", "off"):
+        raise _fail("error: write 'on' or 'off'")
+    on = setting.lower() == "on"
+    settings = _config(config)
+    with _store(db or settings.database.url) as store:
+        try:
+            changed = set_relay(store, game_id, on)
+        except GameNotFoundError:
+            raise _fail(f"error: there is no game called {game_id!r}") from None
+    state = "may" if on else "may no longer"
+    typer.echo(f"Players {state} pass messages in {game_id}" + ("." if changed else " (so it was)."))

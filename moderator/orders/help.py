@@ -32,6 +32,8 @@ ORDER_WORDS = (
     "take",
     "decline",
     "muster",
+    "show",
+    "tell",
 )
 
 #: The query words: they ask for information and change nothing.
@@ -62,6 +64,8 @@ ALIASES = {
 USAGE = {
     "colour": "'colour red'",
     "withdraw": "'withdraw'",
+    "show": "'show Rd01 to Bob' or 'show Rd01 to Bob, Cy: troll troll' (or 'to all')",
+    "tell": "'tell Bob: your message' (or 'tell Bob, Cy: ...', 'tell all: ...')",
     "split": "'split Rd01 into Rd02: angel ogre centaur centaur' (or 'split Rd01: ...')",
     "roll": "'roll'",
     "mulligan": "'mulligan'",
@@ -99,6 +103,17 @@ USAGE = {
 }
 
 HELP: dict[str, str] = {
+    "show": (
+        "show MARKER to PLAYER[, PLAYER | all][: CHARACTERS]: at any time, show one of your "
+        "legions, whole or the characters you name, to the players you name (Wolff 4.5). "
+        "The moderator shows only what is really there; it goes in their private part, "
+        "never signed. Example: show Rd01 to Bob: troll troll"
+    ),
+    "tell": (
+        "tell PLAYER[, PLAYER | all]: TEXT: at any time, a message passed on to the players "
+        "you name, in the private part of their next mail, marked as your words (Wolff "
+        "4.5); the moderator checks nothing in it. Example: tell Bob: leave my tower alone"
+    ),
     "colour": (
         "colour COLOUR (or color): pick your colour at the start of the game, when it is "
         "your turn to choose. Your legion markers are the ones of that colour. "

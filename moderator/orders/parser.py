@@ -24,7 +24,6 @@ into attacker's and defender's losses with the current engagement at hand.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable
 
 from moderator.orders.battle_orders import (
@@ -51,6 +50,7 @@ from moderator.orders.errors import (
     OrderError,
     OrderSyntaxError,
 )
+from moderator.orders.exposure_orders import parse_show, parse_tell
 from moderator.orders.help import ORDER_WORDS, QUERY_WORDS, USAGE, canonical_topic
 from moderator.orders.masterboard_orders import (
     parse_colour,
@@ -72,7 +72,7 @@ from moderator.orders.names import (
 )
 from moderator.orders.queries import Query
 from moderator.orders.query_orders import parse_help, parse_history, plain_query, query_about
-from moderator.orders.reader import Reader, Result
+from moderator.orders.reader import TOKEN, Reader, Result
 from moderator.rules import commands as cmd
 from moderator.rules.state import GameState
 
@@ -85,7 +85,6 @@ __all__ = [
     "parse_order",
 ]
 
-_TOKEN = re.compile(r"[;|]|[^\s;|:,]+")
 
 
 def parse_order(line: str, player: str, state: GameState | None = None) -> cmd.Command | Query:
@@ -96,8 +95,10 @@ def parse_order(line: str, player: str, state: GameState | None = None) -> cmd.C
     engagement is waiting).  Raises ``OrderError`` (or a subclass) when the line cannot
     be read; never anything else.
     """
+    if line.split(None, 1)[:1] and line.split(None, 1)[0].casefold() == "tell":
+        return parse_tell(line, player)  # a message keeps its '#' and its full stop
     text = line.split("#", 1)[0].strip().rstrip(".").strip()
-    tokens = _TOKEN.findall(text)
+    tokens = TOKEN.findall(text)
     if not tokens:
         raise OrderSyntaxError(
             E_EMPTY, "there is no order on this line; write one order per line", line
@@ -193,6 +194,7 @@ _HANDLERS: dict[str, Callable[[Reader], Result]] = {
     "pass": _simple(cmd.Decline),
     "refuse": _simple(cmd.Decline),
     "muster": parse_muster,
+    "show": parse_show,
     "status": plain_query("status"),
     "moves": query_about("moves", Reader.marker),
     "legion": query_about("legion", Reader.marker),

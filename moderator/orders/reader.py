@@ -37,6 +37,10 @@ _FILLERS = ("and",)
 HEX_SEPARATORS = ("then", "and")
 
 
+#: A token of an order line: a clause separator, or a word (commas and colons separate).
+TOKEN = re.compile(r"[;|]|[^\s;|:,]+")
+
+
 def _a_number(what: str) -> str:
     """'a land number', 'a strike number'; 'a number of dice', 'a number of hits'."""
     return f"a number of {what}" if what in ("dice", "hits") else f"a {what} number"

@@ -108,6 +108,11 @@ def render_order(command: cmd.Command, state: GameState | None = None) -> str:
             return f"rangestrike {striker.upper()} at {target.upper()}{path}{needing}"
         case cmd.Carry(targets=targets):
             return f"carry to {_hexes(targets, ' then ')}" if targets else "carry nowhere"
+        case cmd.ShowLegion(marker=marker, to=to, characters=characters):
+            shown = f": {_names(characters)}" if characters else ""
+            return f"show {marker} to {', '.join(to) if to else 'all'}{shown}"
+        case cmd.Tell(to=to, text=text):
+            return f"tell {', '.join(to) if to else 'all'}: {text}"
     raise ValueError(f"no order line for {type(command).__name__}")
 
 

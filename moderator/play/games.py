@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from moderator.play.dice import BoundDice, CountingDice, new_seed, sealed_start
 from moderator.play.errors import GameError
+from moderator.reporting.knowledge import known_contents
 from moderator.reporting.narrate import history_lines
 from moderator.reporting.views import legal_json, player_view
 from moderator.rules import events as ev
@@ -155,8 +156,17 @@ def current_state(store: EventStore, game_id: str) -> GameState:
 
 
 def show(store: EventStore, game_id: str, viewer: str | None) -> dict[str, Any]:
-    """``viewer``'s JSON view of the game."""
-    return player_view(current_state(store, game_id), viewer)
+    """
+    ``viewer``'s JSON view of the game; each legion's ``known`` lists the characters he
+    knows for certain it holds (all of them for his own), from every event he has seen:
+    musters, looks, battles, what owners chose to show (Wolff 4.5).
+    """
+    view = player_view(current_state(store, game_id), viewer)
+    known = known_contents(store.load(game_id), viewer)
+    for legion in view["legions"]:
+        found = known.get(legion["marker"])
+        legion["known"] = list(found.known) if found is not None else []
+    return view
 
 
 def legal(store: EventStore, game_id: str) -> dict[str, Any]:

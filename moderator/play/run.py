@@ -14,6 +14,7 @@ from moderator.orders import OrderError, Query, conditional, parse_order
 from moderator.play.dice import dice_for, seal_order
 from moderator.play.queries import answer_query, legal_hint
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
+from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
 from moderator.rules.errors import RuleError
@@ -75,6 +76,7 @@ def run_orders(
     answer: Answerer | None = None,
     game: str = "",
     trigger: str = "local",
+    any_time: bool = False,
 ) -> OrderRun:
     """
     ``player``'s order ``lines`` run in turn on ``state``, nothing stored: queries are
@@ -84,6 +86,8 @@ def run_orders(
     change the game is refused with that reason instead, queries are still answered, and
     nothing stops the run.  ``game`` and ``trigger`` (the digest of the mail being
     carried out) bind the dice of a game whose dice are bound (``play.dice``).
+    ``any_time``: ``show`` and ``tell`` (Wolff 4.5: not tied to the sequence of play) run
+    even so (a mail that quotes an earlier reference of this game).
 
     ``on roll N: ...`` lines (``orders.conditional``) wait for the movement roll: when
     an order rolls, the orders given for that roll run next, each as a line of its own;
@@ -109,10 +113,16 @@ def run_orders(
                 answered = answer(parsed, lambda: history() + new_events, state)
                 results.append(LineResult(line, ANSWERED, tuple(answered)))
                 continue
-            if refuse_changes is not None:
+            if refuse_changes is not None and not (
+                any_time and isinstance(parsed, (cmd.ShowLegion, cmd.Tell))
+            ):
                 code, reason = refuse_changes
                 results.append(LineResult(line, REFUSED, reason=reason, code=code))
                 continue
+            if isinstance(parsed, cmd.Tell) and not record.relay:
+                raise OrderError(
+                    "E-TELL-OFF", "the game master has turned off passing messages in this game"
+                )
             dice.at(state.version + 1)
             new = decide(state, parsed, dice)
         except (OrderError, RuleError) as exc:

@@ -101,6 +101,22 @@ def _revealed(work: _Work, event: ev.LegionRevealed, seen: bool) -> None:
         work.reveal(event.marker, event.contents)
 
 
+@_on(ev.LegionShown)
+def _shown(work: _Work, event: ev.LegionShown, seen: bool) -> None:
+    """Wolff 4.5: a legion shown by its owner, whole or in part, as a reveal or a muster shows."""
+    if not seen or event.marker not in work.after.legions:
+        return
+    if event.whole:
+        work.reveal(event.marker, event.characters)
+    else:
+        work.learn(event.marker, event.characters)
+
+
+@_on(ev.MessageRelayed)
+def _relayed(work: _Work, event: ev.MessageRelayed, seen: bool) -> None:
+    """Words between players show nothing the moderator vouches for."""
+
+
 @_on(ev.EngagementResolved)
 def _resolved(work: _Work, event: ev.EngagementResolved, seen: bool) -> None:
     """Wolff 9.5: each legion's losses are public; a legion that lost all is gone (4.4)."""

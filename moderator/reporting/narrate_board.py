@@ -298,6 +298,27 @@ def _standing_order_used(e: ev.StandingOrderUsed, state: GameState | None) -> st
     return f"Your standing order '{e.standing}' answered for you: {e.order}"
 
 
+@_on(ev.LegionShown)
+def _legion_shown(e: ev.LegionShown, state: GameState | None) -> str:
+    """Wolff 4.5: what the owner chose to show, to whom (never in a signed part)."""
+    others = sorted((e.visible_to or frozenset()) - {e.owner})
+    what = "all it holds" if e.whole else "part of what it holds"
+    return (
+        f"{e.owner} shows {e.marker} to {', '.join(others)} ({what}, "
+        f"Wolff 4.5): {_chars(e.characters)}"
+    )
+
+
+@_on(ev.MessageRelayed)
+def _message_relayed(e: ev.MessageRelayed, state: GameState | None) -> str:
+    """Wolff 4.5: a player's words, passed on; the moderator vouches for nothing in them."""
+    others = sorted((e.visible_to or frozenset()) - {e.sender})
+    return (
+        f"Message from {e.sender} to {', '.join(others)}, passed on by the moderator as "
+        f"written (the sender's words, not the moderator's): \"{e.text}\""
+    )
+
+
 @_on(ev.TimeCalled)
 def _time_called(e: ev.TimeCalled, state: GameState | None) -> str:
     return (

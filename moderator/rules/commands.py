@@ -183,3 +183,20 @@ class Carry(Command):
     """Carry excess damage to these hexes in order (12.4); empty: carry nowhere."""
 
     targets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShowLegion(Command):
+    """Wolff 4.5: show some or all of one's own legion, at any time, to some or all players."""
+
+    marker: str
+    to: tuple[str, ...] | None  # None: every other player still in the game
+    characters: tuple[str, ...] | None = None  # None: all the legion holds
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tell(Command):
+    """Wolff 4.5: a message to other players, passed on by the moderator."""
+
+    to: tuple[str, ...] | None  # None: every other player still in the game
+    text: str

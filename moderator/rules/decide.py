@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from moderator.rules import battle, setup, timelimit, turn
+from moderator.rules import battle, exposure, setup, timelimit, turn
 from moderator.rules import commands as cmd
 from moderator.rules import engagement as eng_rules
 from moderator.rules import events as ev
@@ -333,4 +333,6 @@ _HANDLERS: dict[type[cmd.Command], _Handler] = {
     cmd.Strike: lambda s, c, d: battle.strike(s, c, d),
     cmd.Rangestrike: lambda s, c, d: battle.rangestrike(s, c, d),
     cmd.Carry: lambda s, c, d: battle.carry(s, c),
+    cmd.ShowLegion: lambda s, c, d: exposure.show(s, c),
+    cmd.Tell: lambda s, c, d: exposure.tell(s, c),
 }

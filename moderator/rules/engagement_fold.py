@@ -227,6 +227,22 @@ def _audit_note(state: GameState, e: ev.Event) -> GameState:
     return state
 
 
+@on(ev.LegionShown)
+def _legion_shown(state: GameState, e: ev.LegionShown) -> GameState:
+    """Wolff 4.5: a legion shown whole is known to those it was shown to, as after a look."""
+    legion = state.legions.get(e.marker)
+    if legion is None or not e.whole or legion.known_to is None:
+        return state
+    known = legion.known_to | (e.visible_to or frozenset())
+    return replace(state, legions=with_legion(state, replace(legion, known_to=known)))
+
+
+@on(ev.MessageRelayed)
+def _message_relayed(state: GameState, e: ev.MessageRelayed) -> GameState:
+    """Words between players change nothing in the game."""
+    return state
+
+
 @on(ev.TimeCalled)
 def _time_called(state: GameState, e: ev.TimeCalled) -> GameState:
     return replace(state, final_turn=e.last_turn, final_player=e.last_player)

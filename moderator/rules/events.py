@@ -67,6 +67,7 @@ from moderator.rules.board_events import (
     TurnStarted,
 )
 from moderator.rules.event_base import Event, LegionList
+from moderator.rules.exposure_events import ASIDE_EVENT_TYPES, LegionShown, MessageRelayed
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
@@ -103,6 +104,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TimeCalled,
         GameScored,
         StandingOrderUsed,
+        LegionShown,
+        MessageRelayed,
         SeedCommitted,
         OrderSealed,
         LegionCommitted,
@@ -122,12 +125,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
+def is_aside(event: Event) -> bool:
+    """Whether ``event`` leaves the game where it was: a player's aside or an audit note."""
+    return isinstance(event, ASIDE_EVENT_TYPES + AUDIT_EVENT_TYPES)
+
+
 #: The events of a battle on its battleland (``battle_events``), in registry order.
 BATTLE_EVENT_TYPES: tuple[type[Event], ...] = tuple(
     t for t in EVENT_TYPES.values() if t.__module__ == BattleStarted.__module__
 )
 
 __all__ = [
+    "ASIDE_EVENT_TYPES",
     "AUDIT_EVENT_TYPES",
     "BATTLE_EVENT_TYPES",
     "EVENT_TYPES",
@@ -159,10 +168,12 @@ __all__ = [
     "LegionList",
     "LegionMoved",
     "LegionRevealed",
+    "LegionShown",
     "LegionSplit",
     "LegionsPlaced",
     "LegionsRecombined",
     "ManeuverReset",
+    "MessageRelayed",
     "MoveUndone",
     "MovementEnded",
     "MovementRolled",
@@ -182,4 +193,5 @@ __all__ = [
     "TowersRolled",
     "TurnEnded",
     "TurnStarted",
+    "is_aside",
 ]

@@ -139,10 +139,19 @@ class GameRecord:
     #: Each hidden legion's latest commitment (marker -> the event carrying it), so the
     #: commitment can be opened when the legion is shown (``moderator.audit.seal``).
     commitments: Mapping[str, int] = field(default_factory=dict)
+    #: Whether players may pass messages through the moderator (Wolff 4.5; the game
+    #: master may turn it off), and how many each passed on which day (UTC; "DAY N").
+    relay: bool = True
+    relayed: Mapping[str, str] = field(default_factory=dict)
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
         return dataclasses.replace(self, **changes)
+
+    def relayed_on(self, player: str, day: str) -> int:
+        """How many messages ``player`` passed on on ``day`` (an ISO date, UTC)."""
+        on, _, count = self.relayed.get(player, "").partition(" ")
+        return int(count) if on == day and count.isdigit() else 0
 
     def absences_of(self, player: str) -> list[Absence]:
         """``player``'s absences, earliest first."""
@@ -200,6 +209,8 @@ class GameRecord:
             "standing": {seat: list(lines) for seat, lines in self.standing.items()},
             "undelivered": {seat: iso(at) for seat, at in self.undelivered.items()},
             "commitments": dict(self.commitments),
+            "relay": self.relay,
+            "relayed": dict(self.relayed),
         }
 
     @classmethod
@@ -247,6 +258,8 @@ class GameRecord:
                 if (at := moment(v)) is not None
             },
             commitments={str(k): int(v) for k, v in dict(raw.get("commitments") or {}).items()},
+            relay=bool(raw.get("relay", True)),
+            relayed={str(k): str(v) for k, v in dict(raw.get("relayed") or {}).items()},
         )
 
 

@@ -84,3 +84,20 @@ def start_game(
         reported = game_write(game_id, len(planned.events), record=record)
         write(tx, Work(games=(reported,), mails=tuple(mails)), game_id=game_id)
     return state
+
+
+def set_relay(store: EventStore, game_id: str, on: bool) -> bool:
+    """
+    The game master lets players pass messages through the moderator in ``game_id``
+    (Wolff 4.5), or stops it; the game's record keeps it.  Returns whether it changed.
+
+    Raises:
+        GameNotFoundError: there is no such game.
+    """
+    with store.transaction() as tx:
+        loaded = tx.load(game_id, lock=True)
+        if loaded.record.relay == on:
+            return False
+        record = loaded.record.but(relay=on)
+        write(tx, Work(games=(game_write(game_id, loaded.seq, record=record),)))
+    return True

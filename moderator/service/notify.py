@@ -99,11 +99,12 @@ def report_round(
         last = reported.get(seat, 0)
         sees = any(may_see(e, seat) and not is_bookkeeping(e) for e in new)
         choice = notify_choice.choice_of(record.notify.get(seat))
-        if new and (sees or seat == actor):
+        if new and (sees or (seat == actor and not all(ev.is_aside(e) for e in new))):
             if (
                 seat in resend
                 or seat == answering
                 or seat in catch_up
+                or _meant_for(seat, new)
                 or notify_choice.wants_report(choice, seat, new, game.state, state, actor)
             ):
                 due.append((seat, player, last, False))
@@ -144,6 +145,19 @@ def report_round(
         reported[seat] = state.version
         began[seat] = since
     return record.but(reported=reported, report_from=began), mails, own
+
+
+def _meant_for(seat: str, new: Sequence[ev.Event]) -> bool:
+    """
+    Whether another player showed ``seat`` a legion or passed him a message (Wolff 4.5):
+    that goes to him at once, whatever he chose to hear of the others' play.
+    """
+    return any(
+        isinstance(e, ev.LegionShown | ev.MessageRelayed)
+        and may_see(e, seat)
+        and seat not in (getattr(e, "owner", None), getattr(e, "sender", None))
+        for e in new
+    )
 
 
 def _sees_since(lookup: Lookup, game: GameContext, seat: str, last: int) -> bool:

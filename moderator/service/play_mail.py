@@ -11,6 +11,7 @@ move in time counted for a tournament game's reliability.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -89,11 +90,20 @@ def play(
         quoted = reference.subject_ref(info.subject)  # the subject as written
     now = reference.current(game.game_id, game.state)
     problem = reference.check(quoted, now)
+    if (
+        problem is not None
+        and problem[0] == reference.E_REF_STALE
+        and quoted is not None
+        and quoted.version < now.version
+        and all(ev.is_aside(e) for e in lookup.events(game.game_id, after=quoted.version))
+    ):
+        problem = None  # only shows and messages since (Wolff 4.5): the step is the same
     moment = lookup.now()
     record, absent, changes, moved = _absences(game, seat, player, away, moment)
     record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
     record, standing_told = _standing_orders(record, seat, standing_lines)
-    absent = [*absent, *notified, *standing_told]
+    lines, relay_refused = _relay_allowance(record, seat, lines, moment)
+    absent = [*absent, *notified, *standing_told, *relay_refused]
     asked: list[Query] = []
     run = run_orders(
         game.state,
@@ -105,10 +115,12 @@ def play(
         answer=_answerer(asked),
         game=game.game_id,
         trigger=replies.message_digest,
+        any_time=problem is not None and problem[0] == reference.E_REF_STALE,
     )
     ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
     carried = standing.carry_out(run.state, run.record, game.game_id, replies.message_digest)
     new_events = [*run.events, *carried.events]
+    carried = _count_relayed(carried, seat, run.events, moment)
     now_state = carried.state
     after = reference.current(game.game_id, now_state)
     resend = {seat} if any(q.kind == "report" for q in asked) else set()
@@ -192,6 +204,45 @@ def _notify_choices(
         rows = [digests.digest_change(str(choice), seat, now, player.time_zone)]
         results.append(LineResult(line, DONE, (choice.describe(),)))
     return record, results, rows
+
+
+#: The most messages a player may pass on in one game a day (Wolff 4.5; UTC days).
+RELAYS_A_DAY = 20
+
+
+def _relay_allowance(
+    record: GameRecord, seat: str, lines: list[str], now: datetime
+) -> tuple[list[str], list[LineResult]]:
+    """
+    The mail's lines less the ``tell`` lines over the day's allowance (refused, with
+    why); whether the game takes messages at all is ``run_orders``'s to say.
+    """
+    left = RELAYS_A_DAY - record.relayed_on(seat, now.date().isoformat())
+    kept: list[str] = []
+    refused: list[LineResult] = []
+    for line in lines:
+        if line.split(None, 1)[:1] and line.split(None, 1)[0].casefold() == "tell":
+            if left <= 0:
+                refused.append(LineResult(line, REFUSED, code="E-TELL-LIMIT", reason=(
+                    f"at most {RELAYS_A_DAY} messages a day in a game; send it after "
+                    "midnight UTC")))
+                continue
+            left -= 1
+        kept.append(line)
+    return kept, refused
+
+
+def _count_relayed(
+    carried: standing.Carried, seat: str, events: list[ev.Event], now: datetime
+) -> standing.Carried:
+    """The record counts the messages ``seat`` passed on today."""
+    sent = sum(1 for e in events if isinstance(e, ev.MessageRelayed) and e.sender == seat)
+    if not sent:
+        return carried
+    day = now.date().isoformat()
+    count = carried.record.relayed_on(seat, day) + sent
+    record = carried.record.but(relayed={**carried.record.relayed, seat: f"{day} {count}"})
+    return dataclasses.replace(carried, record=record)
 
 
 def _standing_orders(

@@ -7,6 +7,9 @@ caused is checked: **no mail holds anything its recipient may not see**
 
 Each game starts from a random point of a robot game played in memory (so that battles,
 engagements and negotiations are reached quickly), then ``MAILS`` mails are sent.
+Players also show legions and pass messages to each other (Wolff 4.5), some of the
+time and at least once a game each: those go only to the players named, never in the
+signed part, and each game counts them.
 ``TITAN_SOAK=N`` plays N games of longer runs instead of the default 20.
 """
 
@@ -21,6 +24,7 @@ import pytest
 from moderator import robot
 from moderator.mail.intake import ReplyBudget
 from moderator.play.dice import CountingDice
+from moderator.rules import events as ev
 from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
@@ -73,6 +77,23 @@ def queries_for(state: GameState, player: str, rng: random.Random) -> list[str]:
     return picks
 
 
+def exposure_lines(state: GameState, rng: random.Random, force: bool) -> tuple[str, list[str]]:
+    """A player's ``show`` and ``tell`` lines to some others (Wolff 4.5), or none."""
+    live = [p.name for p in state.live_players]
+    owners = sorted({lg.owner for lg in state.legions.values()} & set(live))
+    if len(live) < 2 or not owners or not (force or rng.random() < 0.1):
+        return "", []
+    who = rng.choice(owners)
+    others = [n for n in live if n != who]
+    to = rng.sample(others, rng.randint(1, len(others)))
+    names = "all" if len(to) == len(others) and rng.random() < 0.5 else ", ".join(to)
+    legion = rng.choice([lg for lg in state.legions.values() if lg.owner == who])
+    part = rng.sample(legion.contents, rng.randint(1, legion.height))
+    shown = f": {' '.join(c.lower() for c in part)}" if rng.random() < 0.5 else ""
+    secret = f"meet me at {rng.randint(1, 999)} #{rng.randint(1000, 9999)}"
+    return who, [f"show {legion.marker} to {names}{shown}", f"tell {names}: {secret}"]
+
+
 def play_by_mail(store: EventStore, world: World, number: int) -> int:
     """One game; returns the number of mails checked."""
     rng = random.Random(f"soak:{number}")
@@ -100,7 +121,7 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
     knowledge = Knowledge()
     knowledge.follow(events)
     play_rng = random.Random(f"orders:{number}")
-    checked = 0
+    checked = exposures = relays = 0
     for _ in range(MAILS):
         actor = to_act(state)
         if actor is None or state.step is Step.OVER:
@@ -117,6 +138,24 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
             )
             assert sent.status == inbox.PROCESSED, sent.note
             checked += check(sent.mails, knowledge)
+        who, shows = exposure_lines(state, play_rng, force=not (exposures and relays))
+        if shows:
+            sent = table.orders(
+                who, "\n".join(shows), how=how, party=world.players[who],
+                ref=f"ref {game_id}-{state.version}",
+            )
+            assert sent.status == inbox.PROCESSED and sent.note in (None, ""), sent.note
+            with store.reading() as tx:
+                new = tx.events(game_id, after=len(events))
+            exposures += sum(isinstance(e, ev.LegionShown) for e in new)
+            relays += sum(isinstance(e, ev.MessageRelayed) for e in new)
+            assert {type(e) for e in new} == {ev.LegionShown, ev.MessageRelayed}, new
+            events.extend(new)
+            knowledge.follow(new)
+            state = knowledge.state
+            checked += check(sent.mails, knowledge)
+            assert all(m.recipient != f"{p.lower()}@example.org" for m in sent.mails
+                       for p in names if p != who and p not in _audience(new)), "told a stranger"
         line, command = robot.choose_order(state, play_rng)
         body = "\n".join([line, *queries_for(state, actor, play_rng)])
         sent = table.orders(
@@ -134,7 +173,12 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
         assert any(m.kind == "report" or m.pictures for m in sent.mails)
         checked += check(sent.mails, knowledge)
     assert state == store.load_state(game_id).state
+    assert exposures >= 1 and relays >= 1, (exposures, relays)
     return checked
+
+
+def _audience(new: list) -> set[str]:
+    return {name for e in new for name in (e.visible_to or ())}
 
 
 _HANDLERS: dict[bool, MailGameHandler] = {}

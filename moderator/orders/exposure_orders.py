@@ -1,0 +1,57 @@
+"""
+Parsers for what a player shows and says through the moderator (Wolff 4.5): ``show`` a
+legion and ``tell`` other players.  Names and characters are told apart by the colon
+(``show Rd01 to Bob, Cy: troll troll``); a message is the rest of the line after it,
+as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from moderator.orders.errors import E_SYNTAX, OrderSyntaxError
+from moderator.orders.reader import TOKEN, Reader, Result
+from moderator.rules import commands as cmd
+
+#: The words for "every other player still in the game".
+EVERYBODY = ("all", "everybody", "everyone")
+_NAME = re.compile(r"[^\s,;:|]+")
+
+
+def names_of(text: str) -> tuple[str, ...] | None:
+    """The players named in ``text`` ('Bob, Cy and Di'); None for 'all'."""
+    words = [w for w in _NAME.findall(text) if w.casefold() != "and"]
+    if len(words) == 1 and words[0].casefold() in EVERYBODY:
+        return None
+    return tuple(words)
+
+
+def parse_show(r: Reader) -> Result:
+    """``show MARKER to NAMES[: CHARACTERS]``: all the legion holds when none are named."""
+    marker = r.marker()
+    r.expect("to")
+    head, colon, tail = r.line.split("#", 1)[0].partition(":")
+    before = head.split(None, 1)[1] if len(head.split(None, 1)) > 1 else ""
+    names_text = re.split(r"\bto\b", before, maxsplit=1, flags=re.IGNORECASE)[-1]
+    to = names_of(names_text)
+    if to == ():
+        r.fail("name the players to show it to, or 'all'")
+    characters: tuple[str, ...] | None = None
+    if colon and tail.strip():
+        r.pos = len(r.tokens) - len(TOKEN.findall(tail.strip().rstrip(".")))
+        characters = tuple(r.creatures())
+        r.end()
+    return cmd.ShowLegion(player=r.player, marker=marker, to=to, characters=characters)
+
+
+def parse_tell(line: str, player: str) -> Result:
+    """``tell NAMES: TEXT``: read from the raw line, so the message keeps every character."""
+    head, colon, text = line.partition(":")
+    words = head.split(None, 1)
+    usage = "write 'tell Bob: your message' (or 'tell Bob, Cy: ...', 'tell all: ...')"
+    if not colon or len(words) < 2:
+        raise OrderSyntaxError(E_SYNTAX, f"cannot read {line.strip()!r}: {usage}", line)
+    to = names_of(words[1])
+    if to == ():
+        raise OrderSyntaxError(E_SYNTAX, f"cannot read {line.strip()!r}: {usage}", line)
+    return cmd.Tell(player=player, to=to, text=text.strip())
