@@ -33,6 +33,12 @@ EVERYTHING = ("Angel", "Centaur", "Centaur", "Ogre")
 
 COMMANDS: list[tuple[cmd.Command, str]] = [
     (cmd.ChooseColour(player="Ann", colour="Red"), "colour red"),
+    (
+        cmd.ShowLegion(player="Ann", marker="Rd01", to=("Bob",), characters=("Ogre", "Ogre")),
+        "show Rd01 to Bob: ogre ogre",
+    ),
+    (cmd.ShowLegion(player="Ann", marker="Rd01", to=None), "show Rd01 to all"),
+    (cmd.Tell(player="Ann", to=("Bob", "Cy"), text="meet at 6 # not 7."), "tell Bob, Cy: meet at 6 # not 7."),
     (cmd.Withdraw(player="Ann"), "withdraw"),
     (
         cmd.Split(

@@ -11,7 +11,7 @@ from moderator.rules import events as ev
 from moderator.service import play_mail
 from moderator.store import EventStore, inbox
 
-from .conftest import Table, address
+from .conftest import address
 from .test_standing_orders import _engaged
 
 
