@@ -204,7 +204,10 @@ def report(
         more_orders=max(0, len(orders) - REPORT_ORDER_LINES),
         audit=opened,
     )
-    if over:
+    aside = _aside_headline(timeline, viewer)
+    if aside and not your_move:
+        headline = aside
+    elif over:
         headline = "The game is over"
     elif your_move:
         headline = f"Your move: turn {state.turn}, {state.step.value} step"
@@ -212,6 +215,23 @@ def report(
         headline = f"Turn {state.turn}, {state.step.value} step, {actor} to act"
     pictures = report_pictures(everyone, viewer, ref.game, changed)
     return Texts(f"{headline} (ref {ref})", public, private, pictures)
+
+
+def _aside_headline(timeline: Timeline, viewer: str) -> str:
+    """
+    The subject of a report whose only news is what other players showed or said to
+    ``viewer`` (Wolff 4.5): it says so, rather than whose move it still is.
+    """
+    seen = [e for e, _ in timeline if may_see(e, viewer) and not is_bookkeeping(e)]
+    if not seen or not all(isinstance(e, ev.ASIDE_EVENT_TYPES) for e in seen):
+        return ""
+    senders = sorted({str(getattr(e, "owner", "") or getattr(e, "sender", "")) for e in seen})
+    if viewer in senders:
+        return ""
+    what = [
+        "a message" if isinstance(e, ev.MessageRelayed) else "a legion shown" for e in seen
+    ]
+    return f"From {' and '.join(senders)}: {' and '.join(sorted(set(what)))}"
 
 
 def standing_lines(lines: Sequence[str]) -> list[str]:
