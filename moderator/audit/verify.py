@@ -110,6 +110,7 @@ class _Checker:
         self.scripted = False
         self.seed_seen = False
         self.order_start = GameState()  # the game after the last order's notes
+        self.opening: ev.Event | None = None  # the first event after them
         self.expected: deque[ev.Event] = deque()  # the notes the order calls for, to come
         self.claimed: dict[str, int] = {}  # each hidden legion's latest commitment, as sealed
 
@@ -123,6 +124,8 @@ class _Checker:
                 event = decode(dict(record))
             except (KeyError, TypeError, ValueError) as exc:
                 raise Discrepancy(seq, f"cannot be read: {exc}") from exc
+            if self.state.version == self.order_start.version:
+                self.opening = event
             try:
                 self.check(seq, event)
                 self.follows(seq, event)
@@ -155,7 +158,11 @@ class _Checker:
     def order_sealed(self, seq: int, event: ev.OrderSealed) -> None:
         if self.expected:
             raise Discrepancy(seq, "an order's notes are cut short by another order's")
-        if not self.order_start.version < event.first <= seq:
+        start = self.order_start.version
+        # An order starts right after the last one's notes, or after the note that a
+        # standing order gave it (``service.standing``).
+        begins = {start + 1} | ({start + 2} if isinstance(self.opening, ev.StandingOrderUsed) else set())
+        if event.first not in begins or not isinstance(event.first, int) or event.first > seq:
             raise Discrepancy(seq, f"says its order began at event {event.first}, which it cannot")
         sealed = seal(
             self.order_start, self.state, game=self.game, seed=self.seed,
@@ -199,11 +206,7 @@ class _Checker:
         elif isinstance(event, ev.TowersRolled):
             _check_towers(seq, self.state, event)
         elif isinstance(event, ev.LegionMoved) and self.state.roll is not None:
-            legion = self.state.legions.get(event.marker)
-            if legion is None or event.to_land not in {o.land for o in legion_moves(self.state, legion)}:
-                raise Discrepancy(
-                    seq, f"{event.marker} may not move to {event.to_land} on a roll of {self.state.roll}"
-                )
+            _check_move(seq, self.state, event)
 
     def after_notes(self, seq: int, event: ev.Event) -> None:
         """An order's notes are over: the next order starts from here."""
@@ -240,6 +243,8 @@ class _Checker:
         total = len(self.records)
         if self.expected:
             raise Discrepancy(total, f"the log ends before the notes it calls for ({_named(self.expected[0])})")
+        if self.state.version > self.order_start.version and not self.scripted:
+            raise Discrepancy(self.order_start.version + 1, "the order from here on has no notes")
         if self.pending and not self.scripted:
             raise Discrepancy(self.pending[0][0], "a die here is bound to no mail")
         if not self.seed_seen:
@@ -273,8 +278,26 @@ def _named(event: ev.Event) -> str:
     return f"{event.TYPE} of {marker}" if marker else event.TYPE
 
 
+def _check_move(seq: int, state: GameState, event: ev.LegionMoved) -> None:
+    """A move reaches a land the roll allows; a side drawn by a die is the one it gives."""
+    legion = state.legions.get(event.marker)
+    options = [o for o in legion_moves(state, legion) if o.land == event.to_land] if legion else []
+    if not options:
+        raise Discrepancy(
+            seq, f"{event.marker} may not move to {event.to_land} on a roll of {state.roll}"
+        )
+    if event.entry_roll is not None:
+        sides = next((o.entries for o in options if o.teleport == event.teleport), ())
+        drawn = sides[(event.entry_roll - 1) * len(sides) // 6] if sides else None
+        if drawn != event.entry:
+            raise Discrepancy(seq, f"a roll of {event.entry_roll} draws the side {drawn}, not {event.entry}")
+
+
 def _check_towers(seq: int, state: GameState, event: ev.TowersRolled) -> None:
     """1.3.1: a roll unique in its set that names a free tower takes it; no other does."""
+    waiting = [p.name for p in state.players if not p.tower]
+    if [name for name, _ in event.rolls] != waiting:
+        raise Discrepancy(seq, f"the tower rolls are not those of {', '.join(waiting)} in turn")
     taken = {p.tower // 100 for p in state.players if p.tower}
     values = [value for _, value in event.rolls]
     due = tuple((n, r * 100) for n, r in event.rolls if values.count(r) == 1 and r not in taken)
