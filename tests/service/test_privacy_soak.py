@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -121,7 +122,7 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
     knowledge = Knowledge()
     knowledge.follow(events)
     play_rng = random.Random(f"orders:{number}")
-    checked = exposures = relays = 0
+    checked = exposures = relays = shown_at = 0
     for _ in range(MAILS):
         actor = to_act(state)
         if actor is None or state.step is Step.OVER:
@@ -154,6 +155,7 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
             knowledge.follow(new)
             state = knowledge.state
             checked += check(sent.mails, knowledge)
+            shown_at = len(events)
             assert all(m.recipient != f"{p.lower()}@example.org" for m in sent.mails
                        for p in names if p != who and p not in _audience(new)), "told a stranger"
         line, command = robot.choose_order(state, play_rng)
@@ -170,11 +172,21 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
         events.extend(new)
         knowledge.follow(new)
         state = knowledge.state
+        if shown_at:  # Wolff 4.5: what a show taught stays true through splits and musters
+            assert_known_is_true(knowledge, names)
         assert any(m.kind == "report" or m.pictures for m in sent.mails)
         checked += check(sent.mails, knowledge)
     assert state == store.load_state(game_id).state
     assert exposures >= 1 and relays >= 1, (exposures, relays)
     return checked
+
+
+def assert_known_is_true(knowledge: Knowledge, names: list[str]) -> None:
+    """What every player knows for certain of every legion is part of what it holds."""
+    for viewer in names:
+        for marker, legion in knowledge.state.legions.items():
+            known = Counter(knowledge.certain.legion(viewer, marker).known)
+            assert not known - Counter(legion.contents), (viewer, marker, known)
 
 
 def _audience(new: list) -> set[str]:
