@@ -24,8 +24,10 @@ from moderator.rules import events as ev
 from moderator.rules.codec import decode
 from moderator.rules.evolve import evolve
 from moderator.rules.movement import legion_moves
+from moderator.rules.setup import towers_won
 from moderator.rules.state import GameState
 from moderator.rules.strikes import hits
+from moderator.rules.turn import drawn_side
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -288,7 +290,7 @@ def _check_move(seq: int, state: GameState, event: ev.LegionMoved) -> None:
         )
     if event.entry_roll is not None:
         sides = next((o.entries for o in options if o.teleport == event.teleport), ())
-        drawn = sides[(event.entry_roll - 1) * len(sides) // 6] if sides else None
+        drawn = drawn_side(sides, event.entry_roll) if sides else None
         if drawn != event.entry:
             raise Discrepancy(seq, f"a roll of {event.entry_roll} draws the side {drawn}, not {event.entry}")
 
@@ -298,8 +300,5 @@ def _check_towers(seq: int, state: GameState, event: ev.TowersRolled) -> None:
     waiting = [p.name for p in state.players if not p.tower]
     if [name for name, _ in event.rolls] != waiting:
         raise Discrepancy(seq, f"the tower rolls are not those of {', '.join(waiting)} in turn")
-    taken = {p.tower // 100 for p in state.players if p.tower}
-    values = [value for _, value in event.rolls]
-    due = tuple((n, r * 100) for n, r in event.rolls if values.count(r) == 1 and r not in taken)
-    if due != event.assigned:
+    if towers_won(event.rolls, (p.tower for p in state.players if p.tower)) != event.assigned:
         raise Discrepancy(seq, f"the towers {list(event.assigned)} do not follow from the rolls")

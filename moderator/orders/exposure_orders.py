@@ -18,6 +18,12 @@ EVERYBODY = ("all", "everybody", "everyone")
 _NAME = re.compile(r"[^\s,;:|]+")
 
 
+def is_tell(line: str) -> bool:
+    """Whether ``line`` is a ``tell``: read from the raw line, not from its tokens."""
+    first = line.split(None, 1)[:1]
+    return bool(first) and first[0].casefold() == "tell"
+
+
 def names_of(text: str) -> tuple[str, ...] | None:
     """The players named in ``text`` ('Bob, Cy and Di'); None for 'all'."""
     words = [w for w in _NAME.findall(text) if w.casefold() != "and"]

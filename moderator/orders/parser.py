@@ -50,7 +50,7 @@ from moderator.orders.errors import (
     OrderError,
     OrderSyntaxError,
 )
-from moderator.orders.exposure_orders import parse_show, parse_tell
+from moderator.orders.exposure_orders import is_tell, parse_show, parse_tell
 from moderator.orders.help import ORDER_WORDS, QUERY_WORDS, USAGE, canonical_topic
 from moderator.orders.masterboard_orders import (
     parse_colour,
@@ -95,7 +95,7 @@ def parse_order(line: str, player: str, state: GameState | None = None) -> cmd.C
     engagement is waiting).  Raises ``OrderError`` (or a subclass) when the line cannot
     be read; never anything else.
     """
-    if line.split(None, 1)[:1] and line.split(None, 1)[0].casefold() == "tell":
+    if is_tell(line):
         return parse_tell(line, player)  # a message keeps its '#' and its full stop
     text = line.split("#", 1)[0].strip().rstrip(".").strip()
     tokens = TOKEN.findall(text)

@@ -67,7 +67,12 @@ from moderator.rules.board_events import (
     TurnStarted,
 )
 from moderator.rules.event_base import Event, LegionList
-from moderator.rules.exposure_events import ASIDE_EVENT_TYPES, LegionShown, MessageRelayed
+from moderator.rules.exposure_events import (
+    ASIDE_EVENT_TYPES,
+    LegionShown,
+    MessageRelayed,
+    author,
+)
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
@@ -193,5 +198,6 @@ __all__ = [
     "TowersRolled",
     "TurnEnded",
     "TurnStarted",
+    "author",
     "is_aside",
 ]

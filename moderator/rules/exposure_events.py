@@ -38,3 +38,12 @@ class MessageRelayed(Event):
 #: Events beside the sequence of play: they change nothing in the game, so a step
 #: reference stays good across them (with the audit's notes that follow them).
 ASIDE_EVENT_TYPES: tuple[type[Event], ...] = (LegionShown, MessageRelayed)
+
+
+def author(event: Event) -> str | None:
+    """Who showed or said ``event`` (an aside); None for any other event."""
+    if isinstance(event, LegionShown):
+        return event.owner
+    if isinstance(event, MessageRelayed):
+        return event.sender
+    return None

@@ -4,6 +4,8 @@ Setting up a game (Complete Sequence 1.1-1.6, rules 5.0-5.2, Wolff 5.0/5.1).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from moderator.rules import events as ev
 from moderator.rules.commands import ChooseColour
 from moderator.rules.dice import Dice
@@ -30,12 +32,22 @@ def start_game(players: list[str], dice: Dice, *, scripted_dice: bool = False) -
     while len(assigned) < len(names):
         waiting = [n for n in names if n not in assigned]
         rolls = list(zip(waiting, dice.roll(len(waiting))))
-        values = [r for _, r in rolls]
-        taken = {t // 100 for t in assigned.values()}
-        new = tuple((n, r * 100) for n, r in rolls if values.count(r) == 1 and r not in taken)
+        new = towers_won(rolls, assigned.values())
         assigned.update(new)
         out.append(ev.TowersRolled(rolls=tuple(rolls), assigned=new))
     return out
+
+
+def towers_won(
+    rolls: Sequence[tuple[str, int]], assigned: Iterable[int]
+) -> tuple[tuple[str, int], ...]:
+    """
+    1.3.1.2: the towers one set of ``rolls`` gives, beside the towers ``assigned``
+    already: a roll unique in its set that names a free tower takes it.
+    """
+    values = [r for _, r in rolls]
+    taken = {t // 100 for t in assigned}
+    return tuple((n, r * 100) for n, r in rolls if values.count(r) == 1 and r not in taken)
 
 
 def colour_chooser(state: GameState) -> str | None:

@@ -163,7 +163,12 @@ def _entry_side(
     if len(entries) == 1:
         return entries[0], None
     roll = dice.roll(1)[0]
-    return entries[(roll - 1) * len(entries) // 6], roll
+    return drawn_side(entries, roll), roll
+
+
+def drawn_side(entries: tuple[str, ...], roll: int) -> str:
+    """Wolff 7.0: the side a die draws from the legal ones, each as likely."""
+    return entries[(roll - 1) * len(entries) // 6]
 
 
 def _lord_shown(lords: tuple[str, ...], showing: str | None, teleport: str) -> str:

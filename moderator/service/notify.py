@@ -153,10 +153,7 @@ def _meant_for(seat: str, new: Sequence[ev.Event]) -> bool:
     that goes to him at once, whatever he chose to hear of the others' play.
     """
     return any(
-        isinstance(e, ev.LegionShown | ev.MessageRelayed)
-        and may_see(e, seat)
-        and seat not in (getattr(e, "owner", None), getattr(e, "sender", None))
-        for e in new
+        ev.author(e) not in (None, seat) and may_see(e, seat) for e in new
     )
 
 

@@ -19,6 +19,7 @@ from datetime import datetime
 from moderator.orders import Query
 from moderator.orders import standing as orders_standing
 from moderator.orders.errors import OrderError
+from moderator.orders.exposure_orders import is_tell
 from moderator.play.queries import answer_query
 from moderator.play.run import DONE, REFUSED, Answerer, LineResult, run_orders
 from moderator.reporting.narrate import history_lines
@@ -221,7 +222,7 @@ def _relay_allowance(
     kept: list[str] = []
     refused: list[LineResult] = []
     for line in lines:
-        if line.split(None, 1)[:1] and line.split(None, 1)[0].casefold() == "tell":
+        if is_tell(line):
             if left <= 0:
                 refused.append(LineResult(line, REFUSED, code="E-TELL-LIMIT", reason=(
                     f"at most {RELAYS_A_DAY} messages a day in a game; send it after "

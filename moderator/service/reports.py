@@ -225,7 +225,7 @@ def _aside_headline(timeline: Timeline, viewer: str) -> str:
     seen = [e for e, _ in timeline if may_see(e, viewer) and not is_bookkeeping(e)]
     if not seen or not all(isinstance(e, ev.ASIDE_EVENT_TYPES) for e in seen):
         return ""
-    senders = sorted({str(getattr(e, "owner", "") or getattr(e, "sender", "")) for e in seen})
+    senders = sorted({str(ev.author(e)) for e in seen})
     if viewer in senders:
         return ""
     what = [
