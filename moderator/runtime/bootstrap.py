@@ -68,6 +68,7 @@ def mail_handler(config: Config, ring: Keyring | None) -> MailGameHandler:
         seal_window=timedelta(days=config.service.signature_days),
         verp_key=config.verp_key,
         gm_address=config.moderator.gm_address or None,
+        bounce_pause=timedelta(hours=config.service.bounce_pause_hours),
     )
 
 

@@ -108,6 +108,9 @@ class ServiceSettings:
     #: An outage longer than this (hours) extends every deadline instead of timing
     #: players out for the moderator's absence.
     max_outage_hours: float = 12.0
+    #: How long (hours) a believed bounce pauses the deadline of the player whose mail
+    #: bounced, once per deadline (``moderator.service.bounces``).
+    bounce_pause_hours: float = 48.0
     #: Mails signed and sent at once.
     send_concurrency: int = 4
     #: Seconds between looks at the tournaments: games formed from their waiting lists,

@@ -9,8 +9,8 @@ reader names a field) and stored as JSON under a schema number: ``from_json`` up
 an older record (schema 0 was the untyped options of the first releases) and
 ``to_json`` always writes the newest schema, so a record is read by the code of its
 day and migrated forward when it is written again.  Keys added within a schema (the
-notification choices, standing orders, undelivered mail) are optional: a record
-without them reads as their defaults, so they need no new schema number.
+notification choices, standing orders, undelivered mail, bounce pauses) are optional:
+a record without them reads as their defaults, so they need no new schema number.
 """
 
 from __future__ import annotations
@@ -107,6 +107,23 @@ class Pause:
 
 
 @dataclass(frozen=True, slots=True)
+class Undelivered:
+    """
+    A seat whose mail bounced (``moderator.service.bounces``): his deadline is paused
+    from ``since`` until ``until`` at the latest, or until a mail of his shows he reads
+    his mail again.  ``held``: the deadline that ran against him when the pause began,
+    which then runs on with the time it had left; ``told``: who heard of the pause, and
+    hears of its end.  ``until`` None: a pause written before pauses had an end (it ends
+    with his next mail).
+    """
+
+    since: datetime
+    until: datetime | None = None
+    held: Deadline | None = None
+    told: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """What the service keeps about a game beside its events (see the module's doc)."""
 
@@ -133,9 +150,12 @@ class GameRecord:
     #: Each player's standing orders, as the lines he wrote (``orders.standing``): private
     #: to the moderator, never shown to another player (Wolff 9.4).
     standing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: Players whose mail bounced, and since when: an undelivered report is not a late
-    #: player, so his deadline waits until a mail of his shows he reads his mail again.
-    undelivered: Mapping[str, datetime] = field(default_factory=dict)
+    #: Players whose mail bounced, and their deadline's pause: an undelivered report is
+    #: not a late player, so his deadline waits, for a bounded time.
+    undelivered: Mapping[str, Undelivered] = field(default_factory=dict)
+    #: The step key of the last deadline a bounce paused for each player: a deadline is
+    #: paused once at most.
+    bounce_paused: Mapping[str, str] = field(default_factory=dict)
     #: Each hidden legion's latest commitment (marker -> the event carrying it), so the
     #: commitment can be opened when the legion is shown (``moderator.audit.seal``).
     commitments: Mapping[str, int] = field(default_factory=dict)
@@ -174,15 +194,7 @@ class GameRecord:
                 "bound": self.dice.bound,
             },
             "time_limits": self.time_limits.to_json() if self.time_limits else None,
-            "deadline": None
-            if deadline is None
-            else {
-                "key": deadline.key,
-                "player": deadline.player,
-                "kind": deadline.kind,
-                "started": iso(deadline.started),
-                "due": iso(deadline.due),
-            },
+            "deadline": _deadline_json(deadline),
             "ends_at": iso(self.ends_at) if self.ends_at is not None else None,
             "absences": [
                 {
@@ -207,7 +219,16 @@ class GameRecord:
             "notify": dict(self.notify),
             "digest_sent": dict(self.digest_sent),
             "standing": {seat: list(lines) for seat, lines in self.standing.items()},
-            "undelivered": {seat: iso(at) for seat, at in self.undelivered.items()},
+            "undelivered": {
+                seat: {
+                    "since": iso(pause.since),
+                    "until": iso(pause.until) if pause.until is not None else None,
+                    "held": _deadline_json(pause.held),
+                    "told": list(pause.told),
+                }
+                for seat, pause in self.undelivered.items()
+            },
+            "bounce_paused": dict(self.bounce_paused),
             "commitments": dict(self.commitments),
             "relay": self.relay,
             "relayed": dict(self.relayed),
@@ -253,14 +274,46 @@ class GameRecord:
                 for k, v in dict(raw.get("standing") or {}).items()
             },
             undelivered={
-                str(k): at
+                str(k): pause
                 for k, v in dict(raw.get("undelivered") or {}).items()
-                if (at := moment(v)) is not None
+                if (pause := _undelivered(v)) is not None
+            },
+            bounce_paused={
+                str(k): str(v) for k, v in dict(raw.get("bounce_paused") or {}).items()
             },
             commitments={str(k): int(v) for k, v in dict(raw.get("commitments") or {}).items()},
             relay=bool(raw.get("relay", True)),
             relayed={str(k): str(v) for k, v in dict(raw.get("relayed") or {}).items()},
         )
+
+
+def _deadline_json(deadline: Deadline | None) -> dict[str, str] | None:
+    if deadline is None:
+        return None
+    return {
+        "key": deadline.key,
+        "player": deadline.player,
+        "kind": deadline.kind,
+        "started": iso(deadline.started),
+        "due": iso(deadline.due),
+    }
+
+
+def _undelivered(stored: Any) -> Undelivered | None:
+    """A seat's pause as stored; a bare moment is a pause of before pauses had an end."""
+    if not isinstance(stored, Mapping):
+        since = moment(stored)
+        return Undelivered(since) if since is not None else None
+    since = moment(stored.get("since"))
+    if since is None:
+        return None
+    held = stored.get("held")
+    return Undelivered(
+        since,
+        moment(stored.get("until")),
+        _deadline(held) if isinstance(held, Mapping) else None,
+        tuple(str(address) for address in stored.get("told") or ()),
+    )
 
 
 def _deadline(stored: Mapping[str, Any]) -> Deadline | None:
@@ -331,6 +384,7 @@ __all__ = [
     "Dice",
     "GameRecord",
     "Pause",
+    "Undelivered",
     "iso",
     "moment",
     "upcast_0",

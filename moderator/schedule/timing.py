@@ -16,9 +16,12 @@ the same deadline runs on.  A deadline whose time overlaps one of the acting pla
 absences ends the kind's limit after that absence ends (``deadline_for``).
 
 A player whose mail bounces (``GameRecord.undelivered``) is not late: an undelivered
-report is not a player who will not answer.  While he is in it, no deadline runs
-against him (``follow`` sets none, so there is no reminder and no timeout); when a mail
-of his shows he reads his mail again (``delivered``), his deadline starts afresh.
+report is not a player who will not answer.  A bounce the service believes pauses his
+deadline (``undelivered``) for a bounded time, once per deadline (``paused_once``):
+while he is paused no deadline runs against him (``follow`` sets none, so there is no
+reminder and no timeout).  The pause ends when its time is up or when a mail of his
+shows he reads his mail again (``resume``): the deadline he was on runs on with the
+time it had left, and one that would have started during the pause starts then.
 
 The game's record keeps the current deadline (``GameRecord.deadline``: when it falls,
 what the reports print in each player's zone, and what it times: the step key, the
@@ -43,7 +46,7 @@ from moderator.schedule.limits import (
     TURN,
     TimeLimits,
 )
-from moderator.schedule.record import Deadline, GameRecord, iso, moment
+from moderator.schedule.record import Deadline, GameRecord, Undelivered, iso, moment
 
 _KIND_OF_STEP = {
     Step.COLOUR: SETUP,
@@ -174,30 +177,69 @@ def follow(
     return _with_deadline(record, key, player, kind, now, due), change
 
 
+def paused_once(record: GameRecord, player: str) -> bool:
+    """Whether the deadline running against ``player`` was paused by a bounce already."""
+    running = _running(record)
+    return (
+        running is not None
+        and running.player == player
+        and record.bounce_paused.get(player) == running.key
+    )
+
+
 def undelivered(
-    state: GameState, record: GameRecord, player: str, since: datetime, now: datetime
+    state: GameState,
+    record: GameRecord,
+    player: str,
+    since: datetime,
+    until: datetime,
+    told: tuple[str, ...] = (),
 ) -> tuple[GameRecord, Change | None]:
     """
-    ``player``'s mail bounces since ``since``: the record with him in ``undelivered``
-    and the deadline as ``follow`` then has it (none, while he is the player to act).
+    ``player``'s mail bounced at ``since``: his deadline paused until ``until`` at the
+    latest.  The record with him in ``undelivered`` (the deadline running against him
+    held there, and named in ``bounce_paused``) and the deadline as ``follow`` then has
+    it (none, while he is the player to act).  Unchanged when he is paused already or
+    his deadline was paused once (``paused_once``).
     """
-    if player in record.undelivered:
+    if player in record.undelivered or paused_once(record, player):
         return record, None
-    record = record.but(undelivered={**record.undelivered, player: since})
-    return follow(state, record, now)
+    running = _running(record)
+    held = running if running is not None and running.player == player else None
+    pause = Undelivered(since, until, held, told)
+    record = record.but(undelivered={**record.undelivered, player: pause})
+    if held is not None:
+        record = record.but(bounce_paused={**record.bounce_paused, player: held.key})
+    return follow(state, record, since)
 
 
-def delivered(
+def resume(
     state: GameState, record: GameRecord, player: str, now: datetime
 ) -> tuple[GameRecord, Change | None]:
     """
-    ``player`` reads his mail again: the record without him in ``undelivered``, and
-    the deadline as ``follow`` has it (a fresh one from ``now`` if he is to act).
+    ``player``'s pause is over at ``now`` (its time is up, or a mail of his came): the
+    record without him in ``undelivered``.  If he is to act, the deadline he was on
+    runs on, moved later by the time paused (its reminders counted again), and is named
+    in ``bounce_paused``; a deadline that would have started during the pause starts
+    ``now``.  Otherwise the deadline is as ``follow`` has it.
     """
-    if player not in record.undelivered:
+    pause = record.undelivered.get(player)
+    if pause is None:
         return record, None
-    rest = {seat: since for seat, since in record.undelivered.items() if seat != player}
-    return follow(state, record.but(undelivered=rest), now)
+    rest = {seat: held for seat, held in record.undelivered.items() if seat != player}
+    record = record.but(undelivered=rest)
+    key = step_key(state)
+    limits = record.time_limits
+    if limits is None or key is None or to_act(state) != player:
+        return follow(state, record, now)
+    record = record.but(bounce_paused={**record.bounce_paused, player: key})
+    held = pause.held
+    if held is None or held.key != key:
+        return follow(state, record.but(deadline=None), now)
+    paused = max(now - pause.since, timedelta(0))
+    due, started = held.due + paused, held.started + paused
+    change = Change(key, player, held.kind, due, reminders_behind(limits, due, now))
+    return _with_deadline(record, key, player, held.kind, started, due), change
 
 
 def recompute(record: GameRecord, now: datetime) -> tuple[GameRecord, Change | None]:
@@ -261,13 +303,14 @@ __all__ = [
     "absences_of",
     "current",
     "deadline_for",
-    "delivered",
     "extend",
     "follow",
     "iso",
     "moment",
+    "paused_once",
     "recompute",
     "reminders_behind",
+    "resume",
     "step_key",
     "step_kind",
     "undelivered",

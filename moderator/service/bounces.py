@@ -1,35 +1,44 @@
 """
-Bounces of the moderator's own mail: an undelivered report is not a late player.
+Bounces of the moderator's own mail: an undelivered report is not a late player, and a
+mail that only looks like a bounce is not one.
 
 Every mail goes out with a VERP return path naming its outbox row
 (``moderator.mail.verp``, used by ``moderator.runtime.sender``), so the bounce, which
-goes back to the return path, says which mail did not arrive.  ``handle`` takes a mail
-the intake read as a bounce (``moderator.mail.intake.bounce_of``):
+goes back to the return path, says which mail did not arrive.  But a player sees his
+own return paths (``Return-Path``), and a mail anybody writes may look like a bounce:
+a believed bounce must not let a player stop his own clock (Wolff 21.0).  ``handle``
+takes a mail the intake read as a bounce (``moderator.mail.intake.bounce_of``):
 
 1. it finds the mail: by the return path the bounce was delivered to (its tag checked
    against the moderator's key), else by a Message-ID of ours that the bounce quotes,
-   when the recipient that failed is that mail's.  A bounce of no mail of ours, or with
-   a forged tag, changes nothing and is dropped unanswered, as every bounce was before;
-2. it marks the outbox row ``undelivered``, the bounce's reason in ``last_error``;
-3. when the mail went to a player seated in its game, it puts him in the game's
-   ``undelivered`` (``schedule.timing.undelivered``): no deadline runs against him, so
-   no reminder and no timeout comes while his mail bounces;
-4. it tells the game master (``gm_address``) and a tournament game's director, by a
-   notice: whose mail, the failure as the bounce gives it, and that his deadline waits.
+   when the recipient that failed is that mail's;
+2. it believes the bounce only if it is a delivery report (RFC 3464) whose block for
+   that mail's recipient says ``failed`` with a 5.x.x status, sent neither from the
+   address of a player (``From``, ``Sender``, ``Return-Path``) nor signed by a player's
+   key (``doubt``).  Anything else is logged and dropped, answered to nobody, and the
+   mail is not marked;
+3. it marks the outbox row ``undelivered``, the bounce's reason in ``last_error``;
+4. when the mail went to a player seated in a game with time limits, it pauses his
+   deadline for ``pause`` (the setting ``bounce_pause_hours``), once per deadline
+   (``schedule.timing.undelivered``): meanwhile no reminder and no timeout comes.  The
+   pause ends at its time (a ``BOUNCE_END`` deadline: ``moderator.service.bounce_clock``)
+   or at his next authenticated mail (``delivered``), and the deadline he was on runs
+   on with the time it had left;
+5. it tells the game master (``gm_address``) and a tournament game's director of every
+   bounce it believes: whose mail, the failure as the bounce gives it, and what became
+   of his deadline (paused until when, paused already, or paused once already and
+   running on).  They hear again when the pause ends.
 
 The other players are not mailed: they could do nothing about it, mail is what issue 15
 asks to spare, and their reports show that no deadline runs.  Nothing is sent to the
 player whose mail bounces.
-
-``delivered`` is the other half: an authenticated mail of the player shows he reads his
-mail again, so he leaves ``undelivered`` in every game he sits in, and the deadline
-of the game that waits for him starts afresh.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from moderator.mail import verp
 from moderator.mail.intake import Bounce
@@ -39,12 +48,19 @@ from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
 from moderator.service import notices, notify, reports
-from moderator.store.deadlines import DeadlineChange, deadline_change
+from moderator.store.deadlines import BOUNCE_END, BOUNCE_STEP, DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup, Outcome
 from moderator.store.outbox import OutgoingMail, StoredMail
 from moderator.store.players import Player, normal_address
 from moderator.store.tables import UNDELIVERED
 from moderator.store.unit_of_work import GameWrite, game_write
+
+log = logging.getLogger(__name__)
+
+#: How long a believed bounce pauses a deadline, unless the setting says otherwise.
+PAUSE = timedelta(hours=48)
+#: What a believed bounce did to the deadline of the player whose mail bounced.
+PAUSED, ALREADY, ONCE, NO_LIMITS = "paused", "paused already", "paused once", "no limits"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,32 +79,49 @@ def handle(
     moderator_address: str,
     verp_key: bytes | None,
     gm_address: str | None,
+    pause: timedelta = PAUSE,
+    signer: str | None = None,
 ) -> Outcome | None:
     """
     What a bounce does (see the module's text); None when it returns no mail of ours
     (the handler drops it).  ``game`` is the message's own game, if the handler found
-    one: its changes then go in the outcome's record, not in ``games``.
+    one: its changes then go in the outcome's record, not in ``games``.  ``signer``: the
+    fingerprint of the bounce's good signature, if it has one.
     """
     returned = find(bounce, lookup, moderator_address, verp_key)
     if returned is None:
+        log.info("bounce dropped: it returns no mail of ours (%s)", bounce.reason)
         return None
     mail = returned.mail
+    why = doubt(bounce, mail, lookup, signer)
+    if why is not None:
+        log.info("bounce of mail %s not believed, dropped: %s", mail.id, why)
+        note = f"dropped: a bounce of mail {mail.id} not believed: {why}"
+        return Outcome(rejected=True, note=note)
     if mail.status == UNDELIVERED:
         return Outcome(rejected=True, note=f"dropped: mail {mail.id} bounced before")
-    note = f"mail {mail.id} to {mail.recipient} undelivered ({returned.how}): {bounce.reason}"
-    marked = Outcome(undelivered=((mail.id, bounce.reason),), note=note)
+    reason = _reason(bounce, mail)
+    note = f"mail {mail.id} to {mail.recipient} undelivered ({returned.how}): {reason}"
+    marked = Outcome(undelivered=((mail.id, reason),), note=note)
     same = game is not None and game.game_id == mail.game_id
     played = game if same else lookup.game(mail.game_id) if mail.game_id else None
     seat = _seat(played, mail.recipient)
     if played is None or seat is None:
         return marked
     now = lookup.now()
-    record, change = timing.undelivered(played.state, played.record, seat, now, now)
-    if record == played.record:
-        return replace(marked, note=f"{note}; {seat} is in undelivered already")
-    rows = deadline_change(change)
-    told = tell(lookup, moderator_address, gm_address, played, seat, returned, bounce, now)
-    marked = replace(marked, mails=tuple(told), note=f"{note}; {seat}'s deadline waits")
+    told = _told(lookup, gm_address, played, mail.recipient)
+    verdict, record, change = _pause(played, seat, now, pause, told)
+    shown = record.undelivered.get(seat)
+    until = shown.until if shown is not None else None
+    mails = tell(
+        lookup, moderator_address, told, played, seat, returned, bounce, now, verdict, until
+    )
+    said = f"{seat}'s deadline {verdict}" + (f" until {timing.iso(until)}" if until else "")
+    marked = replace(marked, mails=tuple(mails), note=f"{note}; {said}")
+    if verdict != PAUSED:
+        return marked
+    assert until is not None
+    rows = (*deadline_change(change), DeadlineChange(BOUNCE_END, until, seat, BOUNCE_STEP))
     if same:
         return replace(marked, record=record, deadlines=rows)
     paused = game_write(played.game_id, played.seq, record=record, deadlines=rows)
@@ -115,79 +148,183 @@ def find(
     return None
 
 
+def doubt(bounce: Bounce, mail: StoredMail, lookup: Lookup, signer: str | None) -> str | None:
+    """
+    Why ``bounce`` of ``mail`` is not believed, or None: it must be a delivery report
+    whose block for the mail's recipient failed for good, from no player's address and
+    signed by no player's key.  A mailer daemon is never a player; a player who forges
+    a bounce of his own report to stop his clock usually is one.
+    """
+    recipient = normal_address(mail.recipient)
+    if not bounce.recipients:
+        return "it is no delivery status notification (RFC 3464)"
+    status = bounce.status_for(recipient)
+    if status is None:
+        blocks = "; ".join(block.line for block in bounce.recipients[:5])
+        return f"its report says nothing of {recipient} (only {blocks})"
+    if not status.permanent:
+        return f"its report says {status.line} for {recipient}, not failed with 5.x.x"
+    for address in bounce.senders:
+        if lookup.player(address) is not None:
+            return f"it was sent from {address}, a player's address"
+    if signer and lookup.players_with_key(signer):
+        return f"it is signed by a player's key ({signer})"
+    return None
+
+
+def _reason(bounce: Bounce, mail: StoredMail) -> str:
+    """The failure in one line, from the report's block for the mail's recipient."""
+    status = bounce.status_for(normal_address(mail.recipient))
+    if status is None:
+        return bounce.reason
+    said = [f"failed: {status.final or status.original}", f"status {status.status}"]
+    return "; ".join([*said, status.diagnostic] if status.diagnostic else said)
+
+
+def _pause(
+    game: GameContext, seat: str, now: datetime, pause: timedelta, told: tuple[str, ...]
+) -> tuple[str, GameRecord, timing.Change | None]:
+    """What a believed bounce does to ``seat``'s deadline: the verdict, record, change."""
+    record = game.record
+    if seat in record.undelivered:
+        return ALREADY, record, None
+    if record.time_limits is None:
+        return NO_LIMITS, record, None
+    if timing.paused_once(record, seat):
+        return ONCE, record, None
+    record, change = timing.undelivered(game.state, record, seat, now, now + pause, told)
+    return PAUSED, record, change
+
+
 @dataclass(frozen=True, slots=True)
 class Cleared:
     """
-    What a player's authenticated mail changes of his undelivered mail (``delivered``):
-    the message's ``game`` with its record cleared (``record``: that record, None if
-    it did not change), that game's deadline ``rows``, and the writes of his ``others``.
+    What a player's authenticated mail changes of his paused deadlines (``delivered``):
+    the message's ``game`` with its record resumed (``record``: that record, None if
+    it did not change), that game's deadline ``rows``, the writes of his ``others``, and
+    the ``mails`` telling those who heard of each pause that it is over.
     """
 
     game: GameContext | None
     record: GameRecord | None = None
     rows: tuple[DeadlineChange, ...] = ()
     others: tuple[GameWrite, ...] = ()
+    mails: tuple[OutgoingMail, ...] = ()
 
     def keep(self, outcome: Outcome) -> Outcome:
         """
         ``outcome`` of the mail's flow with these changes: the message's game keeps
-        its cleared record even when the flow changed nothing, the restarted deadline
-        comes before the flow's own deadline changes, the other games' writes go too.
+        its resumed record even when the flow changed nothing, the resumed deadline
+        comes before the flow's own deadline changes, the other games' writes and the
+        notices go too.
         """
         if self.record is not None:
             record = outcome.record if outcome.record is not None else self.record
             outcome = replace(outcome, record=record, deadlines=(*self.rows, *outcome.deadlines))
         if self.others:
             outcome = replace(outcome, games=(*outcome.games, *self.others))
+        if self.mails:
+            outcome = replace(outcome, mails=(*outcome.mails, *self.mails))
         return outcome
 
 
-def delivered(lookup: Lookup, player: Player, game: GameContext | None) -> Cleared:
+def delivered(lookup: Lookup, player: Player, game: GameContext | None, sender: str) -> Cleared:
     """
-    ``player``'s authenticated mail shows he reads his mail: he leaves ``undelivered``
-    in every game he sits in (``timing.delivered``; a game waiting for him starts his
-    deadline afresh).  ``game`` is the message's own game, held by the runner.
+    ``player``'s authenticated mail shows he reads his mail: his pause ends in every
+    game he sits in (``timing.resume``: the deadline he was on runs on with the time it
+    had left), its ``BOUNCE_END`` row is closed, and those told of the pause hear it is
+    over.  ``game`` is the message's own game, held by the runner.
     """
     now = lookup.now()
     cleared = Cleared(game)
     others: list[GameWrite] = []
+    mails: list[OutgoingMail] = []
     for game_id, seat in lookup.games_of(player.address):
         if game is not None and game_id == game.game_id:
             if seat in game.record.undelivered:
-                record, change = timing.delivered(game.state, game.record, seat, now)
-                cleared = Cleared(replace(game, record=record), record, deadline_change(change))
+                record, rows = resumed(game, seat, now)
+                mails.extend(over(lookup, sender, game, record, seat, now, by_mail=True))
+                cleared = Cleared(replace(game, record=record), record, rows)
             continue
         stored = lookup.record(game_id)
         other = lookup.game(game_id) if stored is not None and seat in stored.undelivered else None
         if other is not None:
-            record, change = timing.delivered(other.state, other.record, seat, now)
-            rows = deadline_change(change)
+            record, rows = resumed(other, seat, now)
+            mails.extend(over(lookup, sender, other, record, seat, now, by_mail=True))
             others.append(game_write(game_id, other.seq, record=record, deadlines=rows))
-    return replace(cleared, others=tuple(others))
+    return replace(cleared, others=tuple(others), mails=tuple(mails))
+
+
+def resumed(
+    game: GameContext, seat: str, now: datetime
+) -> tuple[GameRecord, tuple[DeadlineChange, ...]]:
+    """``seat``'s pause over at ``now``: the game's record and its deadline rows."""
+    record, change = timing.resume(game.state, game.record, seat, now)
+    ended = DeadlineChange(BOUNCE_END, None, seat, BOUNCE_STEP)
+    return record, (*deadline_change(change), ended)
+
+
+def over(
+    lookup: Lookup,
+    sender: str,
+    game: GameContext,
+    record: GameRecord,
+    seat: str,
+    now: datetime,
+    *,
+    by_mail: bool,
+) -> list[OutgoingMail]:
+    """The notice that ``seat``'s pause is over, to those who heard of it."""
+    pause = game.record.undelivered.get(seat)
+    if pause is None:
+        return []
+    mails: list[OutgoingMail] = []
+    for reader in _readers(lookup, pause.told):
+        zone = reader.time_zone
+        running = timing.current(record)
+        text = render(
+            "gm.bounce_pause_over.txt.j2",
+            game=game.game_id,
+            seat=seat,
+            since=reports.moment_line(pause.since, zone),
+            ended=reports.moment_line(now, zone),
+            by_mail=by_mail,
+            to_act=to_act(game.state) == seat,
+            due=reports.moment_line(running.due, zone)
+            if running is not None and running.player == seat
+            else "",
+            over=game.state.step is Step.OVER,
+        )
+        why = "his mail arrived" if by_mail else "its time is up"
+        subject = f"Pause over: {seat}'s deadline in {game.game_id} runs again ({why})"
+        texts = reports.Texts(subject, text)
+        mails.append(notify.mail_to(sender, reader, notices.NOTICE, texts, game.game_id, {}))
+    return mails
 
 
 def tell(
     lookup: Lookup,
     sender: str,
-    gm_address: str | None,
+    told: tuple[str, ...],
     game: GameContext,
     seat: str,
     returned: Returned,
     bounce: Bounce,
     now: datetime,
+    verdict: str = PAUSED,
+    until: datetime | None = None,
 ) -> list[OutgoingMail]:
-    """The notice to the game master and a tournament game's director."""
-    addresses = [gm_address] if gm_address else []
-    if game.record.tournament:
-        addresses.append(lookup.director(game.record.tournament) or "")
+    """
+    The notice of a believed bounce to ``told`` (the game master and a tournament
+    game's director): ``game`` as it was before the bounce, ``verdict`` what the bounce
+    did to ``seat``'s deadline, ``until`` when his pause ends.
+    """
     mail = returned.mail
+    status = bounce.status_for(normal_address(mail.recipient))
+    before = timing.current(game.record)
     mails: list[OutgoingMail] = []
-    for address in dict.fromkeys(normal_address(a) for a in addresses if a):
-        if address == normal_address(mail.recipient):
-            continue  # his mail bounces: telling him would bounce too
-        reader = lookup.player(address) or Player(0, "Game master", address, "UTC", None, None)
+    for reader in _readers(lookup, told):
         zone = reader.time_zone
-        running = timing.current(game.record)
         text = render(
             "gm.undelivered.txt.j2",
             game=game.game_id,
@@ -199,21 +336,49 @@ def tell(
             message_id=mail.message_id,
             mail_id=mail.id,
             failed=", ".join(bounce.failed),
-            status=bounce.status,
-            diagnostic=bounce.diagnostic,
+            status=status.status if status is not None else bounce.status,
+            diagnostic=status.diagnostic if status is not None else bounce.diagnostic,
             arrived=reports.moment_line(now, zone),
             how=returned.how,
-            was_due=reports.moment_line(running.due, zone)
-            if running is not None and running.player == seat
+            verdict=verdict,
+            was_due=reports.moment_line(before.due, zone)
+            if before is not None and before.player == seat
             else "",
-            limits=game.record.time_limits is not None,
-            to_act=to_act(game.state) == seat,
+            until=reports.moment_line(until, zone) if until is not None else "",
             tournament=bool(game.record.tournament),
+            to_act=to_act(game.state) == seat,
         )
-        subject = f"Undelivered: mail to {seat} in {game.game_id} bounced; his deadline waits"
+        subject = f"Undelivered: mail to {seat} in {game.game_id} bounced; " + _SUBJECTS[verdict]
         texts = reports.Texts(subject, text)
         mails.append(notify.mail_to(sender, reader, notices.NOTICE, texts, game.game_id, {}))
     return mails
+
+
+_SUBJECTS = {
+    PAUSED: "his deadline is paused",
+    ALREADY: "his deadline is paused already",
+    ONCE: "his deadline was paused once already and runs on",
+    NO_LIMITS: "the game has no deadlines",
+}
+
+
+def _told(
+    lookup: Lookup, gm_address: str | None, game: GameContext, recipient: str
+) -> tuple[str, ...]:
+    """Who hears of a bounce: the game master and a tournament game's director, not him."""
+    addresses = [gm_address] if gm_address else []
+    if game.record.tournament:
+        addresses.append(lookup.director(game.record.tournament) or "")
+    his = normal_address(recipient)  # his mail bounces: telling him would bounce too
+    found = (normal_address(a) for a in addresses if a)
+    return tuple(dict.fromkeys(a for a in found if a != his))
+
+
+def _readers(lookup: Lookup, addresses: tuple[str, ...]) -> list[Player]:
+    """The players (or a game master nobody registered) at ``addresses``."""
+    return [
+        lookup.player(a) or Player(0, "Game master", a, "UTC", None, None) for a in addresses
+    ]
 
 
 def _seat(game: GameContext | None, recipient: str) -> str | None:
@@ -224,4 +389,19 @@ def _seat(game: GameContext | None, recipient: str) -> str | None:
     return seat if seat is not None and game.state.has_player(seat) else None
 
 
-__all__ = ["Cleared", "Returned", "delivered", "find", "handle", "tell"]
+__all__ = [
+    "ALREADY",
+    "NO_LIMITS",
+    "ONCE",
+    "PAUSE",
+    "PAUSED",
+    "Cleared",
+    "Returned",
+    "delivered",
+    "doubt",
+    "find",
+    "handle",
+    "over",
+    "resumed",
+    "tell",
+]

@@ -43,7 +43,7 @@ from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
 from moderator.schedule.record import GameRecord
-from moderator.service import digests, notices, notify, reliability, reports, standing
+from moderator.service import bounce_clock, digests, notices, notify, reliability, reports, standing
 from moderator.store import ConflictError, EventStore, Tx, deadlines, players
 from moderator.store.deadlines import (
     ABSENCE_END,
@@ -175,6 +175,8 @@ def _one(store: EventStore, sender: str, row: Deadline, now: datetime) -> list[s
             return _time_called(tx, sender, fresh, now) if fresh.due_at <= now else []
         if fresh.kind == ABSENCE_END:
             return _absence_over(tx, sender, fresh, now) if fresh.due_at <= now else []
+        if fresh.kind == deadlines.BOUNCE_END:
+            return bounce_clock.pause_over(tx, sender, fresh, now) if fresh.due_at <= now else []
         if fresh.kind == DIGEST:
             return digests.send_digest(tx, sender, fresh, now) if fresh.due_at <= now else []
         loaded = tx.load(fresh.game_id)

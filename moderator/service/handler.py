@@ -38,10 +38,12 @@ For each mail:
    answered line by line; they need no game and no step reference.  A move made
    before its deadline in a tournament game counts for the player's reliability.
 8. **Bounces** (``moderator.service.bounces``): a mail the intake drops as a bounce
-   is read as one (``intake.bounce_of``); one that returns a mail of ours marks it
-   undelivered, stops the deadline running against its player and tells the game
-   master.  A player's authenticated mail for a game clears his bounced mail in every
-   game he sits in (``bounces.delivered``), before its flow runs.
+   is read as one (``intake.bounce_of``); one that returns a mail of ours and is
+   believed (a delivery report that his mail failed for good, from no player's address
+   or key) marks it undelivered, pauses its player's deadline for ``bounce_pause``,
+   once per deadline, and tells the game master; any other is logged and dropped.  A
+   player's authenticated mail for a game ends his pause in every game he sits in
+   (``bounces.delivered``), before its flow runs.
 
 This module keeps the order of the steps; each lives in a module of its own: reading a
 mail in ``mail_reading``, what it must pass before it acts (caps, seals, the game it may
@@ -106,6 +108,7 @@ class MailGameHandler:
             by a Message-ID of ours they quote.
         gm_address: the game master, told when a player's mail bounces (None: nobody
             but a tournament game's director).
+        bounce_pause: how long a believed bounce pauses its player's deadline.
     """
 
     def __init__(
@@ -120,6 +123,7 @@ class MailGameHandler:
         seal_window: timedelta = seals.WINDOW,
         verp_key: bytes | None = None,
         gm_address: str | None = None,
+        bounce_pause: timedelta = bounces.PAUSE,
     ) -> None:
         self._keyring_factory = keyring_factory
         self._keyring: Verifier | None = None
@@ -131,6 +135,7 @@ class MailGameHandler:
         self.seal_window = seal_window
         self.verp_key = verp_key
         self.gm_address = gm_address or None
+        self.bounce_pause = bounce_pause
         self.secrets = auth.SecretChecker()
         self._last: tuple[int, bytes, ReadMail] | None = None
 
@@ -206,7 +211,7 @@ class MailGameHandler:
                 replies, game, lookup, player, who.method, ours, rest, ignored, unnamed
             )
             return gate.sealed(done, seal)
-        cleared = bounces.delivered(lookup, player, game)  # his mail arrives again
+        cleared = bounces.delivered(lookup, player, game, self.moderator_address)  # he reads mail
         played = self._game_mail(
             replies, read, cleared.game, lookup, player, who.method, lines, ignored
         )
@@ -241,7 +246,9 @@ class MailGameHandler:
         """A dropped mail that is a bounce of a mail of ours (``bounces.handle``); else None."""
         bounce = bounce_of(read.msg, disposition)
         if bounce is None:
+            log.info("dropped, no bounce: no recipient failed for good (%s)", reasons(disposition))
             return None
+        signature = read.signature
         return bounces.handle(
             bounce,
             game,
@@ -249,6 +256,8 @@ class MailGameHandler:
             moderator_address=self.moderator_address,
             verp_key=self.verp_key,
             gm_address=self.gm_address,
+            pause=self.bounce_pause,
+            signer=signature.fingerprint if signature.valid else None,
         )
 
     # -- reading -----------------------------------------------------------------------

@@ -94,7 +94,9 @@ def deadline_line(record: GameRecord, time_zone: str = "UTC") -> str:
     """The game's deadline in the player's time zone, or why there is none."""
     if record.deadline is None and record.undelivered:
         who = ", ".join(sorted(record.undelivered))
-        return f"none while mail to {who} cannot be delivered (the game master is told)"
+        ends = [p.until for p in record.undelivered.values() if p.until is not None]
+        until = f", at most until {moment_line(max(ends), time_zone)}" if ends else ""
+        return f"none while mail to {who} cannot be delivered{until} (the game master is told)"
     if record.deadline is None:
         return "no deadline set"
     return moment_line(record.deadline.due, time_zone)

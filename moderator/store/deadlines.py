@@ -3,11 +3,12 @@ Deadlines: when a game, or one player in it, must have acted; and the service's
 heartbeat.
 
 A game has at most one open **acting** deadline (any kind but ``GAME_END``,
-``ABSENCE_END`` and ``DIGEST``): it follows the player to act, and ``apply`` replaces it, in the
-transaction that changed the game, whenever its ``step`` changes.  ``GAME_END`` is the
-game's end date (Wolff 21.1); ``ABSENCE_END`` the end of one player's absence (its
-``step`` names the absence); ``DIGEST`` the next daily digest of a player who chose
-one (``schedule.notify``).  ``reminded`` counts the reminders already sent for a
+``ABSENCE_END``, ``BOUNCE_END`` and ``DIGEST``): it follows the player to act, and ``apply``
+replaces it, in the transaction that changed the game, whenever its ``step`` changes.
+``GAME_END`` is the game's end date (Wolff 21.1); ``ABSENCE_END`` the end of one player's
+absence (its ``step`` names the absence); ``BOUNCE_END`` the end of the pause a bounce of
+his mail gave one player's deadline (``step``: ``BOUNCE_STEP``); ``DIGEST`` the next daily
+digest of a player who chose one (``schedule.notify``).  ``reminded`` counts the reminders already sent for a
 deadline.
 """
 
@@ -28,6 +29,8 @@ from moderator.store.tables import CANCELLED, DEADLINE, DONE, DUE, SERVICE_STATE
 
 __all__ = [
     "ABSENCE_END",
+    "BOUNCE_END",
+    "BOUNCE_STEP",
     "CANCELLED",
     "DIGEST",
     "DONE",
@@ -51,7 +54,9 @@ __all__ = [
 
 #: Kinds of deadline that do not follow the player to act.
 GAME_END, ABSENCE_END, DIGEST = "game-end", "absence-end", "digest"
-_NOT_ACTING = (GAME_END, ABSENCE_END, DIGEST)
+#: The end of a bounce's pause of a player's deadline, and the ``step`` of its row.
+BOUNCE_END, BOUNCE_STEP = "bounce-end", "bounce"
+_NOT_ACTING = (GAME_END, ABSENCE_END, BOUNCE_END, DIGEST)
 #: The ``service_state`` row of the service's heartbeat.
 HEARTBEAT = "heartbeat"
 
@@ -71,7 +76,7 @@ class Deadline:
 
     @property
     def acting(self) -> bool:
-        """Whether it follows the player to act (not a game's end or an absence's)."""
+        """Whether it follows the player to act (not a game's end, an absence's, a pause's)."""
         return self.kind not in _NOT_ACTING
 
 
@@ -85,6 +90,7 @@ class DeadlineChange:
       one for another step is cancelled, one for the same step moved to ``due_at``;
     - ``GAME_END``: the game's end date;
     - ``ABSENCE_END``: the end of ``player``'s absence named ``step``;
+    - ``BOUNCE_END``: the end of ``player``'s bounce pause (``step``: ``BOUNCE_STEP``);
     - ``DIGEST``: ``player``'s next daily digest (``step``: ``digest``).
     """
 
@@ -205,7 +211,7 @@ def apply(tx: Tx, game_id: str, change: DeadlineChange, seq: int | None = None) 
     found = open_deadlines(tx, game_id)
     if change.kind == GAME_END:
         same = [d for d in found if d.kind == GAME_END]
-    elif change.kind in (ABSENCE_END, DIGEST):
+    elif change.kind in (ABSENCE_END, BOUNCE_END, DIGEST):
         same = [
             d
             for d in found

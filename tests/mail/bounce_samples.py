@@ -2,7 +2,8 @@
 Bounces as mail servers write them, made for the tests (our own text, after the shapes
 of the real ones in ``../shared/mail-corpus/bounce``): an RFC 3464 delivery status
 notification as Postfix sends it, a qmail-style failure notice in plain text, and a
-delay warning, which is not a bounce.
+delay warning, which is not a bounce.  ``dsn`` also writes what a player forging one
+would: his own From and envelope sender, another status, a block for somebody else.
 """
 
 from __future__ import annotations
@@ -20,14 +21,24 @@ def dsn(
     diagnostic: str = "smtp; 550 5.1.1 <{failed}>: Recipient address rejected: User unknown",
     subject: str = "[titan g1] Turn 2, Bob to act",
     bounce_id: str = "<dsn-1@mx.example.org>",
+    sender: str = "MAILER-DAEMON@mx.example.org (Mail Delivery System)",
+    envelope: str = "",
+    extra: str = "",
 ) -> bytes:
-    """A delivery status notification delivered to ``to`` for the mail ``message_id``."""
+    """
+    A delivery status notification delivered to ``to`` for the mail ``message_id``:
+    from ``sender``, with the envelope sender ``envelope`` (the null one by default),
+    its block for ``failed`` saying ``action`` and ``status`` (no Status line if
+    ``status`` is empty); ``extra``: more header lines, each ending in CRLF.
+    """
     said = diagnostic.format(failed=failed)
+    status_line = f"Status: {status}\r\n" if status else ""
     text = (
-        f"Return-Path: <>\r\n"
+        f"Return-Path: <{envelope}>\r\n"
         f"Delivered-To: {to}\r\n"
         f"X-Original-To: {to}\r\n"
-        f"From: MAILER-DAEMON@mx.example.org (Mail Delivery System)\r\n"
+        f"From: {sender}\r\n"
+        f"{extra}"
         f"To: {to}\r\n"
         f"Subject: Undelivered Mail Returned to Sender\r\n"
         f"Date: {DATE}\r\n"
@@ -54,7 +65,7 @@ def dsn(
         f"Final-Recipient: rfc822; {failed}\r\n"
         f"Original-Recipient: rfc822; {failed}\r\n"
         f"Action: {action}\r\n"
-        f"Status: {status}\r\n"
+        f"{status_line}"
         f"Diagnostic-Code: {said}\r\n"
         f"\r\n"
         f"--RB\r\n"

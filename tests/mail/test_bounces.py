@@ -1,7 +1,8 @@
 """
 VERP return paths and bounces as the intake reads them: a return path names its mail
-only with the moderator's tag, and a bounce is what ``flufl.bounce`` finds failed for
-good (a delay warning or a read receipt is none).
+only with the moderator's tag, a bounce is what ``flufl.bounce`` finds failed for good
+(a delay warning or a read receipt is none), and a DSN's per-recipient blocks (RFC 3464
+2.3) and senders are read for the service to judge whether to believe it.
 """
 
 from __future__ import annotations
@@ -60,10 +61,78 @@ def test_a_dsn_gives_the_failed_recipient_its_status_and_the_returned_message_id
     assert found.reason.startswith("failed: bob@example.org; status 5.1.1; smtp; 550 5.1.1")
 
 
-def test_a_plain_text_failure_notice_is_a_bounce_too() -> None:
+def test_a_dsn_gives_each_recipients_block_and_who_sent_it() -> None:
+    raw = dsn(
+        to=BASE,
+        failed="Bob@Example.org",
+        message_id=OURS,
+        sender="Mail Delivery System <MAILER-DAEMON@mx.example.org>",
+        envelope="bounces@mx.example.org",
+        extra="Sender: postmaster@mx.example.org\r\n",
+    )
+    found = read_bounce(parse(raw))
+    assert found is not None
+    (block,) = found.recipients
+    assert (block.final, block.original, block.action, block.status) == (
+        "bob@example.org",
+        "bob@example.org",
+        "failed",
+        "5.1.1",
+    )
+    assert block.permanent and "User unknown" in block.diagnostic
+    assert found.status_for("BOB@example.org ") == block
+    assert found.status_for("eve@example.org") is None
+    assert found.senders == (
+        "mailer-daemon@mx.example.org",
+        "postmaster@mx.example.org",
+        "bounces@mx.example.org",
+    )
+
+
+@pytest.mark.parametrize(
+    ("action", "status", "permanent"),
+    [
+        ("failed", "5.1.1", True),
+        ("failed", "5.7.26", True),
+        ("failed", "4.4.7", False),  # a temporary status is no permanent failure
+        ("failed", "2.0.0", False),
+        ("failed", "", False),  # no status at all
+        ("failed", "5.1", False),  # not a status code (RFC 3463: class.subject.detail)
+        ("failure", "5.1.1", False),  # RFC 3464 2.3.3 says "failed"
+    ],
+)
+def test_only_a_failed_action_with_a_5xx_status_is_a_permanent_failure(
+    action: str, status: str, permanent: bool
+) -> None:
+    raw = dsn(to=BASE, failed="bob@example.org", message_id=OURS, action=action, status=status)
+    found = read_bounce(parse(raw))
+    assert found is not None
+    block = found.status_for("bob@example.org")
+    assert block is not None and block.permanent is permanent
+
+
+def test_a_report_on_two_recipients_names_the_one_that_failed() -> None:
+    raw = dsn(to=BASE, failed="bob@example.org", message_id=OURS).replace(
+        b"Final-Recipient: rfc822; bob@example.org\r\n",
+        b"Final-Recipient: rfc822; ann@example.org\r\nAction: delivered\r\nStatus: 2.0.0\r\n"
+        b"\r\nFinal-Recipient: rfc822; bob@example.org\r\n",
+    )
+    found = read_bounce(parse(raw))
+    assert found is not None
+    assert [(b.final, b.action) for b in found.recipients] == [
+        ("ann@example.org", "delivered"),
+        ("bob@example.org", "failed"),
+    ]
+    ann, bob = found.status_for("ann@example.org"), found.status_for("bob@example.org")
+    assert ann is not None and not ann.permanent
+    assert bob is not None and bob.permanent
+
+
+def test_a_plain_text_failure_notice_is_a_bounce_without_a_report() -> None:
     found = read_bounce(parse(failure_notice(to=BASE, failed="bob@example.org", message_id=OURS)))
     assert found is not None and found.failed == ("bob@example.org",)
     assert OURS in found.returned and found.status == ""
+    assert found.recipients == () and found.status_for("bob@example.org") is None
 
 
 def test_a_delay_warning_is_not_a_bounce() -> None:
