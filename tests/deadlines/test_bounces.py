@@ -67,6 +67,21 @@ def _play_turn(desk: Desk, name: str) -> None:
     raise AssertionError(f"{name} is still to act")
 
 
+def _bobs_turn_with_his_key(
+    make_desk: Callable[..., Desk], gpg_world: GpgWorld
+) -> tuple[Desk, StoredMail]:
+    """``_bobs_turn`` with the moderator's keyring, and Bob's key pinned for him."""
+    keyring = gpg_world.moderator.keyring
+    handler = MailGameHandler(lambda: keyring, MODERATOR, verp_key=KEY, gm_address=GM)
+    desk, report = _bobs_turn(make_desk, handler)
+    fingerprint = gpg_world.bob.fingerprint
+    with desk.store.transaction() as tx:
+        tx.connection.execute(
+            update(PLAYER).where(PLAYER.c.address == BOB).values(key_fingerprint=fingerprint)
+        )
+    return desk, report
+
+
 def _row(desk: Desk, mail: StoredMail) -> tuple[str, str | None]:
     with desk.store.reading() as tx:
         found = tx.connection.execute(
@@ -200,14 +215,7 @@ def test_a_bounce_signed_by_a_players_key_pauses_nothing(
     make_desk: Callable[..., Desk], gpg_world: GpgWorld
 ) -> None:
     bob = gpg_world.bob
-    handler = MailGameHandler(
-        lambda: gpg_world.moderator.keyring, MODERATOR, verp_key=KEY, gm_address=GM
-    )
-    desk, report = _bobs_turn(make_desk, handler)
-    with desk.store.transaction() as tx:
-        tx.connection.execute(
-            update(PLAYER).where(PLAYER.c.address == BOB).values(key_fingerprint=bob.fingerprint)
-        )
+    desk, report = _bobs_turn_with_his_key(make_desk, gpg_world)
     running = desk.acting()
     # a postmaster's report as it came, signed whole (PGP/MIME, RFC 3156) by Bob
     head, _, body = dsn(to=_path(report), failed=BOB, message_id=report.message_id).partition(
@@ -348,17 +356,19 @@ def test_a_bounce_during_a_pause_pauses_nothing_more(make_desk: Callable[..., De
     assert _bounce_end(desk) == [until] and desk.acting() is None
 
 
+@pytest.mark.parametrize("how", ["clearsigned", "secret"])
 def test_the_players_mail_during_the_pause_resumes_his_deadline_with_the_time_it_had_left(
-    make_desk: Callable[..., Desk],
+    make_desk: Callable[..., Desk], gpg_world: GpgWorld, how: str
 ) -> None:
-    desk, report = _bobs_turn(make_desk)
+    desk, report = _bobs_turn_with_his_key(make_desk, gpg_world)
     running = desk.acting()
     assert running is not None
     paused_at = desk.clock.now
     _bounce(desk, report)
     desk.mails()
     desk.clock.advance(hours=20)
-    sent = desk.orders("Bob", "status", ref=False)  # any mail of his: a query will do
+    # any authenticated mail of his, signed or with his secret: a query will do
+    sent = desk.orders("Bob", "status", ref=False, how=how, party=gpg_world.bob)
     assert sent.status == inbox.PROCESSED, sent.note
     assert desk.table.record.undelivered == {} and _bounce_end(desk) == []
     resumed = desk.acting()
