@@ -47,7 +47,7 @@ def main() -> None:
     seed, summary = longest
     game = f"bench-{seed}"
     started = time.perf_counter()
-    text = dumps(make_bundle(game, secret_of(seed), summary.events, "2026-11-24T00:00:00Z"))
+    text = dumps(make_bundle(game, secret_of(seed), summary.events, "2026-11-24T00:00:00Z", "Ann"))
     made = time.perf_counter() - started
     times = []
     for _ in range(3):

@@ -1,8 +1,12 @@
 """
 The audit bundle: everything a player needs to check a finished game by himself, in
-one JSON document (the format is described in docs/audit.md).  It holds every event of
-the game, hidden ones too, the secret seed, every salt and the final state the events
-must reach; the mail digests that chose the dice are in the ``order-sealed`` events.
+one JSON document (the format is described in docs/audit.md).  It holds the events of
+the game, hidden ones too (what every legion held, so that the commitments can be
+checked), the secret seed, every salt and the final state the events must reach; the
+mail digests that chose the dice and the orders' lines are in the ``order-sealed``
+events.  Each player gets his own: what others only said or showed to each other
+(Wolff 4.5) and their standing orders' notes (Wolff 9.4) are left out, each stretch a
+placeholder with its length (``hidden``) and, for an aside, its ``seal``.
 """
 
 from __future__ import annotations
@@ -13,13 +17,16 @@ from typing import Any
 
 from moderator.audit.commitments import salt_for
 from moderator.audit.dice import seed_hash
+from moderator.audit.seal import is_aside_order
 from moderator.rules import events as ev
 from moderator.rules.codec import encode
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
 
 #: The bundle's ``format``: bumped when a reader of the old one would misread the new.
-FORMAT = "titan-audit-1"
+FORMAT = "titan-audit-2"
+#: The formats ``verify`` reads (1: one bundle for all, before orders were recorded).
+FORMATS = ("titan-audit-1", FORMAT)
 
 
 def final_summary(state: GameState) -> dict[str, Any]:
@@ -40,25 +47,75 @@ def final_summary(state: GameState) -> dict[str, Any]:
     }
 
 
-def make_bundle(game: str, seed: int, events: Sequence[ev.Event], made: str) -> dict[str, Any]:
-    """The bundle of ``game`` after ``events`` (all of them), made at ``made`` (ISO time)."""
+def make_bundle(
+    game: str, seed: int, events: Sequence[ev.Event], made: str, reader: str | None
+) -> dict[str, Any]:
+    """
+    ``reader``'s bundle of ``game`` after ``events`` (all of them), made at ``made`` (ISO
+    time); ``reader`` None: the bundle anybody may have, every aside and standing
+    order's note left out.
+    """
     state = replay(events)
-    salts = [
-        {"event": seq, "marker": e.marker, "salt": salt_for(seed, game, e.marker, seq)}
-        for seq, e in enumerate(events, start=1)
-        if isinstance(e, ev.LegionCommitted)
-    ]
+    hidden = hidden_stretches(events, reader)
+    records: list[dict[str, Any]] = []
+    salts: list[dict[str, Any]] = []
+    seq = 1
+    while seq <= len(events):
+        if seq in hidden:
+            count, sealed = hidden[seq]
+            place: dict[str, Any] = {"seq": seq, "hidden": count}
+            if sealed is not None:
+                place["seal"] = sealed
+            records.append(place)
+            seq += count
+            continue
+        event = events[seq - 1]
+        records.append({"seq": seq, **encode(event)})
+        if isinstance(event, ev.LegionCommitted):
+            salts.append(
+                {"event": seq, "marker": event.marker, "salt": salt_for(seed, game, event.marker, seq)}
+            )
+        seq += 1
     return {
         "format": FORMAT,
         "game": game,
         "made": made,
+        "reader": reader,
         "players": [p.name for p in state.players],
         "seed": f"{seed:064x}",
         "seed_sha256": seed_hash(seed),
-        "events": [{"seq": seq, **encode(e)} for seq, e in enumerate(events, start=1)],
+        "events": records,
         "salts": salts,
         "final": final_summary(state),
     }
+
+
+def _sees(event: ev.Event, reader: str | None) -> bool:
+    return event.visible_to is None or (reader is not None and reader in event.visible_to)
+
+
+def hidden_stretches(
+    events: Sequence[ev.Event], reader: str | None
+) -> dict[int, tuple[int, str | None]]:
+    """
+    What ``reader``'s bundle leaves out, by the number of its first event: (how many
+    events, the aside's seal or None for a standing order's note).  An aside he is not
+    in goes whole, with its seal and openings; nothing else of an order ever does.
+    """
+    out: dict[int, tuple[int, str | None]] = {}
+    for index, event in enumerate(events):
+        if isinstance(event, ev.StandingOrderUsed) and not _sees(event, reader):
+            out[index + 1] = (1, None)
+        if not isinstance(event, ev.OrderSealed):
+            continue
+        order = events[event.first - 1 : index]
+        if not is_aside_order(order) or any(_sees(e, reader) for e in order):
+            continue
+        end = index + 1
+        while end < len(events) and isinstance(events[end], ev.CommitmentOpened):
+            end += 1
+        out[event.first] = (end - event.first + 1, event.mac)
+    return out
 
 
 def dumps(bundle: dict[str, Any]) -> str:

@@ -1,9 +1,10 @@
 """
 ``verify BUNDLE --report MAIL``: a report a player received, held against the bundle.
-The seed's SHA-256, every commitment and opening in the mail's public part and every
-salt in its private part (when the player gives a decrypted copy) must be the ones the
-bundle holds, so the moderator cannot have shown one thing in the game and another in
-the audit.  Pure: the caller reads the mail's bytes.
+The seed's SHA-256, every commitment, opening and order seal in the mail's public part
+and every salt in its private part (when the player gives a decrypted copy) must be the
+ones the bundle holds, so the moderator cannot have shown one thing in the game and
+another in the audit: the seal chains every order before it, so a signed report pins
+the whole log up to it.  Pure: the caller reads the mail's bytes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Mapping
 from email import message_from_bytes, policy
 from typing import Any
 
-from moderator.audit.verify import Discrepancy, Verdict
+from moderator.audit.verify import Verdict
+from moderator.audit.verify_checks import Discrepancy
 
 SEED = re.compile(r"seed SHA-256: ([0-9a-f]{64})", re.IGNORECASE)
 COMMITMENT = re.compile(r"event (\d+): (\S+) commitment ([0-9a-f]{64})")
@@ -21,6 +23,7 @@ OPENING = re.compile(
     r"event (\d+): (\S+) opened: commitment of event (\d+), salt ([0-9a-f]{32}), held (.+)"
 )
 SALT = re.compile(r"event (\d+): (\S+) salt ([0-9a-f]{32})")
+SEAL = re.compile(r"event (\d+): order seal ([0-9a-f]{32})")
 
 
 def mail_text(raw: bytes) -> str:
@@ -42,12 +45,12 @@ def check_report(bundle: Mapping[str, Any], raw: bytes) -> Verdict:
     events = {int(e["seq"]): e for e in bundle["events"]}
     salts = {int(s["event"]): (s["marker"], s["salt"]) for s in bundle["salts"]}
     verdict = Verdict()
-    found = {"seed": 0, "commitments": 0, "openings": 0, "salts": 0}
+    found = {"seeds": 0, "commitments": 0, "openings": 0, "salts": 0, "seals": 0}
     try:
         for match in SEED.finditer(text):
             if match.group(1) != bundle["seed_sha256"]:
                 raise Discrepancy(0, "the mail's seed SHA-256 is not the bundle's")
-            found["seed"] += 1
+            found["seeds"] += 1
         for match in COMMITMENT.finditer(text):
             seq, marker, digest = int(match.group(1)), match.group(2), match.group(3)
             payload = _payload(events, seq, "legion-committed")
@@ -64,6 +67,11 @@ def check_report(bundle: Mapping[str, Any], raw: bytes) -> Verdict:
             if shown != wanted:
                 raise Discrepancy(seq, f"the mail's opening of {marker} is not the bundle's")
             found["openings"] += 1
+        for match in SEAL.finditer(text):
+            seq, mac = int(match.group(1)), match.group(2)
+            if _payload(events, seq, "order-sealed").get("mac") != mac:
+                raise Discrepancy(seq, "the mail's order seal is not the bundle's")
+            found["seals"] += 1
         for match in SALT.finditer(text):
             seq, marker, salt = int(match.group(1)), match.group(2), match.group(3)
             if salts.get(seq) != (marker, salt):
@@ -74,12 +82,12 @@ def check_report(bundle: Mapping[str, Any], raw: bytes) -> Verdict:
         return verdict
     if not any(found.values()):
         verdict.problem = Discrepancy(
-            0, "the mail holds no seed hash, commitment, opening or salt of this game"
+            0, "the mail holds no seed hash, commitment, opening, salt or seal of this game"
         )
         return verdict
     verdict.checked.append(
         "report: "
-        + ", ".join(f"{n} {what}" for what, n in found.items())
+        + ", ".join(f"{n} {what if n != 1 else what.rstrip('s')}" for what, n in found.items())
         + " in the mail are the bundle's"
     )
     return verdict

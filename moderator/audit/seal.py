@@ -1,42 +1,92 @@
 """
 What the moderator notes after each order of a game with bound dice: where the order
-ends, which mail gave it and how many dice it rolled, commitments to the legions whose contents went out of sight
-and the openings of those whose contents were shown.  Pure: the shell calls ``seal``
-with the state before and after the order's events and appends what it returns.
+ends, which mail gave it, what it said and how many dice it rolled, commitments to the
+legions whose contents went out of sight and the openings of those whose contents were
+shown.  Pure: the shell calls ``seal`` with the state before and after the order's
+events and appends what it returns; the verifier calls it too and wants the very same.
 
 A legion is hidden while somebody besides its owner does not know what it holds
 (``Legion.known_to`` is not None).  Every hidden legion has a commitment to what it
 holds now: one is made when a hidden legion's contents change, when a legion appears
-hidden (a split) and when a public legion goes out of sight again.  So when knowledge
-of a legion widens, its latest commitment is to what it held just before, and that is
-what the opening shows.
+hidden (a split) and when a public legion goes out of sight again.  So when the game's
+events widen the knowledge of a legion, its latest commitment is to what it held just
+before, and that is what the opening shows.
+
+A show (Wolff 4.5) is not the game's: what its owner showed is kept apart
+(``Legion.shown_to``), and the show's own opening goes to its audience only, as the
+show does.  So the notes of every other order are the same whether or not a reader of
+the log may see the shows, and a player's bundle can leave out the shows of others.
+
+Each seal is chained to the one before by an HMAC of the seed (``seal_mac``): the
+reports print it, so once a player holds a signed report the log up to it cannot be
+rewritten, and nobody can compute it before the seed is revealed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from moderator.audit.commitments import commitment_for, salt_for
+from moderator.audit.dice import seed_bytes
 from moderator.rules import events as ev
-from moderator.rules.state import GameState, Legion
+from moderator.rules.state import Audience, GameState, Legion
+
+#: What a seal's ``order`` says for the moderator's own steps.
+START, TIME_CALLED, DIRECTOR_END = "start", "time-called", "director:end"
 
 
 @dataclass(frozen=True, slots=True)
-class DiceKey:
-    """The order whose first event is ``first``, asked for by ``trigger``, and its ``count`` dice."""
+class OrderKey:
+    """
+    One order as the audit names it: asked for by ``trigger``, its events from ``first``
+    on, its ``count`` dice; ``player`` gave it and it said ``order`` (a line as
+    ``render_order`` writes it, or one of the moderator's steps: ``START`` ...).
+    """
 
     trigger: str
     first: int
     count: int
+    player: str | None = None
+    order: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Sealed:
-    """The notes to append, and each legion's latest commitment (marker -> its event)."""
+    """The notes to append, each legion's latest commitment (marker -> its event) and
+    the seal's MAC, which the next seal chains to."""
 
     events: tuple[ev.Event, ...]
     commitments: dict[str, int]
+    mac: str = ""
+
+
+def seal_mac(seed: int, game: str, last: str, key: OrderKey) -> str:
+    """The seal of order ``key``, chained to ``last`` (the seal before it; "" at first)."""
+    message = (
+        f"titan-seal|{game}|{last}|{key.first}|{key.trigger}|{key.count}|"
+        f"{key.player or ''}|{key.order}"
+    )
+    return hmac.new(seed_bytes(seed), message.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def is_aside_order(events: Sequence[ev.Event]) -> bool:
+    """Whether an order's events are asides only (shows and messages, Wolff 4.5)."""
+    return bool(events) and all(isinstance(e, ev.ASIDE_EVENT_TYPES) for e in events)
+
+
+def seal_audience(events: Sequence[ev.Event]) -> Audience:
+    """Who sees an order's seal: all, but for an aside, which its audience alone sees."""
+    if not is_aside_order(events):
+        return None
+    seen: set[str] = set()
+    for event in events:
+        if event.visible_to is None:
+            return None
+        seen |= event.visible_to
+    return frozenset(seen)
 
 
 def seal(
@@ -46,33 +96,44 @@ def seal(
     game: str,
     seed: int,
     commitments: Mapping[str, int],
-    dice: DiceKey | None = None,
+    dice: OrderKey | None = None,
+    events: Sequence[ev.Event] = (),
+    last: str = "",
 ) -> Sealed:
     """
-    The audit notes for one order: ``before`` and ``after`` its events (``before`` is the
-    game after the previous order's notes).  The verifier calls it too, with the states
-    it replays, and wants the very notes the log holds.
+    The audit notes for one order: ``before`` and ``after`` its ``events`` (``before``
+    is the game after the previous order's notes); ``last`` is the previous seal's MAC.
     """
     seq = after.version
     notes: list[ev.Event] = []
     latest = {m: s for m, s in commitments.items() if m in after.legions}
+    mac = ""
     if dice is not None:
         seq += 1
-        notes.append(ev.OrderSealed(trigger=dice.trigger, first=dice.first, count=dice.count))
+        mac = seal_mac(seed, game, last, dice)
+        notes.append(
+            ev.OrderSealed(
+                trigger=dice.trigger, first=dice.first, count=dice.count,
+                player=dice.player, order=dice.order, mac=mac,
+                visible_to=seal_audience(events),
+            )
+        )
     for marker, legion in sorted(after.legions.items()):
         old = before.legions.get(marker)
         if old is None or marker not in latest or not _widened(old, legion):
             continue
         seq += 1
-        committed = latest[marker]
+        notes.append(_opening(seed, game, marker, latest[marker], old.contents, _audience(legion)))
+    for shown in events:
+        if not isinstance(shown, ev.LegionShown) or not shown.whole:
+            continue
+        held = before.legions.get(shown.marker)
+        if held is None or held.known_to is None or shown.marker not in latest:
+            continue
+        seq += 1
+        committed = latest[shown.marker]
         notes.append(
-            ev.CommitmentOpened(
-                marker=marker,
-                seq=committed,
-                contents=old.contents,
-                salt=salt_for(seed, game, marker, committed),
-                visible_to=None if legion.known_to is None else legion.known_to | {legion.owner},
-            )
+            _opening(seed, game, shown.marker, committed, held.contents, shown.visible_to)
         )
     for marker, legion in sorted(after.legions.items()):
         if legion.known_to is None:
@@ -89,7 +150,24 @@ def seal(
             )
         )
         latest[marker] = seq
-    return Sealed(tuple(notes), latest)
+    return Sealed(tuple(notes), latest, mac)
+
+
+def _opening(
+    seed: int, game: str, marker: str, committed: int, contents: tuple[str, ...], to: Audience
+) -> ev.CommitmentOpened:
+    return ev.CommitmentOpened(
+        marker=marker,
+        seq=committed,
+        contents=contents,
+        salt=salt_for(seed, game, marker, committed),
+        visible_to=to,
+    )
+
+
+def _audience(legion: Legion) -> Audience:
+    """Who an opening goes to: all once the legion is public, else those who know it."""
+    return None if legion.known_to is None else legion.known_to | {legion.owner}
 
 
 def _widened(old: Legion, new: Legion) -> bool:

@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Sequence
 
 from moderator.audit.dice import bound_die, seed_hash
-from moderator.audit.seal import DiceKey, seal
+from moderator.audit.seal import START, OrderKey, seal
 from moderator.play.errors import GameError
 from moderator.rules import events as ev
 from moderator.rules.dice import ScriptedDice
@@ -96,9 +96,9 @@ class BoundDice(CountingDice):
     def at(self, seq: int) -> None:
         self.seq, self.index = seq, 0  # even a refused order's dice are not used again
 
-    def key(self) -> DiceKey:
-        """The dice of the order being decided, as the audit names them."""
-        return DiceKey(self.trigger, self.seq, self.index)
+    def key(self, player: str | None = None, order: str = "") -> OrderKey:
+        """The order being decided, as the audit names it: its dice, whose, what it said."""
+        return OrderKey(self.trigger, self.seq, self.index, player, order)
 
     def roll(self, count: int = 1) -> tuple[int, ...]:
         assert self.seed is not None
@@ -114,35 +114,51 @@ class BoundDice(CountingDice):
 
 
 def seal_order(
-    before: GameState, after: GameState, dice: CountingDice, record: GameRecord
+    before: GameState,
+    after: GameState,
+    dice: CountingDice,
+    record: GameRecord,
+    *,
+    player: str | None = None,
+    order: str = "",
+    events: Sequence[ev.Event] = (),
 ) -> tuple[list[ev.Event], GameState, GameRecord]:
     """
     The audit's notes after one order decided with ``dice`` (``moderator.audit.seal``):
-    none unless the game's dice are bound.  Gives the notes, the state after them and
-    the record with the legions' latest commitments.
+    none unless the game's dice are bound.  ``player`` gave the order, which said
+    ``order`` (its line as ``render_order`` writes it, or the moderator's step) and
+    decided ``events``.  Gives the notes, the state after them and the record with the
+    legions' latest commitments and the seal the next one chains to.
     """
     if not isinstance(dice, BoundDice) or dice.seed is None:
         return [], after, record
     sealed = seal(
         before, after, game=dice.game, seed=dice.seed, commitments=record.commitments,
-        dice=dice.key(),
+        dice=dice.key(player, order), events=events, last=record.last_seal,
     )
     return list(sealed.events), replay(sealed.events, after), record.but(
-        commitments=sealed.commitments
+        commitments=sealed.commitments, last_seal=sealed.mac
     )
 
 
 def sealed(
-    before: GameState, new: Sequence[ev.Event], record: GameRecord, game: str, trigger: str
+    before: GameState,
+    new: Sequence[ev.Event],
+    record: GameRecord,
+    game: str,
+    trigger: str,
+    order: str,
 ) -> tuple[list[ev.Event], GameState, GameRecord]:
     """
-    ``new`` events the moderator decided without an order's dice (time called, a game
-    stopped by its director), sealed as an order of their own when the game's dice are
-    bound: (the events and their notes, the state after them, the record).
+    ``new`` events the moderator decided without an order's dice (``order``: time
+    called, a game stopped by its director), sealed as an order of their own when the
+    game's dice are bound: (the events and their notes, the state after them, the record).
     """
     dice = dice_for(record.dice, game, trigger)
     dice.at(before.version + 1)
-    notes, after, record = seal_order(before, replay(new, before), dice, record)
+    notes, after, record = seal_order(
+        before, replay(new, before), dice, record, order=order, events=new
+    )
     return [*new, *notes], after, record
 
 
@@ -156,7 +172,9 @@ def sealed_start(
     """
     if not isinstance(dice, BoundDice) or dice.seed is None:
         return list(events), record
-    notes, _, record = seal_order(GameState(), replay(events), dice, record)
+    notes, _, record = seal_order(
+        GameState(), replay(events), dice, record, order=START, events=events
+    )
     return [*events, *notes, ev.SeedCommitted(sha256=seed_hash(dice.seed))], record
 
 

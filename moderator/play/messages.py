@@ -5,6 +5,8 @@ transaction, and the reply written (the CLI's ``local order``, the store's inbox
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -50,6 +52,18 @@ def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str,
     return result.reply, result.ok
 
 
+def local_trigger(game_id: str, player: str, text: str) -> str:
+    """
+    What binds the dice of orders given on the command line (``local order``), as a
+    mail's digest binds a mail's: ``local:`` and the SHA-256 of the game, the player,
+    the lines and 128 random bits, so that nobody can know a roll before the command
+    is given and the audit names the game master's command as the cause.
+    """
+    nonce = secrets.token_hex(16)
+    digest = hashlib.sha256(f"{game_id}|{player}|{text}|{nonce}".encode()).hexdigest()
+    return f"local:{digest}"
+
+
 def carry_out(
     game_id: str,
     state: GameState,
@@ -70,7 +84,8 @@ def carry_out(
     if not lines:
         reply = "There is no order in your message; 'help' lists the orders."
         return OrderResult(reply, False, [], record, state)
-    run = run_orders(state, record, player, lines, history)
+    trigger = local_trigger(game_id, player, text)
+    run = run_orders(state, record, player, lines, history, game=game_id, trigger=trigger)
     out: list[str] = []
     for result in run.results:
         out.append(f"> {result.line}")

@@ -92,7 +92,7 @@ def play_robot_game(
         if progress is not None and state.turn != shown_turn and state.step is not Step.COLOUR:
             shown_turn = state.turn
             progress(state)
-        _line, command = robot.choose_order(state, rng)
+        line, command = robot.choose_order(state, rng)
         if isinstance(dice, BoundDice):  # as if each order came in a mail of its own
             dice.trigger = hashlib.sha256(f"{bound}:order:{actions}".encode()).hexdigest()
         dice.at(state.version + 1)
@@ -103,7 +103,9 @@ def play_robot_game(
             state = evolve(state, event)
             if isinstance(event, ev.PlayerEliminated | ev.PlayerWithdrew):
                 eliminated.append(event.player)
-        notes, state, record = seal_order(before, state, dice, record)
+        notes, state, record = seal_order(
+            before, state, dice, record, player=command.player, order=line, events=new
+        )
         events.extend((*new, *notes))
     if progress is not None:
         progress(state)

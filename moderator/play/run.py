@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from moderator.orders import OrderError, Query, conditional, parse_order
+from moderator.orders import OrderError, Query, conditional, parse_order, render_order
 from moderator.play.dice import dice_for, seal_order
 from moderator.play.queries import answer_query, legal_hint
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
@@ -137,7 +137,10 @@ def run_orders(
                 if may_see(event, player) and not is_bookkeeping(event):
                     told.append(describe(event, state))
                 state = evolve(state, event)
-            notes, state, record = seal_order(before, state, dice, record)
+            notes, state, record = seal_order(
+                before, state, dice, record,
+                player=player, order=render_order(parsed, before), events=new,
+            )
             new_events.extend((*new, *notes))
             results.append(LineResult(line, DONE, tuple(told), events=tuple(new)))
             rolled = [e.roll for e in new if isinstance(e, ev.MovementRolled)]

@@ -1,6 +1,7 @@
 """
 The audit's notes as a player's report lists them (docs/audit.md): the commitments to
-hidden legions in the signed part (a hash says nothing without its salt), the salts of
+hidden legions and the last order's seal in the signed part (a hash says nothing
+without its salt, a seal nothing without the seed), the salts of
 the viewer's own legions and the openings he may see in the private part, since both
 tell what a legion holds and the moderator signs no contents (Wolff 4.5).  One line
 each, in a form ``titan-moderator verify --report`` reads back.
@@ -19,11 +20,18 @@ from moderator.rules.state import GameState
 def audit_notes(
     timeline: Sequence[tuple[ev.Event, GameState]], viewer: str, game: str, seed: int | None
 ) -> tuple[list[str], list[str]]:
-    """(lines for the signed part, lines for the private part) of ``timeline``."""
+    """
+    (lines for the signed part, lines for the private part) of ``timeline``.  The
+    signed part ends with the last seal the viewer may see: it chains every seal before
+    it, so a signed report pins the log up to it (``audit.seal.seal_mac``).
+    """
     public: list[str] = []
     private: list[str] = []
+    last_seal = ""
     for event, before in timeline:
         seq = before.version + 1
+        if isinstance(event, ev.OrderSealed) and event.mac and may_see(event, viewer):
+            last_seal = f"event {seq}: order seal {event.mac}"
         if isinstance(event, ev.LegionCommitted):
             public.append(f"event {seq}: {event.marker} commitment {event.commitment}")
             legion = before.legions.get(event.marker)
@@ -36,4 +44,4 @@ def audit_notes(
                 f"event {seq}: {event.marker} opened: commitment of event {event.seq}, "
                 f"salt {event.salt}, held {held}"
             )
-    return public, private
+    return [*public, last_seal] if last_seal else public, private

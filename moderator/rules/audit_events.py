@@ -29,13 +29,25 @@ class OrderSealed(Event):
     was asked for by ``trigger``, the SHA-256 of the mail (or the name of the timeout),
     and its ``count`` dice (maybe none) were derived from the seed, the game, ``first``
     and ``trigger``.  Every order of a game with bound dice leaves one, so the audit
-    knows where each order ends and which mail gave it.
+    knows where each order ends, which mail gave it and what it said.  Seen by all,
+    but for an aside (Wolff 4.5), whose seal only its audience sees.
     """
 
     TYPE: ClassVar[str] = "order-sealed"
+    VERSION: ClassVar[int] = 2
     trigger: str
     first: int
     count: int
+    #: Whose order it was (None: the moderator's own, e.g. the setup or time called)
+    #: and what it said: the order line as ``render_order`` writes it, or the name of
+    #: the moderator's step (``start``, ``time-called``, ``director:end``).  The audit
+    #: decides it again from these and wants the very events the log holds.
+    player: str | None = None
+    order: str = ""
+    #: HMAC of the seed over this seal and the one before it (``moderator.audit.chain``):
+    #: the reports print it, so the log cannot be rewritten after them.  Empty in the
+    #: logs of games sealed before orders were recorded (version 1).
+    mac: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

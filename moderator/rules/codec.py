@@ -15,7 +15,10 @@ from typing import Any
 from moderator.rules.events import EVENT_TYPES, Event
 
 #: (type, version) -> function turning that version's payload into the next version's.
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    # An order sealed before the audit recorded what orders said: no line, no chain.
+    ("order-sealed", 1): lambda payload: {"player": None, "order": "", "mac": "", **payload},
+}
 
 
 def plain(value: Any) -> Any:

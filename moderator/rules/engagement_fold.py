@@ -233,8 +233,8 @@ def _legion_shown(state: GameState, e: ev.LegionShown) -> GameState:
     legion = state.legions.get(e.marker)
     if legion is None or not e.whole or legion.known_to is None:
         return state
-    known = legion.known_to | (e.visible_to or frozenset())
-    return replace(state, legions=with_legion(state, replace(legion, known_to=known)))
+    shown = legion.shown_to | (e.visible_to or frozenset())
+    return replace(state, legions=with_legion(state, replace(legion, shown_to=shown)))
 
 
 @on(ev.MessageRelayed)

@@ -84,6 +84,10 @@ class Legion:
     mustered: bool = False
     split_from: str | None = None  # parent marker when split this turn (4.7)
     known_to: Audience = frozenset()  # who besides the owner knows the contents
+    #: Who was shown the whole legion by its owner (Wolff 4.5) since it last went out of
+    #: sight: kept apart from ``known_to``, which the game's own events decide, so that
+    #: the audit's notes never depend on a show that only its audience may see.
+    shown_to: frozenset[str] = frozenset()
 
     @property
     def height(self) -> int:
@@ -93,7 +97,9 @@ class Legion:
         """Whether ``player`` (None: the public) knows this legion's contents."""
         if self.known_to is None:
             return True
-        return player is not None and (player == self.owner or player in self.known_to)
+        return player is not None and (
+            player == self.owner or player in self.known_to or player in self.shown_to
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -180,7 +180,7 @@ def _legion_split(state: GameState, e: ev.LegionSplit) -> GameState:
     """A split hides both stacks again from everybody but the owner."""
     legions = dict(state.legions)
     for marker in (e.parent, e.child):
-        legions[marker] = replace(legions[marker], known_to=frozenset())
+        legions[marker] = replace(legions[marker], known_to=frozenset(), shown_to=frozenset())
     return replace(state, legions=legions)
 
 
@@ -223,7 +223,9 @@ def _legions_recombined(state: GameState, e: ev.LegionsRecombined) -> GameState:
     contents = list(keep.contents)
     for m in e.absorbed:
         contents.extend(legions.pop(m).contents)
-    legions[e.marker] = replace(keep, contents=ordered(contents), known_to=frozenset())
+    legions[e.marker] = replace(
+        keep, contents=ordered(contents), known_to=frozenset(), shown_to=frozenset()
+    )
     return replace(state, legions=legions, step=after_engagements(replace(state, legions=legions)))
 
 

@@ -105,7 +105,8 @@ def render_outgoing(
     headers = outgoing_headers(mail, now, from_name)
     signing = keyring is not None and signer is not None
     public_extra, private_extra = picture_parts(mail.pictures)
-    public_extra += [file_part(a) for a in mail.attachments]
+    public_extra += [file_part(a) for a in mail.attachments if a.get("part") != "private"]
+    private_extra += [file_part(a) for a in mail.attachments if a.get("part") == "private"]
     if mail.private_body is not None:
         token = mail.token or compose.new_token()
         if signing:

@@ -159,6 +159,8 @@ class GameRecord:
     #: Each hidden legion's latest commitment (marker -> the event carrying it), so the
     #: commitment can be opened when the legion is shown (``moderator.audit.seal``).
     commitments: Mapping[str, int] = field(default_factory=dict)
+    #: The last order's seal (``OrderSealed.mac``): the next one chains to it.
+    last_seal: str = ""
     #: Whether players may pass messages through the moderator (Wolff 4.5; the game
     #: master may turn it off), and how many each passed on which day (UTC; "DAY N").
     relay: bool = True
@@ -230,6 +232,7 @@ class GameRecord:
             },
             "bounce_paused": dict(self.bounce_paused),
             "commitments": dict(self.commitments),
+            "last_seal": self.last_seal,
             "relay": self.relay,
             "relayed": dict(self.relayed),
         }
@@ -282,6 +285,7 @@ class GameRecord:
                 str(k): str(v) for k, v in dict(raw.get("bounce_paused") or {}).items()
             },
             commitments={str(k): int(v) for k, v in dict(raw.get("commitments") or {}).items()},
+            last_seal=str(raw.get("last_seal") or ""),
             relay=bool(raw.get("relay", True)),
             relayed={str(k): str(v) for k, v in dict(raw.get("relayed") or {}).items()},
         )

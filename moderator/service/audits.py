@@ -1,13 +1,18 @@
 """
 The audit bundle by mail (docs/audit.md): to every player of a game with bound dice
 when it ends (``notify.settle``), and again when a tournament director asks for a
-finished game's.  The bundle goes in the signed part: once the game is over nothing in
-it is hidden, and the signature makes it the moderator's word.
+finished game's.  Each player gets his own bundle (``audit.bundle``): what other
+players only showed or said to each other, and their standing orders, are left out.
+The bundle goes in the private part, since it holds his own asides, text he chose
+(the moderator signs nothing a player chose); the signed part names the bundle by its
+SHA-256, so the signature still makes it the moderator's word, and the seals his
+reports printed tie it to the game as it was played.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,33 +38,50 @@ class Audit:
     attachment: Mapping[str, str]
 
     def attached_to(self, mail: OutgoingMail) -> OutgoingMail:
-        """``mail`` (made from ``texts``) with the bundle attached."""
+        """``mail`` (made from ``texts``) with the bundle attached to its private part."""
         return dataclasses.replace(mail, kind=AUDIT, attachments=(dict(self.attachment),))
 
 
 def audit(
-    game_id: str, events: Sequence[ev.Event], record: GameRecord, now: datetime, asked: str = ""
+    game_id: str,
+    events: Sequence[ev.Event],
+    record: GameRecord,
+    now: datetime,
+    reader: str | None,
+    asked: str = "",
 ) -> Audit | None:
     """
-    The audit of ``game_id`` after all its ``events``; None for a game whose dice are
-    not bound (scripted dice, or a game older than the audit).  ``asked`` names who
-    asked for it again.
+    ``reader``'s audit of ``game_id`` after all its ``events`` (None: the bundle anybody
+    may have, for a director who holds no seat); None for a game whose dice are not
+    bound (scripted dice, or a game older than the audit).  ``asked`` names who asked
+    for it again.
     """
     if not record.dice.bound or record.dice.seed is None:
         return None
-    bundle = make_bundle(game_id, record.dice.seed, events, iso(now))
+    bundle = make_bundle(game_id, record.dice.seed, events, iso(now), reader)
+    text = dumps(bundle)
     name = file_name(game_id)
     used = [e for e in events if isinstance(e, ev.OrderSealed)]
-    text = render(
-        "player.audit.txt.j2",
-        game=game_id,
-        asked=asked,
-        filename=name,
-        seed_sha256=bundle["seed_sha256"],
-        dice=sum(e.count for e in used),
-        orders=len(used),
-        commitments=len(bundle["salts"]),
-        ref=str(reference.current(game_id, replay(events))),
+    hidden = sum(1 for e in bundle["events"] if "hidden" in e)
+    values = {
+        "game": game_id,
+        "asked": asked,
+        "reader": reader,
+        "filename": name,
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "seed_sha256": bundle["seed_sha256"],
+        "dice": sum(e.count for e in used),
+        "orders": len(used),
+        "commitments": len(bundle["salts"]),
+        "hidden": hidden,
+        "ref": str(reference.current(game_id, replay(events))),
+    }
+    texts = Texts(
+        f"The audit of game {game_id}",
+        render("player.audit.txt.j2", **values),
+        render("player.audit-private.txt.j2", **values),
     )
-    attachment = {"filename": name, "content_type": "application/json", "text": dumps(bundle)}
-    return Audit(Texts(f"The audit of game {game_id}", text), attachment)
+    attachment = {
+        "filename": name, "content_type": "application/json", "text": text, "part": "private",
+    }
+    return Audit(texts, attachment)

@@ -32,6 +32,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from moderator.audit.seal import TIME_CALLED
 from moderator.orders import render_order
 from moderator.play.dice import dice_for, seal_order, sealed
 from moderator.rules import events as ev
@@ -271,9 +272,10 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
             break
         dice.at(state.version + 1)
         new = decide(state, command, dice)
-        given.append(render_order(command, state))
-        after = replay(new, state)
-        notes, after, record = seal_order(state, after, dice, record)
+        given.append(line := render_order(command, state))
+        notes, after, record = seal_order(
+            state, replay(new, state), dice, record, player=command.player, order=line, events=new
+        )
         events.extend((*new, *notes))
         state = after
         if timing.step_key(state) != row.step:
@@ -333,7 +335,9 @@ def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]
     if not events:
         return [f"{row.game_id}: end date reached; time was called already"]
     trigger = f"time-limit:{row.id}:{timing.iso(row.due_at)}"
-    events, state, record = sealed(loaded.state, events, loaded.record, row.game_id, trigger)
+    events, state, record = sealed(
+        loaded.state, events, loaded.record, row.game_id, trigger, TIME_CALLED
+    )
     context = GameContext(
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )

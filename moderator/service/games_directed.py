@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from moderator.audit.seal import DIRECTOR_END
 from moderator.play.dice import sealed
 from moderator.rules.state import Step
 from moderator.schedule import timing
@@ -22,6 +23,7 @@ from moderator.store.deadlines import GAME_END, DeadlineChange, deadline_change
 from moderator.store.eventstore import LoadedGame, Tx
 from moderator.store.inbox import GameContext, Lookup
 from moderator.store.outbox import OutgoingMail
+from moderator.store.players import Player
 from moderator.store.unit_of_work import Work, game_write, write
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
@@ -88,7 +90,7 @@ def stop_game(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOut
     new = stop_events(loaded.state)
     if not new:
         return TournamentOutcome()
-    new, state, record = sealed(loaded.state, new, loaded.record, game_id, "director:end")
+    new, state, record = sealed(loaded.state, new, loaded.record, game_id, DIRECTOR_END, DIRECTOR_END)
     settled = notify.settle(sender, context, Lookup(tx), new, state, record, now)
     rows = (*settled.deadlines, DeadlineChange(GAME_END, None))
     game = game_write(game_id, loaded.seq, new, record=settled.record, state=state, deadlines=rows)
@@ -156,17 +158,22 @@ def audit_again(
             err.E_GAME,
             f"{game_id} is not over: its audit tells the dice seed, so it comes after the game",
         )
-    found = audits.audit(game_id, tx.events(game_id), loaded.record, now, asked="the director")
-    if found is None:
+    events = tx.events(game_id)
+    if not loaded.record.dice.bound or loaded.record.dice.seed is None:
         raise TournamentError(err.E_GAME, f"{game_id} was played with scripted dice: no audit")
-    to = dict(players.seated_players(tx, game_id))
+    to: dict[str, tuple[str | None, Player]] = {
+        seat: (seat, p) for seat, p in players.seated_players(tx, game_id).items()
+    }
     director = players.player_by_address(tx, state.director)
-    if director is not None and director.address not in {p.address for p in to.values()}:
-        to["(director)"] = director
-    mails = [
-        found.attached_to(notify.mail_to(sender, p, audits.AUDIT, found.texts, game_id, {}))
-        for _, p in sorted(to.items())
-    ]
+    if director is not None and director.address not in {p.address for _, p in to.values()}:
+        to["(director)"] = (None, director)  # no seat: the bundle anybody may have
+    mails = []
+    for reader, p in (to[key] for key in sorted(to)):
+        found = audits.audit(game_id, events, loaded.record, now, reader, asked="the director")
+        assert found is not None
+        mails.append(
+            found.attached_to(notify.mail_to(sender, p, audits.AUDIT, found.texts, game_id, {}))
+        )
     return TournamentOutcome(mails, [f"{game_id}: audit sent again to {len(mails)}"])
 
 

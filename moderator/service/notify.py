@@ -219,15 +219,16 @@ def _audit_mails(
     now: datetime,
 ) -> list[OutgoingMail]:
     """The game just ended: its audit bundle to every player in it, eliminated or not."""
-    found = audits.audit(
-        game.game_id, [*lookup.events(game.game_id, upto=game.seq), *new], record, now
-    )
-    if found is None:
-        return []
-    return [
-        found.attached_to(mail_to(sender, player, audits.AUDIT, found.texts, game.game_id, {}))
-        for _seat, player in sorted(lookup.seated_players(game.game_id).items())
-    ]
+    events = [*lookup.events(game.game_id, upto=game.seq), *new]
+    mails = []
+    for seat, player in sorted(lookup.seated_players(game.game_id).items()):
+        found = audits.audit(game.game_id, events, record, now, seat)  # his own bundle
+        if found is None:
+            return []
+        mails.append(
+            found.attached_to(mail_to(sender, player, audits.AUDIT, found.texts, game.game_id, {}))
+        )
+    return mails
 
 
 def _timeline(

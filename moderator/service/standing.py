@@ -73,7 +73,9 @@ def carry_out(
         for event in (note, *new):
             state = evolve(state, event)
             events.append(event)
-        notes, state, record = seal_order(before, state, dice, record)
+        notes, state, record = seal_order(
+            before, state, dice, record, player=actor, order=line, events=new
+        )
         events.extend(notes)
     if not events:
         return Carried((), state, record)

@@ -26,6 +26,7 @@ import pytest
 from moderator import robot
 from moderator.audit.bundle import dumps, make_bundle
 from moderator.audit.verify import Verdict
+from moderator.orders import render_order
 from moderator.play.robot_games import play_robot_game
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
@@ -92,14 +93,14 @@ class Played:
 def rebundled(game: Played, events: list[ev.Event]) -> dict[str, Any]:
     """The bundle ``make_bundle`` makes of ``events`` in ``game`` (its salts numbered
     with them), read back from its JSON: for tampering that moves events."""
-    result: dict[str, Any] = json.loads(dumps(make_bundle(GAME, game.secret, events, MADE)))
+    result: dict[str, Any] = json.loads(dumps(make_bundle(GAME, game.secret, events, MADE, "Ann")))
     return result
 
 
 def play(seed: int, players: int) -> Played:
     summary = play_robot_game(players, seed=seed, bound=GAME)
     assert summary.finished, f"robot game {seed} did not end"
-    bundle = make_bundle(GAME, secret_of(seed), summary.events, MADE)
+    bundle = make_bundle(GAME, secret_of(seed), summary.events, MADE, "Ann")
     return Played(seed, players, summary.events, dumps(bundle))
 
 
@@ -124,6 +125,7 @@ def _side_left_out(choose: Any) -> Any:
         line, command = choose(state, rng)
         if isinstance(command, cmd.MoveLegion) and command.entry is not None:
             command = dataclasses.replace(command, entry=None)
+            line = render_order(command, state)
         return line, command
 
     return choose_order

@@ -13,7 +13,7 @@ import hashlib
 import pytest
 
 from moderator.audit.dice import bound_dice, bound_die, seed_bytes, seed_hash
-from moderator.audit.seal import DiceKey
+from moderator.audit.seal import OrderKey, seal_mac
 from moderator.play.dice import BoundDice, CountingDice, seal_order, sealed_start
 from moderator.rules import events as ev
 from moderator.rules import setup
@@ -51,7 +51,7 @@ def test_wolff_1_3_bound_dice_are_the_bound_die_of_each_place(trigger: str, firs
     rolled = BoundDice(seed=SEED, game=GAME, trigger=trigger)
     rolled.at(first)
     assert rolled.roll(4) + rolled.roll(1) + rolled.roll(7) == dice
-    assert rolled.key() == DiceKey(trigger, first, 12)
+    assert rolled.key() == OrderKey(trigger, first, 12)
     assert rolled.rolled == 12
 
 
@@ -76,7 +76,7 @@ def test_wolff_1_3_a_new_order_starts_its_dice_again_at_its_first_event() -> Non
     dice.at(30)
     dice.roll(3)
     dice.at(35)
-    assert dice.key() == DiceKey(MAIL, 35, 0)
+    assert dice.key() == OrderKey(MAIL, 35, 0)
     assert dice.roll(2) == bound_dice(SEED, GAME, MAIL, 35, 2)
     assert dice.rolled == 12  # every die is still counted for the record
     assert dice.record().bound and dice.record().rolled == 12
@@ -143,7 +143,10 @@ def test_wolff_1_3_the_setup_ends_with_its_order_sealed_note_and_the_seed_hash()
     notes = sealed[len(events) :]
     towers = sum(len(dice_of(e)) for e in events)
     assert notes == [
-        ev.OrderSealed(trigger="start", first=1, count=towers),
+        ev.OrderSealed(
+            trigger="start", first=1, count=towers, order="start",
+            mac=seal_mac(SEED, GAME, "", OrderKey("start", 1, towers, None, "start")),
+        ),
         ev.SeedCommitted(sha256=seed_hash(SEED)),
     ]
     assert record.commitments == {}  # every legion is known at the start

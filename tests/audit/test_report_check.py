@@ -54,10 +54,13 @@ def test_wolff_4_5_the_notes_of_a_report_are_the_bundles(all_played: list[Played
             for split in (False, True):
                 verdict = check_report(bundle, report(public, private, split=split))
                 assert verdict.ok, (game, viewer, verdict.problem)
-                line = (
-                    f"report: 1 seed, {len(public) - 1} commitments, {len(openings)} openings, "
-                    f"{salts} salts in the mail are the bundle's"
-                )
+                counts = {
+                    "seeds": 1, "commitments": len(public) - 2, "openings": len(openings),
+                    "salts": salts, "seals": 1,
+                }
+                line = "report: " + ", ".join(
+                    f"{n} {what if n != 1 else what[:-1]}" for what, n in counts.items()
+                ) + " in the mail are the bundle's"
                 assert verdict.checked == [line]
 
 
@@ -71,9 +74,14 @@ def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
     seen_salts = 0
     for viewer in names(played):
         public, private = notes(played, viewer)
+        sealed = [r for r in bundle["events"] if r["type"] == "order-sealed"]
+        last = sealed[-1]
         assert public[1:] == [
-            f"event {r['seq']}: {r['payload']['marker']} commitment {r['payload']['commitment']}"
-            for r in committed
+            *(
+                f"event {r['seq']}: {r['payload']['marker']} commitment {r['payload']['commitment']}"
+                for r in committed
+            ),
+            f"event {last['seq']}: order seal {last['payload']['mac']}",  # it chains the rest
         ]
         for line in private:
             seq = int(line.split(":")[0].removeprefix("event "))
@@ -170,7 +178,7 @@ def test_wolff_4_5_a_commitment_at_an_event_that_commits_to_nothing_is_named(
 def test_wolff_4_5_a_mail_with_none_of_the_notes_fails(played: Played, text: str) -> None:
     verdict = check_report(played.bundle(), report([text], []))
     assert verdict.problem is not None and verdict.problem.event == 0
-    assert "holds no seed hash, commitment, opening or salt" in verdict.problem.why
+    assert "holds no seed hash, commitment, opening, salt or seal" in verdict.problem.why
 
 
 def test_the_text_of_a_mail_is_its_plain_parts() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from moderator.audit.commitments import commitment_for, salt_for
-from moderator.audit.seal import DiceKey, Sealed, seal
+from moderator.audit.seal import OrderKey, Sealed, seal, seal_mac
 from moderator.rules import events as ev
 from moderator.rules.state import Audience, GameState, Legion
 
@@ -35,7 +35,7 @@ def sealed(
     before: GameState,
     after: GameState,
     commitments: dict[str, int] | None = None,
-    dice: DiceKey | None = None,
+    dice: OrderKey | None = None,
 ) -> Sealed:
     return seal(before, after, game="g1", seed=SEED, commitments=commitments or {}, dice=dice)
 
@@ -167,23 +167,31 @@ def test_wolff_4_5_the_commitments_drop_legions_no_longer_on_the_board() -> None
 
 
 def test_wolff_1_3_an_order_is_sealed_whether_it_rolled_or_not() -> None:
-    """With a DiceKey the first note is the order-sealed one, even for no dice (count
+    """With a OrderKey the first note is the order-sealed one, even for no dice (count
     0): the commitments after it are numbered after it."""
     before = state(60, legion("Rd01", ROD))
     after = state(62, legion("Rd01", (*ROD, "Ogre")))
     for count in (0, 3):
-        result = sealed(before, after, {"Rd01": 5}, DiceKey("mail", 61, count))
+        key = OrderKey("mail", 61, count, "Ann", "split Rd01")
+        result = sealed(before, after, {"Rd01": 5}, key)
         assert result.events == (
-            ev.OrderSealed(trigger="mail", first=61, count=count),
+            ev.OrderSealed(
+                trigger="mail", first=61, count=count, player="Ann", order="split Rd01",
+                mac=seal_mac(SEED, "g1", "", key),
+            ),
             committed("Rd01", 64, (*ROD, "Ogre")),  # numbered after the order-sealed note
         )
         assert result.commitments == {"Rd01": 64}
-    quiet = sealed(after, after, {"Rd01": 5}, DiceKey("mail", 63, 0))
-    assert quiet == Sealed((ev.OrderSealed(trigger="mail", first=63, count=0),), {"Rd01": 5})
+    key = OrderKey("mail", 63, 0)
+    mac = seal_mac(SEED, "g1", "", key)
+    quiet = sealed(after, after, {"Rd01": 5}, key)
+    assert quiet == Sealed(
+        (ev.OrderSealed(trigger="mail", first=63, count=0, mac=mac),), {"Rd01": 5}, mac
+    )
 
 
 def test_wolff_4_5_without_a_dice_key_no_order_is_sealed() -> None:
-    """Unbound dice give no DiceKey: the notes are the commitments alone, numbered
+    """Unbound dice give no OrderKey: the notes are the commitments alone, numbered
     from the event after the order's."""
     before = state(60, legion("Rd01", ROD))
     after = state(62, legion("Rd01", (*ROD, "Ogre")))
@@ -205,7 +213,7 @@ def test_wolff_4_5_notes_are_opening_first_then_commitments_in_marker_order() ->
         legion("Rd01", (*ROD, "Ogre")),
         legion("Bu01", ("Ogre", "Titan"), known_to=frozenset({"Ann"}), owner="Bob"),
     )
-    result = sealed(before, after, {"Rd01": 3, "Bu01": 4}, DiceKey("m", 71, 1))
+    result = sealed(before, after, {"Rd01": 3, "Bu01": 4}, OrderKey("m", 71, 1))
     assert [type(e) for e in result.events] == [
         ev.OrderSealed,
         ev.CommitmentOpened,

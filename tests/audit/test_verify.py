@@ -89,7 +89,7 @@ def check_honest(game: Played) -> None:
     sealed = records(bundle, "order-sealed")
     triggers = {r["payload"]["trigger"] for r in sealed}
     final = bundle["final"]
-    assert len(verdict.checked) == 8
+    assert len(verdict.checked) == 9
     assert verdict.checked[0] == (
         f"seed: its SHA-256 is the one published at the start ({bundle['seed_sha256'][:16]}...)"
     )
@@ -97,13 +97,16 @@ def check_honest(game: Played) -> None:
     assert verdict.checked[2].startswith(
         f"orders: {len(sealed)} sealed, from {len(triggers)} mails and timeouts, "
     )
-    assert verdict.checked[3].startswith(f"dice: {dice} recomputed from the seed ")
-    assert verdict.checked[4].startswith(
+    assert verdict.checked[3].startswith(
+        f"orders decided again: {len(sealed)} from the lines their seals record, "
+    )
+    assert verdict.checked[4].startswith(f"dice: {dice} recomputed from the seed ")
+    assert verdict.checked[5].startswith(
         f"commitments: {len(records(bundle, 'legion-committed'))} "
     )
-    assert verdict.checked[5] == f"salts: {len(bundle['salts'])} derived from the seed"
-    assert verdict.checked[6].startswith(f"openings: {len(records(bundle, 'commitment-opened'))} ")
-    assert verdict.checked[7].startswith(f"final state: turn {final['turn']}, {final['step']}; ")
+    assert verdict.checked[6] == f"salts: {len(bundle['salts'])} derived from the seed"
+    assert verdict.checked[7].startswith(f"openings: {len(records(bundle, 'commitment-opened'))} ")
+    assert verdict.checked[8].startswith(f"final state: turn {final['turn']}, {final['step']}; ")
 
 
 @settings(
@@ -285,12 +288,13 @@ def in_notes_of_its_order(bundle: dict[str, Any], seq: int, committed: dict[str,
     return note["payload"]["first"] <= seq and committed in notes_after(bundle, note["seq"])
 
 
-def test_wolff_4_5_a_split_changed_shows_at_the_next_commitment(played: Played) -> None:
+def test_wolff_4_5_a_split_changed_is_named_where_the_rules_split_otherwise(
+    played: Played,
+) -> None:
     """One character moved to the child swapped for another the parent keeps: both
-    legions hold other contents than committed.  The split's order-sealed note still
-    holds (it rolled nothing); the first of the two commitments after it is named, by
-    the check of the commitment itself, which comes before the comparison with the
-    notes the order calls for."""
+    legions hold other contents than committed, but before any commitment is checked
+    the split order, decided again from its line, gives the split as it was: the
+    changed event is named with what the rules give."""
     rng = played.rng("split")
     tried = 0
     for record in sample(rng, records(played.bundle(), "split-contents"), 2 * TRIES):
@@ -308,8 +312,8 @@ def test_wolff_4_5_a_split_changed_shows_at_the_next_commitment(played: Played) 
         between = [r["type"] for r in bundle["events"][seq : committed["seq"] - 1]]
         assert between[0] == "legion-split" and between[-1] == "order-sealed", between
         event, why = failed(verify(bundle))
-        assert event == committed["seq"], why
-        assert why.startswith(f"the commitment to {committed['payload']['marker']} is not to")
+        assert event == seq, why
+        assert why.startswith("the rules give this split-contents with moved "), why
         tried += 1
     assert tried
 
@@ -329,12 +333,12 @@ def test_wolff_4_5_a_split_of_a_character_the_parent_lacks_breaks_the_replay(
         assert event == seq and why.startswith("does not follow from the events before it"), why
 
 
-def test_wolff_4_5_a_creature_mustered_out_of_sight_changed_shows_at_its_commitment(
+def test_wolff_4_5_a_creature_mustered_out_of_sight_changed_is_named_by_the_rules(
     all_played: list[Played],
 ) -> None:
-    """A muster into a hidden legion changed to another creature: the commitment among
-    the muster's order's notes is not to what the events now say the legion holds (the
-    order may hold more events after the muster: points scored, a decision awaited)."""
+    """A muster into a hidden legion changed to another creature: the muster order,
+    decided again from its line, musters the creature it named, so the changed event is
+    named before the commitment among the order's notes is reached."""
     tried = 0
     for game in all_played:
         rng = game.rng("muster")
@@ -351,8 +355,9 @@ def test_wolff_4_5_a_creature_mustered_out_of_sight_changed_shows_at_its_commitm
             committed = next_commitment(bundle, seq, {payload["marker"]})
             assert in_notes_of_its_order(bundle, seq, committed), (game, seq)
             event, why = failed(verify(bundle))
-            assert event == committed["seq"], (game, seq, why)
-            assert why.startswith(f"the commitment to {payload['marker']} is not to what")
+            assert event == seq, (game, seq, why)
+            wanted = f"the rules give this creature-mustered of {payload['marker']} with creature "
+            assert why.startswith(wanted), why
             tried += 1
     assert tried >= 2 * len(all_played)
 
@@ -660,7 +665,7 @@ def test_a_seed_that_is_not_64_lower_case_hex_digits_is_not_an_audit_bundle(
     bundle = all_played[0].bundle()
     bundle["seed"] = seed
     event, why = failed(verify(bundle))
-    assert event == 0 and why.startswith("this is not an audit bundle (titan-audit-1): ")
+    assert event == 0 and why.startswith("this is not an audit bundle (titan-audit-2): ")
     assert "the seed is not 64 hex digits" in why
 
 

@@ -26,7 +26,7 @@ runner = CliRunner()
 def bundle_file(folder: Path, seed: int = 3) -> tuple[Path, dict]:
     summary = play_robot_game(2, seed=seed, bound="cli")
     secret = int.from_bytes(hashlib.sha256(f"robot-seed:{seed}".encode()).digest(), "big")
-    bundle = make_bundle("cli", secret, summary.events, "2026-11-24T00:00:00Z")
+    bundle = make_bundle("cli", secret, summary.events, "2026-11-24T00:00:00Z", "Ann")
     path = folder / "audit-cli.json"
     path.write_text(dumps(bundle))
     return path, bundle

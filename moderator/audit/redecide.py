@@ -1,0 +1,166 @@
+"""
+An order decided again, as the verifier does it: from what the order's seal says it was
+(``OrderSealed.player`` and ``order``), the game before it and the dice the seed gives
+for it, the rules core must give exactly the events the log holds.  So an invented
+reveal, a muster's recruiters, a strike's target, a score, an elimination or a message's
+text that the order did not produce is found, not only a die.  Pure.
+
+What an order can be:
+
+- ``start``: the setup (1.3): the players of ``game-created`` roll for towers with the
+  start's dice, or a restored position (``position-loaded``, the order's own input);
+  then whatever follows by itself until somebody must act;
+- ``time-called`` (Wolff 21.1) and ``director:end`` (a tournament game stopped and
+  scored by rulebook 20.5): the moderator's own steps, which take no order line;
+- a player's order line (as ``render_order`` writes it): read with the order parser and
+  decided by the rules.  After a timeout it must be the refusal default (Wolff 20.4);
+  after a standing order's note, the order that standing order gives (Wolff 9.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from moderator.audit.dice import bound_die
+from moderator.audit.seal import DIRECTOR_END, START, TIME_CALLED
+from moderator.orders import OrderError, Query, parse_order, render_order
+from moderator.orders import standing as standing_orders
+from moderator.rules import commands as cmd
+from moderator.rules import events as ev
+from moderator.rules import setup, timelimit
+from moderator.rules.decide import advance, decide
+from moderator.rules.errors import RuleError
+from moderator.rules.evolve import replay
+from moderator.rules.legal import to_act
+from moderator.rules.refusal import refusal_command
+from moderator.rules.state import GameState
+from moderator.tournament.scoring import stop_events
+
+
+class NotDecided(Exception):
+    """The order cannot be decided again as its seal says (why, for the discrepancy)."""
+
+
+class SealDice:
+    """The dice of one order, derived from the seed as ``play.dice.BoundDice`` made them."""
+
+    def __init__(self, seed: int, game: str, trigger: str, first: int) -> None:
+        self.seed, self.game, self.trigger, self.first = seed, game, trigger, first
+        self.used = 0
+
+    def roll(self, count: int = 1) -> tuple[int, ...]:
+        values = tuple(
+            bound_die(self.seed, self.game, self.trigger, self.first, self.used + i)
+            for i in range(count)
+        )
+        self.used += count
+        return values
+
+
+@dataclass(frozen=True, slots=True)
+class Redecided:
+    """The events the rules give for the order, and how many dice they rolled."""
+
+    events: tuple[ev.Event, ...]
+    dice: int
+
+
+def redecide(
+    state: GameState,
+    seal: ev.OrderSealed,
+    logged: Sequence[ev.Event],
+    *,
+    seed: int,
+    game: str,
+    standing: ev.StandingOrderUsed | None = None,
+) -> Redecided:
+    """
+    The events order ``seal`` gives from ``state`` (the game just before its first
+    event; ``logged`` are the events the log holds for it, whose first is the input of a
+    restored position).
+
+    Raises:
+        NotDecided: the order cannot be read, is not what its kind requires, or the
+            rules refuse it.
+    """
+    dice = SealDice(seed, game, seal.trigger, seal.first)
+    events: Sequence[ev.Event]
+    try:
+        if seal.order == START:
+            events = _start(logged, dice)
+        elif seal.order == TIME_CALLED:
+            events = timelimit.time_called(state)
+        elif seal.order == DIRECTOR_END:
+            events = stop_events(state)
+        else:
+            command = player_order(state, seal, standing)
+            events = decide(state, command, dice)
+    except RuleError as exc:
+        raise NotDecided(f"the rules refuse it: {exc}") from exc
+    except IndexError as exc:
+        raise NotDecided(f"it cannot be decided ({exc})") from exc
+    return Redecided(tuple(events), dice.used)
+
+
+def _start(logged: Sequence[ev.Event], dice: SealDice) -> list[ev.Event]:
+    """The setup: tower rolls for the players named, or the position restored."""
+    first = logged[0] if logged else None
+    if isinstance(first, ev.PositionLoaded):
+        start: list[ev.Event] = [first]
+    elif isinstance(first, ev.GameCreated):
+        start = setup.start_game(list(first.players), dice, scripted_dice=first.scripted_dice)
+    else:
+        raise NotDecided("the game's start is neither a new game nor a restored position")
+    return start + advance(replay(start))
+
+
+def player_order(
+    state: GameState, seal: ev.OrderSealed, standing: ev.StandingOrderUsed | None
+) -> cmd.Command:
+    """The command a player's order line gives, checked against how it came to be."""
+    player = seal.player
+    if not player or not seal.order:
+        raise NotDecided("its seal names no player's order")
+    try:
+        command = parse_order(seal.order, player, state)
+    except OrderError as exc:
+        raise NotDecided(f"{player}'s order {seal.order!r} cannot be read: {exc}") from exc
+    if isinstance(command, Query):
+        raise NotDecided(f"{player}'s {seal.order!r} is a question, not an order")
+    try:
+        canonical = render_order(command, state)
+    except ValueError:
+        canonical = seal.order
+    if canonical != seal.order:
+        raise NotDecided(f"{player}'s order is written {seal.order!r}, not as {canonical!r}")
+    if seal.trigger.startswith("timeout:"):
+        default = refusal_command(state)
+        if player != to_act(state) or command != default:
+            raise NotDecided(
+                f"a timeout gives {player} the refusal default (Wolff 20.4), "
+                f"not {seal.order!r}"
+            )
+    if standing is not None:
+        _check_standing(state, seal, standing, command)
+    return command
+
+
+def _check_standing(
+    state: GameState, seal: ev.OrderSealed, used: ev.StandingOrderUsed, command: cmd.Command
+) -> None:
+    """The standing order noted gave this very order for this player (Wolff 9.4)."""
+    if used.player != seal.player or used.order != seal.order:
+        raise NotDecided(
+            f"the standing order's note names {used.player}'s {used.order!r}, "
+            f"the seal {seal.player}'s {seal.order!r}"
+        )
+    if used.visible_to != frozenset({used.player}):
+        raise NotDecided("a standing order's note is seen by its owner alone")
+    lines = [line for line in used.standing.split("; ") if line]
+    try:
+        given = standing_orders.decide_for(state, standing_orders.read(lines))
+    except OrderError as exc:
+        raise NotDecided(f"the standing order {used.standing!r} cannot be read: {exc}") from exc
+    if given != command:
+        raise NotDecided(f"the standing order {used.standing!r} does not give {seal.order!r}")
