@@ -109,7 +109,8 @@ def _start(logged: Sequence[ev.Event], dice: SealDice) -> list[ev.Event]:
     if isinstance(first, ev.PositionLoaded):
         start: list[ev.Event] = [first]
     elif isinstance(first, ev.GameCreated):
-        start = setup.start_game(list(first.players), dice, scripted_dice=first.scripted_dice)
+        # dice bound to the seed are never a script: a start that says so is not the rules'
+        start = setup.start_game(list(first.players), dice)
     else:
         raise NotDecided("the game's start is neither a new game nor a restored position")
     return start + advance(replay(start))

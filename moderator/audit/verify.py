@@ -180,7 +180,7 @@ class _Checker:
         if isinstance(event, ev.SeedCommitted):
             if self.seed_seen:
                 raise Discrepancy(seq, "the seed's SHA-256 is published a second time")
-            if event.sha256 != seed_hash(self.seed):
+            if event.sha256 != seed_hash(self.seed) or event.visible_to is not None:
                 raise Discrepancy(seq, "the seed is not the one whose SHA-256 was published here")
             self.seed_seen = True
         elif isinstance(event, ev.OrderSealed):

@@ -228,3 +228,63 @@ def test_wolff_4_5_notes_are_opening_first_then_commitments_in_marker_order() ->
         committed("Rd02", 76, ROD),
     )
     assert result.commitments == {"Rd01": 75, "Rd02": 76, "Bu01": 4}
+
+
+def test_wolff_4_5_a_show_opens_the_commitment_to_its_audience_only() -> None:
+    """A whole show opens its legion's latest commitment to those shown (and the owner),
+    never to the others; a show of a part opens nothing, since the opening would tell
+    more than was shown."""
+    before = state(80, legion("Rd01", ROD))
+    shown = ev.LegionShown(
+        owner="Ann", marker="Rd01", characters=ROD, whole=True, visible_to=frozenset({"Ann", "Bob"})
+    )
+    after = state(81, replace_shown(legion("Rd01", ROD), {"Ann", "Bob"}))
+    key = OrderKey("mail", 81, 0, "Ann", "show Rd01 to Bob")
+    result = seal(
+        before, after, game="g1", seed=SEED, commitments={"Rd01": 12}, dice=key, events=[shown]
+    )
+    seal_note, opening = result.events
+    assert isinstance(seal_note, ev.OrderSealed) and seal_note.visible_to == {"Ann", "Bob"}
+    assert opening == ev.CommitmentOpened(
+        marker="Rd01", seq=12, contents=ROD, salt=salt_for(SEED, "g1", "Rd01", 12),
+        visible_to=frozenset({"Ann", "Bob"}),
+    )
+    part = ev.LegionShown(
+        owner="Ann", marker="Rd01", characters=("Ogre",), whole=False,
+        visible_to=frozenset({"Ann", "Bob"}),
+    )
+    result = seal(
+        before, before, game="g1", seed=SEED, commitments={"Rd01": 12}, dice=key, events=[part]
+    )
+    assert [type(e) for e in result.events] == [ev.OrderSealed]
+
+
+def test_wolff_4_5_what_was_shown_is_kept_apart_from_what_the_game_revealed() -> None:
+    """A show widens ``shown_to``, never ``known_to``: the audit's notes of every later
+    order are the same whether or not a reader of the log may see the show."""
+    from moderator.rules.evolve import evolve
+
+    base = state(80, legion("Rd01", ROD))
+    shown = ev.LegionShown(
+        owner="Ann", marker="Rd01", characters=ROD, whole=True, visible_to=frozenset({"Ann", "Bob"})
+    )
+    after = evolve(base, shown)
+    legion_after = after.legions["Rd01"]
+    assert legion_after.known_to == frozenset() and legion_after.shown_to == {"Ann", "Bob"}
+    assert legion_after.known_by("Bob") and not legion_after.known_by("Cy")
+
+
+def test_wolff_1_3_each_seal_is_chained_to_the_one_before() -> None:
+    first = OrderKey("mail-a", 10, 1, "Ann", "roll")
+    second = OrderKey("mail-b", 12, 0, "Ann", "done")
+    one = seal_mac(SEED, "g1", "", first)
+    assert seal_mac(SEED, "g1", one, second) != seal_mac(SEED, "g1", "", second)
+    assert seal_mac(SEED, "g1", one, second) != seal_mac(SEED + 1, "g1", one, second)
+    changed = OrderKey("mail-c", 12, 0, "Ann", "done")  # another mail, no dice
+    assert seal_mac(SEED, "g1", one, changed) != seal_mac(SEED, "g1", one, second)
+
+
+def replace_shown(lg: Legion, to: set[str]) -> Legion:
+    from dataclasses import replace
+
+    return replace(lg, shown_to=frozenset(to))
