@@ -9,15 +9,25 @@ instead; on two cores the service goes on while it works.  The worker keeps the 
 pixels between pictures (``raster.layers_to_png``).  A worker that died is replaced at
 the next picture; the one that was being drawn is left out of its mail (logged by
 ``outgoing``).
+
+The worker ends with the service, even one killed with SIGKILL, which no handler sees:
+a thread of the worker waits on the pipe that only the service holds open
+(``multiprocessing.parent_process``), and ends the worker when it closes.  The
+resource tracker that multiprocessing starts for the pool's semaphores then ends too:
+it waits for its own pipe to close, which the service and the worker hold.  (Linux's
+``PR_SET_PDEATHSIG`` would follow the service's thread that started the worker, not
+the service, so it is not used.)
 """
 
 from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 
 from moderator.pictures.raster import layers_to_png
 from moderator.pictures.spec import Picture, layers
@@ -56,8 +66,24 @@ def _worker() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             # spawn: a fork of a process with threads (the sender's) may inherit held locks
-            _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            _pool = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=_follow_parent
+            )
         return _pool
+
+
+def _follow_parent() -> None:
+    """In the worker, first: end the worker when the service ends (the module's text)."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(
+            target=_end_with, args=(parent,), name="follow-parent", daemon=True
+        ).start()
+
+
+def _end_with(parent: BaseProcess) -> None:
+    parent.join()  # returns once the service's end of the pipe is closed: it is gone
+    os._exit(0)
 
 
 def _forget(pool: ProcessPoolExecutor) -> None:

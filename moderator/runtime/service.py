@@ -22,10 +22,16 @@ while it was down.
 One service reads a mailbox with a database at a time: ``start`` takes the mailbox's
 row in ``poller_lock`` (``moderator.store.poller_lock``) or refuses with
 ``MailboxBusyError``, a fifth job (``lock``) renews its heartbeat every
-``poller_lock.BEAT_EVERY``, and ``stop`` gives it up.  A service that finds its lock
-taken over (it was thought dead) stops.  A send round that leaves mails held by another
-sender's lease brings the ``send`` job forward to the moment the first lease ends, so a
-mail whose sender died goes out within about ``outbox.LEASE``.
+``poller_lock.BEAT_EVERY``, and ``stop`` gives it up.  After a crash the row is taken
+over at once on the same host (the dead service's process is gone), from another host
+once its heartbeat is ``poller_lock.STALE``.  A service that finds its lock taken over
+(it was thought dead) stops.  A send round that leaves mails held by another sender's
+lease brings the ``send`` job forward to the moment the first lease ends, so a mail
+whose sender died goes out within about ``outbox.LEASE``.
+
+``stop`` pauses the scheduler and lets the rounds running end (``rounds.Rounds``)
+before it shuts the scheduler down: apscheduler would cancel a round still running then
+and log the cancellation as an error, with a traceback, although nothing went wrong.
 
 The clock (``EventStore.clock``) is injected: tests and the demo run games on a fast
 clock while apscheduler's own timers, the mailbox's lock and the outbox's leases stay in
@@ -51,6 +57,7 @@ from moderator.mail.errors import MailError
 from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.config import Config
 from moderator.runtime.poller import PollResult
+from moderator.runtime.rounds import Rounds
 from moderator.runtime.sender import SendTally
 from moderator.service import clockwork, tournaments
 from moderator.store import outbox, poller_lock, seals
@@ -108,8 +115,10 @@ class Service:
         self.lost = asyncio.Event()
         self.scheduler: AsyncIOScheduler | None = None
         self._idle_task: asyncio.Task[None] | None = None
-        #: The job rounds running now: ``stop`` lets them end rather than cut them off.
-        self._rounds: set[asyncio.Task[Any]] = set()
+        #: The job rounds running now: ``stop`` lets them end (for ``stop_grace`` at most)
+        #: rather than cut them off.
+        self._rounds = Rounds()
+        self.stop_grace = STOP_GRACE
         #: Set whenever a poll or a send round finishes (the demo and tests wait on it).
         self.activity = asyncio.Event()
         #: The seed of the tournaments' draws (game formation, dice); None: from the clock.
@@ -220,13 +229,15 @@ class Service:
         )
         self._locked_at = poller_lock.wall_clock()
         if dead is not None:
+            silent = self._locked_at - dead.heartbeat_at >= self.lock_stale
             log.warning(
                 "the lock on %s was held by pid %d on host %s, last heard from at "
-                "%s UTC: that service is taken for dead and its lock taken over",
+                "%s UTC: %s, and its lock is taken over",
                 self.mailbox,
                 dead.pid,
                 dead.host,
                 f"{dead.heartbeat_at:%Y-%m-%d %H:%M:%S}",
+                "that service is taken for dead" if silent else "that process is gone",
             )
         log.info("%s", self._starting_line())
         try:
@@ -251,15 +262,19 @@ class Service:
         scheduler = AsyncIOScheduler(timezone=UTC)
         now = datetime.now(UTC)
         jobs: list[tuple[str, Callable[[], Any], float]] = [
-            ("poll", self._job(self.poll_now), self.config.imap.poll_seconds),
-            ("send", self._job(self.send_now), self.config.smtp.send_seconds),
-            ("deadlines", self._job(self.deadlines_now), self.config.service.deadline_seconds),
+            ("poll", self._rounds.job(self.poll_now), self.config.imap.poll_seconds),
+            ("send", self._rounds.job(self.send_now), self.config.smtp.send_seconds),
+            (
+                "deadlines",
+                self._rounds.job(self.deadlines_now),
+                self.config.service.deadline_seconds,
+            ),
             (
                 "tournaments",
-                self._job(self.tournaments_now),
+                self._rounds.job(self.tournaments_now),
                 self.config.service.tournament_seconds,
             ),
-            ("lock", self._job(self.beat_now), self.beat_every.total_seconds()),
+            ("lock", self._rounds.job(self.beat_now), self.beat_every.total_seconds()),
         ]
         for name, job, seconds in jobs:
             scheduler.add_job(
@@ -269,7 +284,7 @@ class Service:
                 id=name,
                 name=name,
                 # A second start finds the first running and asks it for one more round
-                # (``_job``), so a job brought forward never waits nor runs twice at once.
+                # (``Rounds.job``), so a job brought forward never waits nor runs twice at once.
                 max_instances=2,
                 coalesce=True,
                 next_run_time=now,
@@ -281,17 +296,21 @@ class Service:
             self._idle_task = asyncio.create_task(self._watch_idle(), name="imap-idle")
 
     async def stop(self) -> None:
-        """Stop the jobs (waiting for none), close the connections and the store."""
+        """
+        Stop the jobs, letting the rounds running end (for at most ``stop_grace``, then
+        cut off), close the connections and the store.
+        """
         if self._idle_task is not None:
             self._idle_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._idle_task
             self._idle_task = None
         if self.scheduler is not None:
-            self.scheduler.shutdown(wait=False)
+            self.scheduler.pause()  # no round starts any more
+        await self._rounds.end(self.stop_grace)
+        if self.scheduler is not None:
+            self.scheduler.shutdown(wait=False)  # nothing left running for it to cancel
             self.scheduler = None
-        if self._rounds:  # a round cut off would leave a traceback for nothing
-            await asyncio.wait(set(self._rounds), timeout=STOP_GRACE.total_seconds())
         await self._idle_source.close()
         await self.source.close()
         if self.keyring is not None:
@@ -324,45 +343,10 @@ class Service:
         finally:
             for wait in waits:
                 wait.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
             await self.stop()
 
     # -- helpers ----------------------------------------------------------------------------
-
-    def _job(self, work: Callable[[], Any]) -> Callable[[], Any]:
-        """A job that logs a failure and lets the next run try again.
-
-        Started while it runs, it does not run beside itself: the running round goes
-        once more when it ends, so news that came during a round is never left waiting
-        for the next interval.
-        """
-        state = {"running": False, "again": False}
-
-        async def job() -> None:
-            if state["running"]:
-                state["again"] = True
-                return
-            state["running"] = True
-            this = asyncio.current_task()
-            if this is not None:
-                self._rounds.add(this)
-            try:
-                while True:
-                    state["again"] = False
-                    try:
-                        await work()
-                    except MailError as exc:
-                        log.warning("%s: %s", work.__name__, exc)
-                    except Exception:
-                        log.exception("%s failed; it runs again at its next time", work.__name__)
-                    if not state["again"]:
-                        break
-            finally:
-                state["running"] = False
-                if this is not None:
-                    self._rounds.discard(this)
-
-        job.__name__ = work.__name__
-        return job
 
     def _bring_forward(self, job_id: str, at: datetime | None = None) -> None:
         """Run a job now, or at ``at`` unless it runs before that anyway."""

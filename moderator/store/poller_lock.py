@@ -4,12 +4,18 @@ One poller per mailbox: the ``poller_lock`` row of a mailbox names the running
 and process id, when it started, its last heartbeat).
 
 ``acquire`` takes the row at start-up, or refuses with ``MailboxBusyError`` (whose text
-says who holds it) while another service's heartbeat is fresh; ``beat`` renews the
-heartbeat while the service runs (returning False if the row was taken over meanwhile:
-this service was thought dead and must stop reading); ``release`` gives the row up at a
-clean stop.  A row whose heartbeat is older than ``STALE`` belongs to a service that
-died without releasing it, and ``acquire`` takes it over, so a crash never blocks a
-restart for longer than that.
+says who holds it) while another service may still run; ``beat`` renews the heartbeat
+while the service runs (returning False if the row was taken over meanwhile: this
+service was thought dead and must stop reading); ``release`` gives the row up at a
+clean stop.
+
+A service that died without releasing the row (``kill -9``, a crash, a power cut) is
+recognised two ways:
+
+* on the host it ran on, at once: its process is gone (``holder_gone``), so a restart
+  after a crash takes the row over in the time it takes to start;
+* from another host, whose process table we cannot see, only by its silence: a
+  heartbeat older than ``STALE``.
 
 Times are real time (``wall``), not the store's clock, which may run fast.
 """
@@ -21,6 +27,7 @@ import socket
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Row, delete, insert, select, update
@@ -34,6 +41,14 @@ from moderator.store.tables import POLLER_LOCK
 BEAT_EVERY = timedelta(seconds=30)
 #: A heartbeat older than this is a dead service's: its lock may be taken over.
 STALE = timedelta(minutes=2)
+#: A process that started this long after the lock was taken is not its holder (the
+#: holder's id was given to another process); the slack covers the boot time's rounding.
+REUSED_AFTER = timedelta(seconds=2)
+
+#: The owners whose locks this process took (``acquire`` without ``pid``) and still
+#: holds: another owner recorded under our own process id ran in an earlier process that
+#: had the same id (a container started again), and is gone.
+_ours: set[str] = set()
 
 __all__ = [
     "BEAT_EVERY",
@@ -43,6 +58,7 @@ __all__ = [
     "acquire",
     "beat",
     "holder",
+    "holder_gone",
     "mailbox_key",
     "new_owner",
     "release",
@@ -122,15 +138,18 @@ def acquire(
 ) -> Holder | None:
     """
     Take ``mailbox``'s lock for ``owner``; returns the dead holder it was taken over
-    from (None: it was free, or already ``owner``'s).
+    from (None: it was free, or already ``owner``'s).  ``host`` and ``pid`` record
+    another process than this one (tests).
 
     Raises:
-        MailboxBusyError: another owner's heartbeat is younger than ``stale``.
+        MailboxBusyError: another owner's heartbeat is younger than ``stale`` and its
+            process is not known to be gone (``holder_gone``).
     """
     now = now or wall_clock()
+    here = host or socket.gethostname()
     values = {
         "owner": owner,
-        "host": host or socket.gethostname(),
+        "host": here,
         "pid": os.getpid() if pid is None else pid,
         "started_at": now,
         "heartbeat_at": now,
@@ -142,25 +161,34 @@ def acquire(
                 if tx.dialect == "postgresql":
                     query = query.with_for_update()
                 row = tx.connection.execute(query).first()
+                dead = None
                 if row is None:
                     tx.connection.execute(insert(POLLER_LOCK).values(mailbox=mailbox, **values))
-                    return None
-                found = _holder(row)
-                if found.owner != owner and now - found.heartbeat_at < stale:
-                    raise MailboxBusyError(found, now, stale)
-                taken = tx.connection.execute(
-                    update(POLLER_LOCK)
-                    .where(
-                        POLLER_LOCK.c.mailbox == mailbox,
-                        POLLER_LOCK.c.owner == found.owner,
-                        POLLER_LOCK.c.heartbeat_at == found.heartbeat_at,
+                    won = True
+                else:
+                    found = _holder(row)
+                    fresh = now - found.heartbeat_at < stale
+                    if found.owner != owner and fresh and not holder_gone(found, here):
+                        raise MailboxBusyError(found, now, stale)
+                    taken = tx.connection.execute(
+                        update(POLLER_LOCK)
+                        .where(
+                            POLLER_LOCK.c.mailbox == mailbox,
+                            POLLER_LOCK.c.owner == found.owner,
+                            POLLER_LOCK.c.heartbeat_at == found.heartbeat_at,
+                        )
+                        .values(**values)
                     )
-                    .values(**values)
-                )
-                if taken.rowcount == 1:
-                    return None if found.owner == owner else found
+                    won = taken.rowcount == 1
+                    dead = None if found.owner == owner else found
         except IntegrityError:
-            pass  # another service inserted the row first: look again
+            continue  # another service inserted the row first: look again
+        if won:
+            if pid is None:
+                _ours.add(owner)
+            if dead is not None:
+                _ours.discard(dead.owner)
+            return dead
     last = holder(store, mailbox)
     if last is not None and last.owner != owner:
         raise MailboxBusyError(last, now, stale)
@@ -176,6 +204,8 @@ def beat(store: EventStore, mailbox: str, owner: str, *, now: datetime | None = 
             .where(POLLER_LOCK.c.mailbox == mailbox, POLLER_LOCK.c.owner == owner)
             .values(heartbeat_at=now or wall_clock())
         )
+    if done.rowcount != 1:
+        _ours.discard(owner)
     return done.rowcount == 1
 
 
@@ -187,4 +217,65 @@ def release(store: EventStore, mailbox: str, owner: str) -> bool:
                 POLLER_LOCK.c.mailbox == mailbox, POLLER_LOCK.c.owner == owner
             )
         )
+    _ours.discard(owner)
     return done.rowcount == 1
+
+
+# -- is the holder's process gone? --------------------------------------------------------
+
+
+def holder_gone(found: Holder, host: str | None = None) -> bool:
+    """
+    Whether ``found`` certainly runs no more: it ran on this host (``host``, by default
+    ours) and its process is gone.  Anything less certain is False, and the heartbeat
+    decides: a holder on another host, a process we may not look at.
+
+    On this host the holder's process id is gone when no process has it (or only a
+    zombie), when it is our own id but the owner is not one of ours (an earlier process
+    with our id: a container started again), or when the process that has it now
+    started after the lock was taken (the id was reused) and is no moderator (a clock
+    set forward could make the true holder look late; its command line still names
+    the moderator).  The last two read Linux's ``/proc``; elsewhere an id in use is
+    taken to be the holder's.
+    """
+    if found.host != (host or socket.gethostname()) or found.pid <= 0:
+        return False
+    if found.pid == os.getpid():
+        return found.owner not in _ours
+    try:
+        os.kill(found.pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it exists, but is not ours to look at
+    seen = _proc_stat(found.pid)
+    if seen is None:
+        return False
+    state, started = seen
+    if state in ("Z", "X"):
+        return True
+    return started > found.started_at + REUSED_AFTER and not _names_moderator(found.pid)
+
+
+def _proc_stat(pid: int) -> tuple[str, datetime] | None:
+    """(state letter, start time) of a process from ``/proc`` (None: not readable)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        boot = next(
+            int(line.split()[1])
+            for line in Path("/proc/stat").read_text().splitlines()
+            if line.startswith("btime ")
+        )
+        fields = stat[stat.rindex(")") + 2 :].split()
+        ticks = int(fields[19])  # field 22 of proc(5): the start, in clock ticks after boot
+        per_second = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+    return fields[0], datetime.fromtimestamp(boot + ticks / per_second, UTC)
+
+
+def _names_moderator(pid: int) -> bool:
+    try:
+        return b"moderator" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True  # unknown: take it for the holder
