@@ -44,7 +44,16 @@ from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
 from moderator.schedule.record import GameRecord
-from moderator.service import bounce_clock, digests, notices, notify, reliability, reports, standing
+from moderator.service import (
+    bounce_clock,
+    digests,
+    notices,
+    notify,
+    outages,
+    reliability,
+    reports,
+    standing,
+)
 from moderator.store import ConflictError, EventStore, Tx, deadlines, players
 from moderator.store.deadlines import (
     ABSENCE_END,
@@ -111,7 +120,7 @@ def check_deadlines(
     """
     lines: list[str] = []
     if max_outage is not None:
-        lines.extend(_outage(store, moderator_address, now, max_outage))
+        lines.extend(outages.after_outage(store, moderator_address, now, max_outage))
     with store.reading() as tx:
         rows = deadlines.open_deadlines(tx)
         behind = _reminders_due(tx, rows, now)
@@ -138,7 +147,7 @@ def service_started(
     every running deadline is extended by the time it was down, and the moderator and
     the players are told by mail; then whatever is due is dealt with as usual.
     """
-    lines = _outage(store, moderator_address, now, max_outage)
+    lines = outages.after_outage(store, moderator_address, now, max_outage)
     return [*lines, *check_deadlines(store, moderator_address, now)]
 
 
@@ -395,56 +404,6 @@ def _absence_over(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str
     ]
     write(tx, Work(mails=tuple(mails)), game_id=row.game_id)
     return [f"{row.game_id}: {found.player}'s absence ({found.first} to {found.last}) is over"]
-
-
-# -- outages ----------------------------------------------------------------------------------
-
-
-def _outage(store: EventStore, sender: str, now: datetime, max_outage: timedelta) -> list[str]:
-    """Extend every running deadline if the heartbeat is older than ``max_outage``."""
-    with store.reading() as tx:
-        last = deadlines.heartbeat(tx)
-        rows = deadlines.open_deadlines(tx)
-    if last is None or now - last <= max_outage:
-        return []
-    down = now - last
-    summary: list[str] = []
-    for game_id in sorted({r.game_id for r in rows if r.acting}):
-        with store.transaction() as tx:
-            tx.game(game_id, lock=True)
-            loaded = tx.load(game_id)
-            record, change = timing.extend(loaded.record, down, now)
-            if change is None or change.due is None:
-                continue
-            actor = to_act(loaded.state)
-            mails = [
-                _mail(
-                    sender,
-                    player,
-                    notices.outage(
-                        game_id,
-                        last,
-                        now,
-                        actor=actor,
-                        deadline=reports.deadline_line(record, player.time_zone),
-                        time_zone=player.time_zone,
-                    ),
-                    game_id,
-                )
-                for _seat, player in _seated(tx, game_id, loaded.state)
-            ]
-            _store(tx, loaded, [], loaded.state, record, deadline_change(change), mails)
-            summary.append(f"{game_id}: {actor} to act, deadline now {timing.iso(change.due)}")
-    with store.transaction() as tx:
-        moderator = Player(0, "Moderator", sender, "UTC", None, None)
-        texts = notices.outage_summary(last, now, max_outage, summary)
-        write(tx, Work(mails=(notify.mail_to(sender, moderator, notices.NOTICE, texts, None, {}),)))
-        deadlines.beat(tx, now)
-    head = (
-        f"the service was down from {timing.iso(last)} to {timing.iso(now)}: "
-        f"{len(summary)} deadline(s) extended by {notices.span(down)}"
-    )
-    return [head, *summary]
 
 
 __all__ = [
