@@ -9,6 +9,7 @@ poller, intake and rules core, and back as signed reports read over IMAP.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import mailbox
 from email import message_from_bytes, policy
@@ -106,16 +107,25 @@ def check_every_report_carries_the_board(summary: DemoSummary) -> None:
 
 
 def check_the_game_ends_with_its_audit(summary: DemoSummary) -> None:
-    """Issue 16: every player's mail ends with the audit bundle, signed and attached as
-    application/json; ``verify`` passes on it, and on his first report held against it."""
+    """Issues 16 and 23: every player's mail ends with his own audit bundle, attached as
+    application/json to the encrypted private part (it holds his asides, text he chose)
+    and named by its SHA-256 in the signed part; ``verify`` passes on it, and on his
+    first report held against it."""
     for who in summary.state.players:
         mails = from_moderator(summary, who.name)
         audits = [m for m in mails if str(m["Subject"]).endswith("The audit of game demo")]
         assert len(audits) == 1, [str(m["Subject"]) for m in mails[-3:]]
-        signed = next(p for p in audits[0].walk() if p.get_content_type() == "multipart/signed")
-        attached = [p for p in signed.walk() if p.get_content_type() == "application/json"]
+        signed, *private = audits[0].iter_parts()
+        assert not [p for p in signed.walk() if p.get_content_type() == "application/json"]
+        ring = Keyring(summary.folder / "players" / who.name.lower() / "gnupg")
+        opened = compose.decrypt_mime(private[0], ring)
+        attached = [p for p in opened.walk() if p.get_content_type() == "application/json"]
         assert [p.get_filename() for p in attached] == ["audit-demo.json"]
-        bundle = json.loads(attached[0].get_content())
+        text = attached[0].get_content()
+        text = text if isinstance(text, str) else text.decode()
+        assert hashlib.sha256(text.encode()).hexdigest() in mail_text(audits[0].as_bytes())
+        bundle = json.loads(text)
+        assert bundle["reader"] == who.name
         verdict = verify(bundle)
         assert verdict.ok, verdict.problem
         first_report = next(
