@@ -118,7 +118,8 @@ async def main() -> None:
             for name, address, secret in PEOPLE:
                 players.add_player(tx, name, address, secret=secret)
         state = games.start_game(service.store, "g1", [a for _, a, _ in PEOPLE],
-                                 sender=MODERATOR, seed=5, allow_secrets=True)
+                                 sender=MODERATOR, seed=5, insecure_seed=True,
+                                 allow_secrets=True)
         await service.send_now()
         actor = legal.to_act(state)
         person = next(p for p in PEOPLE if p[0] == actor)

@@ -115,7 +115,22 @@ def game_new(
     allow_secrets: Annotated[
         bool, typer.Option("--allow-secrets", help="Let players authenticate by secret lines.")
     ] = False,
-    seed: Annotated[int | None, typer.Option("--seed", help="Dice seed (default: random).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Dice seed, for a test game only, and only with --insecure-test-seed "
+            "(default: a secret 256-bit seed).",
+        ),
+    ] = None,
+    insecure_test_seed: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-test-seed",
+            help="Take --seed although players could then find it and open every hidden "
+            "legion; every report of the game says its dice are not secret.",
+        ),
+    ] = False,
     limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -148,6 +163,16 @@ def game_new(
 
     if no_time_limits and (limit or reminders):
         raise _fail("error: --no-time-limits with --limit or --reminders")
+    if seed is not None and not insecure_test_seed:
+        raise _fail(
+            "error: --seed is refused for a game by mail: from a seed that was chosen, any "
+            "player can find it (its SHA-256 and the commitments are in his reports), open "
+            "every hidden legion and foretell the dice. Leave --seed out (the game draws a "
+            "secret 256-bit seed), or for a test game add --insecure-test-seed (every report "
+            "then says the dice are not secret)."
+        )
+    if insecure_test_seed and seed is None:
+        raise _fail("error: --insecure-test-seed goes with --seed")
     try:
         limits = None if no_time_limits else TimeLimits.parse(limit or (), reminders)
     except ValueError as exc:
@@ -161,6 +186,7 @@ def game_new(
                 player,
                 sender=settings.moderator.address,
                 seed=seed,
+                insecure_seed=insecure_test_seed,
                 allow_secrets=allow_secrets,
                 time_limits=limits,
                 ends_at=ends.replace(tzinfo=UTC) if ends is not None else None,
@@ -172,6 +198,8 @@ def game_new(
         f"Game {game_id} started for {', '.join(p.name for p in state.players)} with "
         f"{clocks}; the reports are in the outbox (serve sends them)."
     )
+    if insecure_test_seed:
+        typer.echo(f"Warning: the dice of {game_id} are not secret (seed {seed}): a test game only.")
 
 
 @game_app.command("relay")

@@ -64,6 +64,8 @@ def plan_game(
     ends_at: datetime | None = None,
     seats: Sequence[tuple[str, str]] = (),
     bound: bool = False,
+    *,
+    insecure_seed: bool = False,
 ) -> tuple[GameWrite, GameState]:
     """
     A new game, decided and not yet written: set up with tower rolls for ``players``,
@@ -72,6 +74,12 @@ def plan_game(
     taken; ``bound``: its dice are bound to the mails that ask for them (``play.dice``,
     a game by mail).  Dice: ``seed`` (random if neither is given) or a ``script`` of die
     values (marked in the game's record as scripted).
+
+    A game by mail draws a secret 256-bit seed: a seed somebody chose can be guessed
+    from the hash and the commitments every player is sent, and then every hidden
+    legion opened and every die foretold.  It takes a ``seed`` only with
+    ``insecure_seed`` (tests and demos that must replay), and its record then says its
+    dice are not secret, which every report repeats.
 
     ``time_limits`` gives the game deadlines (Wolff 21.0): the first, for the player to
     act, starts ``now``.  ``ends_at`` is the game's end date (Wolff 21.1).  Without them
@@ -82,6 +90,14 @@ def plan_game(
     """
     if seed is not None and script is not None:
         raise GameError("give a dice seed or a dice script, not both")
+    if bound and seed is not None and not insecure_seed:
+        raise GameError(
+            "a game by mail draws its own secret dice seed: from a seed that was chosen, "
+            "the hash and commitments in the reports let any player find it, open every "
+            "hidden legion and foretell the dice.  Leave the seed out, or, for a test game "
+            "only, ask for an insecure seed explicitly (the reports then say so)"
+        )
+    insecure = bound and seed is not None  # checked above: asked for explicitly
     if script is None and seed is None:
         seed = new_seed() if bound else secrets.randbelow(2**31)
     dice: CountingDice = CountingDice(seed=seed, script=script)
@@ -108,6 +124,7 @@ def plan_game(
         players=tuple(p.name for p in replay(events).players),
         from_position=position is not None,
         dice=dice.record(),
+        insecure_dice=insecure,
     )
     events, record = sealed_start(events, dice, record)
     state = replay(events)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from moderator.orders import OrderError, Query, conditional, parse_order, render_order
+from moderator.play.allowance import Allowance
 from moderator.play.dice import dice_for, seal_order
 from moderator.play.queries import answer_query, legal_hint
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
@@ -77,6 +78,7 @@ def run_orders(
     game: str = "",
     trigger: str = "local",
     any_time: bool = False,
+    allowance: Allowance | None = None,
 ) -> OrderRun:
     """
     ``player``'s order ``lines`` run in turn on ``state``, nothing stored: queries are
@@ -87,7 +89,9 @@ def run_orders(
     nothing stops the run.  ``game`` and ``trigger`` (the digest of the mail being
     carried out) bind the dice of a game whose dice are bound (``play.dice``).
     ``any_time``: ``show`` and ``tell`` (Wolff 4.5: not tied to the sequence of play) run
-    even so (a mail that quotes an earlier reference of this game).
+    even so (a mail that quotes an earlier reference of this game).  ``allowance``: the
+    shows and messages the player may still give today (``play.allowance``); one beyond
+    it is refused, and the lines after it still run.
 
     ``on roll N: ...`` lines (``orders.conditional``) wait for the movement roll: when
     an order rolls, the orders given for that roll run next, each as a line of its own;
@@ -123,8 +127,13 @@ def run_orders(
                 raise OrderError(
                     "E-TELL-OFF", "the game master has turned off passing messages in this game"
                 )
+            if allowance is not None and (over := allowance.over(parsed)) is not None:
+                results.append(LineResult(line, REFUSED, reason=over[1], code=over[0]))
+                continue
             dice.at(state.version + 1)
             new = decide(state, parsed, dice)
+            if allowance is not None:
+                allowance.spend(parsed)
         except (OrderError, RuleError) as exc:
             code, reason = exc.code, str(exc)
         except IndexError as exc:  # scripted dice ran out

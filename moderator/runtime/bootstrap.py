@@ -69,6 +69,7 @@ def mail_handler(config: Config, ring: Keyring | None) -> MailGameHandler:
         verp_key=config.verp_key,
         gm_address=config.moderator.gm_address or None,
         bounce_pause=timedelta(hours=config.service.bounce_pause_hours),
+        aside_mails_a_day=config.service.aside_mails_a_day,
     )
 
 

@@ -113,6 +113,9 @@ class ServiceSettings:
     bounce_pause_hours: float = 48.0
     #: Mails signed and sent at once.
     send_concurrency: int = 4
+    #: Mails one player's shows and messages (Wolff 4.5) may cause another player of a
+    #: game to get at once in a day (UTC); beyond it they wait for his next report.
+    aside_mails_a_day: int = 20
     #: Seconds between looks at the tournaments: games formed from their waiting lists,
     #: finished games scored and their standings mailed.
     tournament_seconds: float = 300.0

@@ -165,6 +165,16 @@ class GameRecord:
     #: master may turn it off), and how many each passed on which day (UTC; "DAY N").
     relay: bool = True
     relayed: Mapping[str, str] = field(default_factory=dict)
+    #: How many times each player showed a legion on which day (UTC; "DAY N"), for the
+    #: daily allowance of shows as ``relayed`` is for messages.
+    shown: Mapping[str, str] = field(default_factory=dict)
+    #: The mails the moderator sent at once because of one player's shows and messages
+    #: to another, a day: "AUTHOR>RECIPIENT" -> "DAY N" (capped: ``service.notify``).
+    aside_mails: Mapping[str, str] = field(default_factory=dict)
+    #: The dice seed was given by the operator (``game new --seed`` with
+    #: ``--insecure-test-seed``), not drawn in secret: whoever knows or guesses it can
+    #: compute every roll and every salt, so every report says the dice are not secret.
+    insecure_dice: bool = False
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
@@ -172,8 +182,11 @@ class GameRecord:
 
     def relayed_on(self, player: str, day: str) -> int:
         """How many messages ``player`` passed on on ``day`` (an ISO date, UTC)."""
-        on, _, count = self.relayed.get(player, "").partition(" ")
-        return int(count) if on == day and count.isdigit() else 0
+        return count_on(self.relayed, player, day)
+
+    def shown_on(self, player: str, day: str) -> int:
+        """How many times ``player`` showed a legion on ``day`` (an ISO date, UTC)."""
+        return count_on(self.shown, player, day)
 
     def absences_of(self, player: str) -> list[Absence]:
         """``player``'s absences, earliest first."""
@@ -235,6 +248,9 @@ class GameRecord:
             "last_seal": self.last_seal,
             "relay": self.relay,
             "relayed": dict(self.relayed),
+            "shown": dict(self.shown),
+            "aside_mails": dict(self.aside_mails),
+            "insecure_dice": self.insecure_dice,
         }
 
     @classmethod
@@ -288,7 +304,31 @@ class GameRecord:
             last_seal=str(raw.get("last_seal") or ""),
             relay=bool(raw.get("relay", True)),
             relayed={str(k): str(v) for k, v in dict(raw.get("relayed") or {}).items()},
+            shown={str(k): str(v) for k, v in dict(raw.get("shown") or {}).items()},
+            aside_mails={str(k): str(v) for k, v in dict(raw.get("aside_mails") or {}).items()},
+            insecure_dice=bool(raw["insecure_dice"]) if "insecure_dice" in raw else _weak_seed(dice),
         )
+
+
+def count_on(counts: Mapping[str, str], key: str, day: str) -> int:
+    """The count a "DAY N" mapping holds for ``key`` on ``day`` (0 for another day)."""
+    on, _, count = counts.get(key, "").partition(" ")
+    return int(count) if on == day and count.isdigit() else 0
+
+
+def counted(counts: Mapping[str, str], key: str, day: str, more: int) -> dict[str, str]:
+    """A "DAY N" mapping with ``more`` added to ``key``'s count of ``day``."""
+    return {**counts, key: f"{day} {count_on(counts, key, day) + more}"}
+
+
+def _weak_seed(dice: Mapping[str, Any]) -> bool:
+    """
+    Whether the bound dice of a record stored before ``insecure_dice`` existed have a
+    seed nobody drew in secret: a game started with ``--seed`` then has one of at most
+    64 bits, which ``play.dice.new_seed`` (256 random bits) gives with odds of 2**-192.
+    """
+    seed = dice.get("seed")
+    return bool(dice.get("bound")) and dice.get("script") is None and int(seed or 0) < 2**64
 
 
 def _deadline_json(deadline: Deadline | None) -> dict[str, str] | None:
@@ -389,6 +429,8 @@ __all__ = [
     "GameRecord",
     "Pause",
     "Undelivered",
+    "count_on",
+    "counted",
     "iso",
     "moment",
     "upcast_0",

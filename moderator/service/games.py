@@ -35,6 +35,7 @@ def start_game(
     *,
     sender: str,
     seed: int | None = None,
+    insecure_seed: bool = False,
     allow_secrets: bool = False,
     time_limits: TimeLimits | None = None,
     ends_at: datetime | None = None,
@@ -45,10 +46,13 @@ def start_game(
 
     ``time_limits`` gives the game deadlines (Wolff 21.0; the first report shows the
     first one) and ``ends_at`` an end date (Wolff 21.1); without them it has neither.
+    The dice get a secret seed of their own; ``seed`` is taken only with
+    ``insecure_seed`` (a test or a demo that must replay: every report then says the
+    dice are not secret, ``plan_game``).
 
     Raises:
-        StartError: an address is not registered, two players share a name, or the
-            game exists.
+        StartError: an address is not registered, two players share a name, the
+            game exists, or a seed was given without ``insecure_seed``.
     """
     if not 2 <= len(addresses) <= 6:
         raise StartError(f"a game of Titan has 2 to 6 players, not {len(addresses)}")
@@ -70,7 +74,7 @@ def start_game(
     try:
         planned, state = plan_game(
             game_id, names, seed, None, None, store.clock(), time_limits, ends_at, seats,
-            bound=True,
+            bound=True, insecure_seed=insecure_seed,
         )
     except GameError as exc:
         raise StartError(str(exc)) from exc

@@ -71,7 +71,16 @@ from moderator.mail.intake import (
 )
 from moderator.mail.limits import RawLimits
 from moderator.mail.signatures import Verifier
-from moderator.service import address_change, auth, bounces, gate, seals, signon, tournaments
+from moderator.service import (
+    address_change,
+    auth,
+    bounces,
+    gate,
+    notify,
+    seals,
+    signon,
+    tournaments,
+)
 from moderator.service.mail_reading import ReadMail, read_mail, reasons
 from moderator.service.notify import ANSWER_KINDS
 from moderator.service.play_mail import play
@@ -109,6 +118,8 @@ class MailGameHandler:
         gm_address: the game master, told when a player's mail bounces (None: nobody
             but a tournament game's director).
         bounce_pause: how long a believed bounce pauses its player's deadline.
+        aside_mails_a_day: the mails one player's shows and messages may cause another
+            to get at once in a day (``notify.report_round``).
     """
 
     def __init__(
@@ -124,6 +135,7 @@ class MailGameHandler:
         verp_key: bytes | None = None,
         gm_address: str | None = None,
         bounce_pause: timedelta = bounces.PAUSE,
+        aside_mails_a_day: int = notify.ASIDE_MAILS_A_DAY,
     ) -> None:
         self._keyring_factory = keyring_factory
         self._keyring: Verifier | None = None
@@ -136,6 +148,7 @@ class MailGameHandler:
         self.verp_key = verp_key
         self.gm_address = gm_address or None
         self.bounce_pause = bounce_pause
+        self.aside_mails_a_day = aside_mails_a_day
         self.secrets = auth.SecretChecker()
         self._last: tuple[int, bytes, ReadMail] | None = None
 
@@ -238,7 +251,9 @@ class MailGameHandler:
         if seat is None or not game.state.has_player(seat):
             why = f"you have no seat in game {game.game_id}"
             return gate.no_game(replies, lookup, player, why)
-        return play(replies, game, lookup, player, seat, method, lines, ignored)
+        return play(
+            replies, game, lookup, player, seat, method, lines, ignored, self.aside_mails_a_day
+        )
 
     def _bounce(
         self, read: ReadMail, game: GameContext | None, lookup: Lookup, disposition: Disposition

@@ -11,13 +11,18 @@ version he was last reported (``GameRecord.reported``) and where that report beg
 ``settle`` is what every change to a game calls (a mail's orders, a timeout, the end
 date): the deadline that follows the player to act (``timing.follow``), the reports
 showing it, and the result of a game ended by its time limit (rulebook 20.5).
+
+A show or a message (Wolff 4.5) goes at once to those named, but one player's asides
+make the moderator mail another at most ``aside_mails_a_day`` times a day: beyond that
+his report waits, and the next one he gets tells them (it covers every event since the
+version he was last reported).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from moderator.mail import compose
 from moderator.reporting.narrate import is_bookkeeping, may_see
@@ -27,7 +32,7 @@ from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule import notify as notify_choice
 from moderator.schedule import reference, timing
-from moderator.schedule.record import GameRecord
+from moderator.schedule.record import GameRecord, count_on, counted
 from moderator.service import audits, auth, notices, reports, state_cache
 from moderator.service.knowledge_cache import knowledge_after
 from moderator.store.deadlines import DeadlineChange, deadline_change
@@ -41,6 +46,17 @@ REPORT, REPLY, REFUSAL, HISTORY, WELCOME = "report", "reply", "refusal", "histor
 SIGNON_REFUSAL = "signon-refusal"
 #: The kinds that answer a mail: what the daily reply budget counts.
 ANSWER_KINDS = (REPLY, REFUSAL, HISTORY, WELCOME, SIGNON_REFUSAL)
+#: The mails one player's shows and messages may cause another to get at once in a day
+#: (the configuration's ``[service] aside_mails_a_day``).
+ASIDE_MAILS_A_DAY = 20
+
+
+@dataclass(frozen=True, slots=True)
+class AsideCap:
+    """At most ``per_day`` mails caused by one player's asides to another on ``day``."""
+
+    per_day: int
+    day: str  # ISO date, UTC
 
 
 def mail_to(
@@ -79,6 +95,7 @@ def report_round(
     resend: set[str],
     answering: str | None = None,
     catch_up: frozenset[str] = frozenset(),
+    aside_cap: AsideCap | None = None,
 ) -> tuple[GameRecord, list[OutgoingMail], reports.Texts | None]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,
@@ -88,9 +105,12 @@ def report_round(
     answered) is returned as texts, to go in the answer to his mail: one mail per mail.
     A seat in ``catch_up`` (a daily digest, a player the moderator just acted for) is
     reported all it may see since his last report, if anything, whatever his choice.
+    ``aside_cap``: a report only other players' shows and messages call for goes at
+    once within the cap (``record.aside_mails`` counts them), else it waits for his next.
     """
     reported = dict(record.reported)
     began = dict(record.report_from)
+    aside_mails: Mapping[str, str] = record.aside_mails
     actor = to_act(state)
     due: list[tuple[str, Player, int, bool]] = []
     for seat, player in sorted(lookup.seated_players(game.game_id).items()):
@@ -100,14 +120,15 @@ def report_round(
         sees = any(may_see(e, seat) and not is_bookkeeping(e) for e in new)
         choice = notify_choice.choice_of(record.notify.get(seat))
         if new and (sees or (seat == actor and not all(ev.is_aside(e) for e in new))):
-            if (
-                seat in resend
-                or seat == answering
-                or seat in catch_up
-                or _meant_for(seat, new)
+            asked = seat in resend or seat == answering or seat in catch_up
+            if asked or (
+                _meant_for(seat, new)
                 or notify_choice.wants_report(choice, seat, new, game.state, state, actor)
             ):
-                due.append((seat, player, last, False))
+                authors = set() if asked else _aside_authors(seat, new, actor)
+                aside_mails, at_once = _within_cap(aside_mails, aside_cap, authors, seat)
+                if at_once:  # else over the cap: his next report tells them
+                    due.append((seat, player, last, False))
             # else held back: his next report tells the net result
         elif seat in resend:
             due.append((seat, player, began.get(seat, last), True))
@@ -115,6 +136,8 @@ def report_round(
             due.append((seat, player, last, False))
         elif new and last >= game.seq:  # nothing he may see happened: he is up to date
             reported[seat] = state.version
+    if aside_mails != record.aside_mails:
+        record = record.but(aside_mails=aside_mails)
     if not due:
         if new:
             record = record.but(reported=reported)
@@ -157,6 +180,43 @@ def _meant_for(seat: str, new: Sequence[ev.Event]) -> bool:
     )
 
 
+def _within_cap(
+    counts: Mapping[str, str], cap: AsideCap | None, authors: set[str], seat: str
+) -> tuple[Mapping[str, str], bool]:
+    """
+    (the counts after it, whether it goes) for a report to ``seat`` that the asides of
+    ``authors`` alone call for: it goes while one of them has caused fewer than the
+    cap's mails to ``seat`` today, and counts for each.
+    """
+    if cap is None or not authors:
+        return counts, True
+    keys = [f"{author}>{seat}" for author in sorted(authors)]
+    if all(count_on(counts, key, cap.day) >= cap.per_day for key in keys):
+        return counts, False
+    for key in keys:
+        counts = counted(counts, key, cap.day, 1)
+    return counts, True
+
+
+def _utc_day(moment: datetime) -> str:
+    """The UTC day of ``moment``, as the daily counts name it (an ISO date)."""
+    return moment.astimezone(UTC).date().isoformat()
+
+
+def _aside_authors(seat: str, new: Sequence[ev.Event], actor: str | None) -> set[str]:
+    """
+    The other players whose shows and messages alone call for a report to ``seat``:
+    everything of ``new`` he may see is an aside (or an audit note) and it is not his
+    move that the events made.  Empty when anything else calls for it.
+    """
+    if seat == actor and not all(ev.is_aside(e) for e in new):
+        return set()
+    seen = [e for e in new if may_see(e, seat) and not is_bookkeeping(e)]
+    if not all(ev.is_aside(e) for e in seen):
+        return set()
+    return {author for e in seen if (author := ev.author(e)) not in (None, seat)}
+
+
 def _sees_since(lookup: Lookup, game: GameContext, seat: str, last: int) -> bool:
     """Whether ``seat`` may see any stored event of ``game`` after ``last``."""
     stored = lookup.events(game.game_id, after=last, upto=game.seq)
@@ -187,16 +247,19 @@ def settle(
     resend: set[str] | None = None,
     answering: str | None = None,
     catch_up: frozenset[str] = frozenset(),
+    aside_mails_a_day: int | None = None,
 ) -> Settled:
     """
     After ``new`` events led from ``game``'s state to ``state``: the deadline that
     follows the player to act (a new one when he or the kind of step changed), the
     reports (``report_round``, showing that deadline) and, when the game ended by its
-    time limit, the result (rulebook 20.5) to every player.
+    time limit, the result (rulebook 20.5) to every player.  ``aside_mails_a_day``
+    caps the reports one player's shows and messages cause another to get at once.
     """
     record, change = timing.follow(state, record, now)
+    cap = None if aside_mails_a_day is None else AsideCap(aside_mails_a_day, _utc_day(now))
     record, mails, own = report_round(
-        sender, game, lookup, new, state, record, resend or set(), answering, catch_up
+        sender, game, lookup, new, state, record, resend or set(), answering, catch_up, cap
     )
     if state.step is Step.OVER and game.state.step is not Step.OVER:
         mails += _audit_mails(sender, game, lookup, new, record, now)

@@ -14,12 +14,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 
 from moderator.orders import Query
 from moderator.orders import standing as orders_standing
 from moderator.orders.errors import OrderError
-from moderator.orders.exposure_orders import is_tell
+from moderator.play.allowance import Allowance
 from moderator.play.queries import answer_query
 from moderator.play.run import DONE, REFUSED, Answerer, LineResult, run_orders
 from moderator.reporting.narrate import history_lines
@@ -28,7 +28,7 @@ from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, timing
 from moderator.schedule import notify as notify_choice
-from moderator.schedule.record import GameRecord
+from moderator.schedule.record import GameRecord, counted
 from moderator.service import (
     auth,
     digests,
@@ -73,11 +73,14 @@ def play(
     method: str | None,
     lines: list[str],
     ignored: list[str],
+    aside_mails_a_day: int = notify.ASIDE_MAILS_A_DAY,
 ) -> Outcome:
     """
     ``player``'s mail played in ``game`` as ``seat``: ``method`` is how the mail proved
     it is his (``auth.PGP``: the subject, which no signature covers, may not give the
     step reference), ``ignored`` the lines the intake set aside, for the reply.
+    ``aside_mails_a_day``: the mails his shows and messages may cause another player
+    to get at once in a day (``notify.report_round``).
     """
     info = replies.info
     refs, lines, unreadable = reference.split_refs(lines)
@@ -103,8 +106,8 @@ def play(
     record, absent, changes, moved = _absences(game, seat, player, away, moment)
     record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
     record, standing_told = _standing_orders(record, seat, standing_lines)
-    lines, relay_refused = _relay_allowance(record, seat, lines, moment)
-    absent = [*absent, *notified, *standing_told, *relay_refused]
+    absent = [*absent, *notified, *standing_told]
+    allowance = _allowance(record, seat, moment, player.time_zone)
     asked: list[Query] = []
     run = run_orders(
         game.state,
@@ -117,11 +120,12 @@ def play(
         game=game.game_id,
         trigger=replies.message_digest,
         any_time=problem is not None and problem[0] == reference.E_REF_STALE,
+        allowance=allowance,
     )
     ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
     carried = standing.carry_out(run.state, run.record, game.game_id, replies.message_digest)
     new_events = [*run.events, *carried.events]
-    carried = _count_relayed(carried, seat, run.events, moment)
+    carried = _count_asides(carried, seat, allowance, moment)
     now_state = carried.state
     after = reference.current(game.game_id, now_state)
     resend = {seat} if any(q.kind == "report" for q in asked) else set()
@@ -135,6 +139,7 @@ def play(
         moment,
         resend,
         answering=seat,
+        aside_mails_a_day=aside_mails_a_day,
     )
     record = settled.record
     texts = reports.reply(
@@ -147,8 +152,9 @@ def play(
         [*ignored, *unreadable, *skipped],
         record=record,
         time_zone=player.time_zone,
-        ref_problem=problem[1] if ref_refused and problem else "",
+        ref_problem=_signed_ref_problem(problem[0], now) if ref_refused and problem else "",
         brief=settled.own is not None,
+        read_at=now,
     )
     texts = reports.with_report(texts, settled.own)
     mails = [replies.answer(player, REPLY, texts, game.game_id)]
@@ -186,6 +192,28 @@ def play(
     )
 
 
+def _signed_ref_problem(code: str, now: reference.StepRef) -> str:
+    """
+    Why a mail's orders changed nothing, for the signed part of the answer: the
+    reference to quote, never the one the mail quoted (its author wrote that, and the
+    moderator signs nothing a player chose; the refused lines in the private part say it).
+    """
+    if code == reference.E_REF_STALE:
+        return (
+            f"your mail quotes an earlier step of game {now.game}: nothing was changed. Read "
+            f"the latest report, then send your orders with the line '{now.line}'"
+        )
+    if code == reference.E_REF_GAME:
+        return (
+            f"your mail quotes a reference of another game: nothing was changed. Orders "
+            f"for game {now.game} need the line '{now.line}'"
+        )
+    return (
+        f"orders that change the game must quote its current step reference: add the "
+        f"line '{now.line}' to your orders (it is in every report)"
+    )
+
+
 def _notify_choices(
     record: GameRecord, seat: str, lines: list[str], player: Player, now: datetime
 ) -> tuple[GameRecord, list[LineResult], list[DeadlineChange]]:
@@ -209,40 +237,39 @@ def _notify_choices(
 
 #: The most messages a player may pass on in one game a day (Wolff 4.5; UTC days).
 RELAYS_A_DAY = 20
+#: The most times a player may show a legion in one game a day (Wolff 4.5; UTC days).
+SHOWS_A_DAY = 20
 
 
-def _relay_allowance(
-    record: GameRecord, seat: str, lines: list[str], now: datetime
-) -> tuple[list[str], list[LineResult]]:
+def _allowance(record: GameRecord, seat: str, now: datetime, time_zone: str) -> Allowance:
     """
-    The mail's lines less the ``tell`` lines over the day's allowance (refused, with
-    why); whether the game takes messages at all is ``run_orders``'s to say.
+    What ``seat`` may still show and tell today (UTC days): ``run_orders`` spends it on
+    every show and message it carries out, wherever the line stands.
     """
-    left = RELAYS_A_DAY - record.relayed_on(seat, now.date().isoformat())
-    kept: list[str] = []
-    refused: list[LineResult] = []
-    for line in lines:
-        if is_tell(line):
-            if left <= 0:
-                refused.append(LineResult(line, REFUSED, code="E-TELL-LIMIT", reason=(
-                    f"at most {RELAYS_A_DAY} messages a day in a game; send it after "
-                    "midnight UTC")))
-                continue
-            left -= 1
-        kept.append(line)
-    return kept, refused
+    today = now.astimezone(UTC).date()
+    day = today.isoformat()
+    midnight = datetime.combine(today + timedelta(days=1), time(), UTC)
+    return Allowance(
+        tells=RELAYS_A_DAY - record.relayed_on(seat, day),
+        shows=SHOWS_A_DAY - record.shown_on(seat, day),
+        tells_a_day=RELAYS_A_DAY,
+        shows_a_day=SHOWS_A_DAY,
+        renews=f"at midnight UTC, {reports.moment_line(midnight, time_zone)}",
+    )
 
 
-def _count_relayed(
-    carried: standing.Carried, seat: str, events: list[ev.Event], now: datetime
+def _count_asides(
+    carried: standing.Carried, seat: str, allowance: Allowance, now: datetime
 ) -> standing.Carried:
-    """The record counts the messages ``seat`` passed on today."""
-    sent = sum(1 for e in events if isinstance(e, ev.MessageRelayed) and e.sender == seat)
-    if not sent:
+    """The record counts the messages ``seat`` passed on and the legions he showed today."""
+    if not allowance.told and not allowance.shown:
         return carried
-    day = now.date().isoformat()
-    count = carried.record.relayed_on(seat, day) + sent
-    record = carried.record.but(relayed={**carried.record.relayed, seat: f"{day} {count}"})
+    day = now.astimezone(UTC).date().isoformat()
+    record = carried.record
+    if allowance.told:
+        record = record.but(relayed=counted(record.relayed, seat, day, allowance.told))
+    if allowance.shown:
+        record = record.but(shown=counted(record.shown, seat, day, allowance.shown))
     return dataclasses.replace(carried, record=record)
 
 

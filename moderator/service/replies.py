@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 
 from moderator.mail.checks.base import header_text
@@ -42,8 +42,9 @@ class Replies:
 
     @classmethod
     def to(cls, moderator_address: str, message: InboundMessage, read: ReadMail) -> Replies:
-        """The answers to ``message`` as ``read``."""
-        return cls(moderator_address, message, read.msg, mail_info(read, message))
+        """The answers to ``message`` as ``read``; they name it by when it came."""
+        info = replace(mail_info(read, message), received=message.received_at)
+        return cls(moderator_address, message, read.msg, info)
 
     def refuse(
         self,
@@ -58,7 +59,7 @@ class Replies:
         """A mail not carried out: ``per_day`` refusals of its ``kind`` a day to the address."""
         if lookup.mails_today(player.address, (kind,)) >= per_day:
             return Outcome(rejected=True, note=f"refused, not answered (refused today): {why}")
-        texts = reports.refusal(self.info, why, how, per_day=per_day)
+        texts = reports.refusal(self.info, why, how, per_day=per_day, time_zone=player.time_zone)
         mail = self.answer(player, kind, texts, None)
         return Outcome(mails=(mail,), rejected=True, note=f"refused: {why}")
 

@@ -72,13 +72,29 @@ class Texts:
 
 @dataclass(frozen=True, slots=True)
 class MailInfo:
-    """What an answer quotes of the mail it answers."""
+    """
+    What an answer quotes of the mail it answers: what its author wrote (only ever in
+    the private part) and when the moderator received it (``received``).
+    """
 
     sender: str
     subject: str  # as written
     date: str
     message_id: str
     topic: str = "your mail"  # the subject without "Re:" and step references
+    received: datetime | None = None
+
+
+def mail_named(mail: MailInfo, time_zone: str = "UTC") -> str:
+    """
+    How the signed part of an answer names the mail it answers: by when it came.  Its
+    Message-ID, date and subject are its author's words, and the moderator signs
+    nothing a player chose (they are echoed in the private part).
+    """
+    if mail.received is None:
+        return "your mail"
+    return f"your mail received {moment_line(mail.received, time_zone)}"
+
 
 
 def moment_line(moment: datetime, time_zone: str = "UTC") -> str:
@@ -187,6 +203,7 @@ def report(
         more_events=more,
         status=view_text(everyone, viewer, contents=False),
         dice_commitment=record.dice.commitment if record.dice.bound and since == 0 else "",
+        dice_not_secret=record.insecure_dice,
         commitments=sealed,
         how=list(how),
     )
@@ -294,18 +311,22 @@ def reply(
     time_zone: str = "UTC",
     ref_problem: str = "",
     brief: bool = False,
+    read_at: StepRef | None = None,
 ) -> Texts:
     """
     The answer to ``viewer``'s mail: counts in the public part, results in the private;
     ``brief`` when his report follows in the same mail (it tells the reference, whose
-    move it is and the deadline).
+    move it is and the deadline).  The public part names the mail by when it came and
+    the step the game was at when it was read (``read_at``), and ``ref_problem`` must
+    quote nothing of the mail: the moderator signs nothing a
+    player chose.
     """
     actor, over = _whose(state)
     public = render(
         "player.reply.txt.j2",
         game=ref.game,
-        date=mail.date or "(no date)",
-        message_id=mail.message_id or "(no Message-ID)",
+        mail=mail_named(mail, time_zone),
+        read_at=str(read_at) if read_at is not None else "",
         ref_problem=ref_problem,
         ref=str(ref),
         over=over,
@@ -371,21 +392,28 @@ def refusal(
     games: str = "",
     once: bool = True,
     per_day: int | None = None,
+    time_zone: str = "UTC",
 ) -> Texts:
     """
-    A refused mail: why, and what to do instead (one part, no private contents);
-    ``per_day`` (or ``once``: 1) says how many such answers the address may get a day.
+    A refused mail: what to do instead, in the signed part; why, in the private part
+    (``why`` may quote the mail: a game it names, an address it gives, which nobody
+    signs for its author).  ``per_day`` (or ``once``: 1) says how many such answers
+    the address may get a day.
     """
-    text = render(
+    public = render(
         "player.refusal.txt.j2",
-        date=mail.date or "(no date)",
-        message_id=mail.message_id or "(no Message-ID)",
-        why=why,
+        mail=mail_named(mail, time_zone),
         how=list(how),
         games=games,
         per_day=per_day if per_day is not None else int(once),
     )
-    return Texts("Your mail was not carried out", text)
+    private = render(
+        "player.refusal-private.txt.j2",
+        why=why,
+        date=mail.date or "(no date)",
+        message_id=mail.message_id or "(no Message-ID)",
+    )
+    return Texts("Your mail was not carried out", public, private)
 
 
 def welcome(name: str, address: str, time_zone: str, key: str | None, secret: bool) -> Texts:

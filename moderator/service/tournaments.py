@@ -139,18 +139,22 @@ def carry_out(
             continue
         results.append(result)
         out.add(caused)
-    if results or others:
-        text = render(
+    if results or others:  # his lines are quoted in the private part only: never signed
+        public = render(
             "tournament.reply.txt.j2",
-            message_id=(headers or {}).get("In-Reply-To", ""),
-            results=results,
-            others=list(others),
-            others_why=others_why,
+            mail=f"your mail read {reports.moment_line(now, player.time_zone)}",
             done=sum(r.outcome == "done" for r in results),
             refused=sum(r.outcome == "refused" for r in results),
             answered=sum(r.outcome == "answered" for r in results),
         )
-        texts = reports.Texts("Re: your tournament lines", text)
+        private = render(
+            "tournament.reply-private.txt.j2",
+            message_id=(headers or {}).get("In-Reply-To", ""),
+            results=results,
+            others=list(others),
+            others_why=others_why,
+        )
+        texts = reports.Texts("Re: your tournament lines", public, private)
         mail = notify.mail_to(moderator_address, player, notify.REPLY, texts, None, headers or {})
         out.mails.insert(0, mail)
     return out

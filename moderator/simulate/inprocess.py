@@ -133,6 +133,7 @@ class InProcess:
             [robot_address(n) for n in names],
             sender=MODERATOR,
             seed=seed,
+            insecure_seed=True,  # a simulation replays from its seed: never a real game
             allow_secrets=True,
             time_limits=limits,
         )

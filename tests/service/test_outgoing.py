@@ -83,15 +83,24 @@ def test_a_reply_threads_under_the_players_mail(mails: dict[str, StoredMail], wo
     assert "Results of your mail" in clear[0].get_content()
 
 
-def test_a_refusal_is_one_signed_part(mails: dict[str, StoredMail], world: World) -> None:
+def test_a_refusal_signs_what_to_do_and_keeps_why_in_the_private_part(
+    mails: dict[str, StoredMail], world: World
+) -> None:
+    """Why a mail was refused may quote it (a game it names, an address it gives): the
+    moderator signs nothing a player chose, so the reason and the mail's Message-ID
+    travel in the private part, encrypted to a player with a key."""
     stored = mails["refusal"]
-    assert stored.private_body is None and stored.game_id == "g1"
+    assert stored.game_id == "g1" and "Why: your mail is neither signed" in (
+        stored.private_body or ""
+    )
     raw, message = reparse(
         render_outgoing(stored, world.moderator.keyring, world.moderator.fingerprint, NOW)
     )
     result = compose.verify_incoming(raw, world.moderator.keyring)
     text = quopri.decodestring(result.signed_data).decode()
-    assert result.valid and "was not carried out." in text
+    assert result.valid and "was not carried out: why is in the private part" in text
+    assert stored.headers["In-Reply-To"] not in text and "Why:" not in text
+    assert any(p.get_content_type() == "multipart/encrypted" for p in message.walk())
     assert message["Auto-Submitted"] == "auto-replied"
 
 

@@ -120,7 +120,8 @@ def club(store: EventStore, world: World, clock: Clock) -> Iterator[Club]:
 
 
 def answers(mails: list[StoredMail], name: str) -> str:
-    return "\n".join(m.body for m in mails if m.recipient == address(name))
+    """Both parts of the mails to ``name`` (a refusal says why in its private part)."""
+    return "\n".join(f"{m.body}\n{m.private_body or ''}" for m in mails if m.recipient == address(name))
 
 
 def assert_counts_once(club: Club, name: str, raw: bytes, *, tag: str = "[titan g2] orders") -> None:
@@ -345,7 +346,7 @@ def test_a_mail_over_the_caps_from_a_player_is_answered_once_a_day(club: Club) -
     second = club.send(_huge("Bob"))
     assert first[0] == second[0] == inbox.REJECTED
     assert [m.kind for m in first[2]] == ["refusal"]
-    assert "too large to read" in first[2][0].body
+    assert "too large to read" in (first[2][0].private_body or "")
     assert second[2] == []
     club.clock.advance(days=1)
     assert len(club.send(_huge("Bob"))[2]) == 1

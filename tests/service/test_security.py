@@ -25,6 +25,7 @@ from .conftest import (
     World,
     address,
     clearsigned_mail,
+    full_text,
     headers_of,
     pgp_mime_mail,
     plain_mail,
@@ -58,8 +59,8 @@ def test_a_forged_from_is_refused_once_a_day_to_the_registered_address(
     assert [s.status for s in forged] == [inbox.REJECTED] * 3
     (refusal,) = forged[0].mails
     assert refusal.recipient == address(actor) and refusal.kind == "refusal"
-    assert "neither signed with your key nor holds your secret" in refusal.body
-    assert line not in refusal.body  # a refusal never echoes the mail's lines
+    assert "neither signed with your key nor holds your secret" in full_text(refusal)
+    assert line not in full_text(refusal)  # a refusal never echoes the mail's lines
     assert forged[1].mails == [] and forged[2].mails == []
     assert "refused today" in (forged[1].note or "")
     clock.advance(days=1)
@@ -86,8 +87,8 @@ def test_a_wrong_secret_is_refused(make_table: Callable[..., Table]) -> None:
     )
     sent = table.send(raw)
     assert sent.status == inbox.REJECTED
-    assert "not the one you registered" in sent.mails[0].body
-    assert "guess-guess" not in sent.mails[0].body
+    assert "not the one you registered" in full_text(sent.mails[0])
+    assert "guess-guess" not in full_text(sent.mails[0])
 
 
 def test_secrets_count_only_where_the_game_allows_them(
@@ -97,7 +98,7 @@ def test_secrets_count_only_where_the_game_allows_them(
     actor, line = first_order(table)
     sent = table.orders(actor, line, how="secret")
     assert sent.status == inbox.REJECTED
-    assert "does not accept secret lines" in sent.mails[0].body
+    assert "does not accept secret lines" in full_text(sent.mails[0])
     assert "Sign your mail with the key you registered" in sent.mails[0].body
 
 
@@ -147,7 +148,7 @@ def test_a_replayed_signed_mail_changes_nothing(
     )
     assert table.state.version == version
     assert replayed.status == inbox.REJECTED
-    refusal = replayed.one(address(actor), "refusal").body
+    refusal = full_text(replayed.one(address(actor), "refusal"))
     assert "this signed text was already used on 2024-07-01; write a new mail" in refusal
     # Signed again (a new signature of the same text): the stale reference refuses it.
     # An EdDSA signature of the same text in the same second is the same signature, a
@@ -187,7 +188,7 @@ def test_a_tampered_signature_is_refused(make_table: Callable[..., Table], world
     assert sent.status == inbox.REJECTED
     (refusal,) = sent.mails
     assert refusal.recipient == address(actor)
-    assert "the signature of your mail is not good (bad signature)" in refusal.body
+    assert "the signature of your mail is not good (bad signature)" in full_text(refusal)
 
 
 def test_a_stranger_key_or_another_players_key_is_not_the_seat(
@@ -198,7 +199,7 @@ def test_a_stranger_key_or_another_players_key_is_not_the_seat(
     other = "Bob" if actor == "Ann" else "Ann"
     unknown = table.orders(actor, line, how="pgp-mime", party=stranger)
     assert unknown.status == inbox.REJECTED
-    assert "unknown key" in unknown.mails[0].body
+    assert "unknown key" in full_text(unknown.mails[0])
     # Bob's key on a mail whose From says Ann: it is Bob's mail, answered to Bob.
     before = table.state.version
     crossed = table.orders(actor, line, how="clearsigned", party=world.players[other])
@@ -311,12 +312,14 @@ def test_mail_naming_no_game_is_answered_with_the_players_games(
     raw = plain_mail("secret ann-secret-42\nstatus\n", headers_of("Ann", message_id="<ng@x>"))
     sent = table.send(raw)
     assert sent.status == inbox.REJECTED
-    assert "your mail names no game" in sent.mails[0].body
+    assert "your mail names no game" in full_text(sent.mails[0])
     assert "Your games: g1 (as Ann)." in sent.mails[0].body
     other = plain_mail(
         "game g9\nsecret ann-secret-42\nstatus\n", headers_of("Ann", message_id="<g9@x>")
     )
-    assert "there is no game 'g9'" in table.send(other).mails[0].body
+    (answer,) = table.send(other).mails
+    assert "there is no game 'g9'" in full_text(answer)
+    assert "g9" not in answer.body  # the game he named is his text: never signed
 
 
 def test_pgp_mime_helper_makes_verifiable_mail(world: World) -> None:

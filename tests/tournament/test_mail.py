@@ -32,10 +32,11 @@ def send(
 
 
 def reply(mails: list[StoredMail], name: str) -> str:
-    """The answers to ``name``'s mail (the tournament lines', then the game's), as one text."""
+    """The answers to ``name``'s mail (the tournament lines', then the game's), as one text
+    (both parts: the results quote his lines, so they are in the private part)."""
     answers = [m for m in mails if m.recipient == address(name) and m.kind == "reply"]
     assert answers and all(m.headers.get("In-Reply-To") for m in answers)
-    return "\n".join(m.body for m in answers)
+    return "\n".join(f"{m.body}\n{m.private_body or ''}" for m in answers)
 
 
 def seats_of(store: EventStore, game_id: str) -> dict[str, str]:

@@ -51,7 +51,7 @@ def reply_of(out: service.TournamentOutcome, name: str) -> str:
     first = out.mails[0]
     assert first.recipient == address(name) and first.kind == "reply"
     assert first.headers["In-Reply-To"] == "<m@example.org>"
-    return first.body
+    return f"{first.body}\n{first.private_body or ''}"  # the results quote his lines: private
 
 
 def all_mails(store: EventStore) -> list[StoredMail]:
