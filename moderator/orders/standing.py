@@ -17,6 +17,8 @@ one of the same kind):
 - ``standing muster best | ask`` and ``muster Rd01 troll if able`` (``standing muster
   Rd01 ask`` undoes it): at his muster step each legion musters the named creature if
   it can, else (with ``best``) the strongest it can; with ``best`` the muster step ends.
+  Without ``best`` it ends only once none of his legions may muster any more: a legion
+  that cannot have its named creature, or has none named, is left to him.
 - ``standing summon never | best | ask``: decline to summon, or summon the best lord
   when exactly one legion can give it.
 
@@ -239,22 +241,24 @@ def _summon(standing: Standing, legal: list[cmd.Command]) -> cmd.Command | None:
 
 
 def _muster(state: GameState, standing: Standing, legal: list[cmd.Command]) -> cmd.Command | None:
+    """A conditional muster decides its own legion only; the step ends (``done``) only
+    with ``muster best``, or when no legion of his may muster any more: while one may,
+    that legion's muster is his choice (its own order named what it cannot have)."""
     musters = [c for c in legal if isinstance(c, cmd.Muster)]
-    creatures = load_variant().creatures
-    for marker in sorted({c.marker for c in musters}):
-        offers = [c for c in musters if c.marker == marker]
-        wanted = standing.muster.get(marker)
-        named = [c for c in offers if c.creature == wanted]
+    markers = sorted({c.marker for c in musters})
+    for marker in markers:
+        named = [c for c in musters if c.marker == marker and c.creature == standing.muster.get(marker)]
         if named:
             return named[0]
-        if standing.muster_best:
-            return max(offers, key=lambda c: (creatures[c.creature].power
-                                              * creatures[c.creature].skill, c.creature))
-        if wanted is None:
-            return None  # a legion he decides himself
-    if standing.muster_best or standing.muster:
-        return next(iter(_of(legal, cmd.Done)), None)
-    return None
+    if standing.muster_best and markers:
+        creatures = load_variant().creatures
+        return max(
+            (c for c in musters if c.marker == markers[0]),
+            key=lambda c: (creatures[c.creature].power * creatures[c.creature].skill, c.creature),
+        )
+    if markers or not (standing.muster_best or standing.muster):
+        return None
+    return next(iter(_of(legal, cmd.Done)), None)
 
 
 def _battle(state: GameState, standing: Standing, legal: list[cmd.Command]) -> cmd.Command | None:

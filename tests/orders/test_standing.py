@@ -18,6 +18,7 @@ from moderator.rules.decide import advance, decide
 from moderator.rules.engagement import may_flee
 from moderator.rules.evolve import replay
 from moderator.rules.legal import legal_commands, to_act
+from moderator.rules.positions import position_event
 from moderator.rules.setup import start_game
 from moderator.rules.state import GameState, Step
 
@@ -129,3 +130,110 @@ def test_wolff_9_4_a_standing_concede_is_never_given_in_advance() -> None:
         if state.step is Step.BATTLE:
             assert not isinstance(command, cmd.Concede)
     assert given > 0
+
+
+# -- conditional musters (issue 24, item 2) -----------------------------------------------
+
+#: Ann's muster step: Rd01 in a Jungle and Rd02 in a Brush each moved with a Gargoyle,
+#: so each may muster a Gargoyle and neither a Lion (Plains).
+MUSTERING = {
+    "players": [
+        {"name": "Ann", "color": "Red", "tower": 600},
+        {"name": "Bob", "color": "Blue", "tower": 300},
+    ],
+    "turn": 2,
+    "active": "Ann",
+    "phase": "muster",
+    "legions": [
+        {"marker": "Rd01", "land": 5, "contents": ["Titan", "Gargoyle"], "moved": True},
+        {"marker": "Rd02", "land": 3, "contents": ["Angel", "Gargoyle"], "moved": True},
+        {"marker": "Bu01", "land": 300, "contents": ["Titan"]},
+    ],
+}
+
+
+def _mustering() -> GameState:
+    state = replay([position_event(MUSTERING)])
+    assert state.step is Step.MUSTER and to_act(state) == "Ann"
+    return state
+
+
+def _mustered(state: GameState, marker: str) -> GameState:
+    command = cmd.Muster(player="Ann", marker=marker, creature="Gargoyle")
+    return replay(decide(state, command, CountingDice(seed=1)), state)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["muster Rd02 lion if able"],
+        ["muster Rd02 lion if able", "muster Rd01 cyclops if able"],
+    ],
+)
+def test_a_conditional_muster_leaves_the_others_theirs(lines: list[str]) -> None:
+    """The finding: Rd02 could not have its Lion, yet its order ended the whole muster
+    step.  An order that cannot be carried out decides nothing: while any legion may
+    still muster, the step is the player's (he may muster a Gargoyle with either)."""
+    state = _mustering()
+    assert decide_for(state, read(lines)) is None
+    assert decide_for(_mustered(state, "Rd01"), read(lines)) is None  # Rd02 may still
+
+
+def test_a_conditional_muster_decides_its_own_legion_whatever_the_others() -> None:
+    """Rd01 has no order and comes first; Rd02's order is carried out all the same, and
+    Rd01 is left to Ann."""
+    state = _mustering()
+    standing = read(["muster Rd02 gargoyle if able"])
+    command = decide_for(state, standing)
+    assert command == cmd.Muster(player="Ann", marker="Rd02", creature="Gargoyle",
+                                 showing=("Gargoyle",))
+    assert reason(state, standing, command) == "muster Rd02 gargoyle if able"
+    assert decide_for(_mustered(state, "Rd02"), standing) is None  # Rd01: her choice
+
+
+def test_a_conditional_muster_ends_the_step_only_when_no_legion_may_muster() -> None:
+    state = _mustered(_mustered(_mustering(), "Rd01"), "Rd02")
+    standing = read(["muster Rd02 lion if able"])
+    assert not [c for c in legal_commands(state) if isinstance(c, cmd.Muster)]
+    command = decide_for(state, standing)
+    assert command == cmd.Done(player="Ann")
+    assert reason(state, standing, command) == "muster Rd02 lion if able"
+
+
+def test_muster_best_musters_every_legion_and_then_ends_the_step() -> None:
+    state = _mustering()
+    standing = read(["standing muster best", "muster Rd02 lion if able"])
+    given = []
+    while (command := decide_for(state, standing)) is not None and isinstance(
+        command, cmd.Muster
+    ):
+        given.append(command.marker)
+        state = replay(decide(state, command, CountingDice(seed=1)), state)
+    assert given == ["Rd01", "Rd02"] and command == cmd.Done(player="Ann")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 8)])
+def test_a_conditional_muster_never_ends_a_step_in_which_a_legion_may_muster(
+    players: int, seed: int
+) -> None:
+    """Over robot games: with an order for every legion that none can carry out (a Hydra
+    is mustered nowhere early), the step is ended for the player exactly where none of
+    his legions may muster; a muster left is always his."""
+    seen = 0
+    for state in _states(players, seed):
+        actor = to_act(state)
+        if state.step is not Step.MUSTER or actor != state.active:
+            continue
+        lines = [f"muster {lg.marker} hydra if able" for lg in state.legions_of(actor)]
+        if not lines:
+            continue
+        standing = read(lines)
+        may_muster = any(isinstance(c, cmd.Muster) for c in legal_commands(state))
+        command = decide_for(state, standing)
+        if isinstance(command, cmd.Muster):
+            assert command.creature == "Hydra"
+            continue
+        seen += 1
+        assert (command == cmd.Done(player=actor)) == (not may_muster), state.turn
+        assert command is None or reason(state, standing, command) in "; ".join(lines)
+    assert seen > 0
