@@ -26,6 +26,8 @@ E_COLOUR = "E-COLOUR"
 E_PROPOSAL = "E-PROPOSAL"
 #: Not a hex of a battleland (A1 to F4, Wolff 2.2).
 E_HEX = "E-HEX"
+#: Not a player of the game (a name in ``show`` or ``tell``).
+E_PLAYER = "E-PLAYER"
 
 CODES = (
     E_EMPTY,
@@ -38,6 +40,7 @@ CODES = (
     E_COLOUR,
     E_PROPOSAL,
     E_HEX,
+    E_PLAYER,
 )
 
 

@@ -1,8 +1,9 @@
 """
 Parsers for what a player shows and says through the moderator (Wolff 4.5): ``show`` a
 legion and ``tell`` other players.  Names and characters are told apart by the colon
-(``show Rd01 to Bob, Cy: troll troll``); a message is the rest of the line after it,
-as written.
+(``show Rd01 to Ann Example, Cy: troll troll``); a message is the rest of the line after
+it, as written.  Names are read against the game's players (``names.player_names``), as
+they signed on, spaces and all.
 """
 
 from __future__ import annotations
@@ -10,26 +11,16 @@ from __future__ import annotations
 import re
 
 from moderator.orders.errors import E_SYNTAX, OrderSyntaxError
+from moderator.orders.names import player_names
 from moderator.orders.reader import TOKEN, Reader, Result
 from moderator.rules import commands as cmd
-
-#: The words for "every other player still in the game".
-EVERYBODY = ("all", "everybody", "everyone")
-_NAME = re.compile(r"[^\s,;:|]+")
+from moderator.rules.state import GameState
 
 
 def is_tell(line: str) -> bool:
     """Whether ``line`` is a ``tell``: read from the raw line, not from its tokens."""
     first = line.split(None, 1)[:1]
     return bool(first) and first[0].casefold() == "tell"
-
-
-def names_of(text: str) -> tuple[str, ...] | None:
-    """The players named in ``text`` ('Bob, Cy and Di'); None for 'all'."""
-    words = [w for w in _NAME.findall(text) if w.casefold() != "and"]
-    if len(words) == 1 and words[0].casefold() in EVERYBODY:
-        return None
-    return tuple(words)
 
 
 def parse_show(r: Reader) -> Result:
@@ -39,7 +30,9 @@ def parse_show(r: Reader) -> Result:
     head, colon, tail = r.line.split("#", 1)[0].partition(":")
     before = head.split(None, 1)[1] if len(head.split(None, 1)) > 1 else ""
     names_text = re.split(r"\bto\b", before, maxsplit=1, flags=re.IGNORECASE)[-1]
-    to = names_of(names_text)
+    if not colon:  # the full stop that may end the line is no part of the last name
+        names_text = names_text.strip().rstrip(".")
+    to = player_names(names_text, r.state, r.player, r.line)
     if to == ():
         r.fail("name the players to show it to, or 'all'")
     characters: tuple[str, ...] | None = None
@@ -50,14 +43,14 @@ def parse_show(r: Reader) -> Result:
     return cmd.ShowLegion(player=r.player, marker=marker, to=to, characters=characters)
 
 
-def parse_tell(line: str, player: str) -> Result:
+def parse_tell(line: str, player: str, state: GameState | None = None) -> Result:
     """``tell NAMES: TEXT``: read from the raw line, so the message keeps every character."""
     head, colon, text = line.partition(":")
     words = head.split(None, 1)
     usage = "write 'tell Bob: your message' (or 'tell Bob, Cy: ...', 'tell all: ...')"
     if not colon or len(words) < 2:
         raise OrderSyntaxError(E_SYNTAX, f"cannot read {line.strip()!r}: {usage}", line)
-    to = names_of(words[1])
+    to = player_names(words[1], state, player, line)
     if to == ():
         raise OrderSyntaxError(E_SYNTAX, f"cannot read {line.strip()!r}: {usage}", line)
     return cmd.Tell(player=player, to=to, text=text.strip())

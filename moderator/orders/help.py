@@ -107,12 +107,15 @@ HELP: dict[str, str] = {
         "show MARKER to PLAYER[, PLAYER | all][: CHARACTERS]: at any time, show one of your "
         "legions, whole or the characters you name, to the players you name (Wolff 4.5). "
         "The moderator shows only what is really there; it goes in their private part, "
-        "never signed. Example: show Rd01 to Bob: troll troll"
+        "never signed. Players are named as they signed on, spaces and all, or by a "
+        "beginning of at least three letters that fits one of them. "
+        "Example: show Rd01 to Ann Example, Bob: troll troll"
     ),
     "tell": (
         "tell PLAYER[, PLAYER | all]: TEXT: at any time, a message passed on to the players "
         "you name, in the private part of their next mail, marked as your words (Wolff "
-        "4.5); the moderator checks nothing in it. Example: tell Bob: leave my tower alone"
+        "4.5); the moderator checks nothing in it. Names as for show ('Ann Example', "
+        "'Ann E'). Example: tell Bob: leave my tower alone"
     ),
     "colour": (
         "colour COLOUR (or color): pick your colour at the start of the game, when it is "

@@ -96,7 +96,7 @@ def parse_order(line: str, player: str, state: GameState | None = None) -> cmd.C
     be read; never anything else.
     """
     if is_tell(line):
-        return parse_tell(line, player)  # a message keeps its '#' and its full stop
+        return parse_tell(line, player, state)  # a message keeps its '#' and its full stop
     text = line.split("#", 1)[0].strip().rstrip(".").strip()
     tokens = TOKEN.findall(text)
     if not tokens:

@@ -524,6 +524,7 @@ def test_every_error_code_is_listed() -> None:
         "E-COLOUR",
         "E-PROPOSAL",
         "E-HEX",
+        "E-PLAYER",
     }
 
 

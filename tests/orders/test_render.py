@@ -12,7 +12,12 @@ from moderator.rules.state import Engagement, GameState, Legion, Player
 from moderator.rules.variant import LABELS
 
 STATE = GameState(
-    players=(Player(name="Ann", tower=100), Player(name="Bob", tower=200)),
+    players=(
+        Player(name="Ann", tower=100),
+        Player(name="Bob", tower=200),
+        Player(name="Cy", tower=300),
+        Player(name="Di Example", tower=400),
+    ),
     legions={
         "Rd01": Legion(marker="Rd01", owner="Ann", land=6, contents=("Angel", "Ogre", "Titan")),
         "Bu03": Legion(
@@ -39,6 +44,14 @@ COMMANDS: list[tuple[cmd.Command, str]] = [
     ),
     (cmd.ShowLegion(player="Ann", marker="Rd01", to=None), "show Rd01 to all"),
     (cmd.Tell(player="Ann", to=("Bob", "Cy"), text="meet at 6 # not 7."), "tell Bob, Cy: meet at 6 # not 7."),
+    (
+        cmd.Tell(player="Ann", to=("Di Example", "Cy"), text="hi"),
+        "tell Di Example, Cy: hi",
+    ),
+    (
+        cmd.ShowLegion(player="Ann", marker="Rd01", to=("Bob", "Di Example"), characters=("Ogre",)),
+        "show Rd01 to Bob, Di Example: ogre",
+    ),
     (cmd.Withdraw(player="Ann"), "withdraw"),
     (
         cmd.Split(
