@@ -5,32 +5,29 @@ A battle is public (2.5.6.1), so the input is the battle part of a ``player_view
 through ``reporting.views.battle_model``: the picture shows exactly what the text report
 prints.  ``battleland_svg`` draws a bare battleland (no battle) too, for reference.
 
-The hexes are flat-topped, in columns A-F from left to right with row 1 at the bottom
-(Wolff's errata 2.2); columns B, D and F sit half a hex lower.  Each hex shows its label,
-its terrain and height (as words, and by its fill: higher ground is darker), and the
-character on it as a counter in its owner's colour: the name, abbreviated, and its hits
-out of what slays it.  Hexside hazards are lines on the side, each with ticks pointing
-away from the hex atop it (downhill).  The attacker's entry side is a bar in his colour
-outside the board's edge, the defender's another.
+The hexes lie as ``hexes`` places them.  Each hex shows its label, its terrain and
+height (as words, and by its fill: higher ground is darker), and the character on it as
+a counter in its owner's colour: its whole name (written smaller when long) and its
+hits out of what slays it.  Hexside hazards are lines on the side, each with ticks
+pointing away from the hex atop it (downhill).  The entry sides, and the hexes a
+character may reach when its player asked ``reach HEX``, are ``battle_marks``.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from moderator.pictures import svg
+from moderator.pictures import battle_marks, svg
+from moderator.pictures.hexes import HEADER, RADIUS, WIDTH, centre, corners, side
 from moderator.pictures.layout import SQRT3
 from moderator.reporting.views import battle_model
 from moderator.rules.variant import LABELS, Battleland, load_variant
 
-WIDTH = 800
-RADIUS = 70.0
-HEADER = 76.0
 FOOTER_LETTERS = 105  # a line of 12-pixel text across the picture
-#: Board columns, and Colossus-style rows counted from the top, for placing the hexes.
-_COLUMNS = "ABCDEF"
+COUNTER_WIDTH = 80.0
+COUNTER_NAME_SIZE = 14.0
 
 TERRAIN_FILL = {
     "plains": "#f3eed7",
@@ -49,66 +46,7 @@ HAZARD_STYLE = {
     "cliff": ("#a01c1c", 5.0, None),
     "dune": ("#d98a1c", 5.0, "7 4"),
 }
-#: Entrance key -> the hexside directions of its hexes that face off the board.
-_ENTRANCE_SIDES = {
-    "left": (5, 0),
-    "right": (1, 2),
-    "bottom": (3, 4),
-    "defender-left": (2, 3),
-    "defender-right": (4, 5),
-    "defender-bottom": (0, 1),
-}
-#: Names longer than a counter holds (seven letters), shortened; the others are whole.
-_ABBREVIATIONS = {
-    "Archangel": "Archang",
-    "Behemoth": "Behemth",
-    "Colossus": "Coloss",
-    "Gargoyle": "Gargoyl",
-    "Guardian": "Guardn",
-    "Minotaur": "Minotr",
-}
-COUNTER_LETTERS = 7
-
 Point = svg.Point
-
-
-def abbreviate(creature: str) -> str:
-    """A character's name short enough for a counter: "Minotaur" -> "Minotr"."""
-    return _ABBREVIATIONS.get(creature, creature[:COUNTER_LETTERS])
-
-
-def _left() -> float:
-    return (WIDTH - 9.5 * RADIUS) / 2
-
-
-def centre(label: str) -> Point:
-    """The centre of hex ``label`` on the canvas."""
-    column = _COLUMNS.index(label[0])
-    row = int(label[1:])
-    from_top = (5 - row) if label[0] in "ABF" else (6 - row)
-    x = _left() + RADIUS + column * 1.5 * RADIUS
-    y = HEADER + (from_top + 0.5 * (column % 2) - 0.5) * SQRT3 * RADIUS + SQRT3 / 2 * RADIUS
-    return x, y
-
-
-def corners(label: str, radius: float = RADIUS) -> list[Point]:
-    """The hex's corners, from the right one clockwise (screen y grows downward)."""
-    x, y = centre(label)
-    h = SQRT3 / 2 * radius
-    return [
-        (x + radius, y),
-        (x + radius / 2, y + h),
-        (x - radius / 2, y + h),
-        (x - radius, y),
-        (x - radius / 2, y - h),
-        (x + radius / 2, y - h),
-    ]
-
-
-def side(label: str, direction: int) -> tuple[Point, Point]:
-    """The ends of hexside ``direction`` (0 = N clockwise to 5 = NW) of ``label``."""
-    pts = corners(label)
-    return pts[(4 + direction) % 6], pts[(5 + direction) % 6]
 
 
 def _shade(colour: str, elevation: int) -> str:
@@ -148,37 +86,31 @@ def _hazard(land: Battleland, owner: str, other: str, kind: str) -> list[str]:
     return out
 
 
-def _entrance(land: Battleland, key: str, fill: str) -> list[str]:
-    out = []
-    for label in land.entrances.get(key, ()):
-        cx, cy = centre(label)
-        for direction in _ENTRANCE_SIDES[key]:
-            if land.neighbour(label, direction) is not None:
-                continue
-            (x1, y1), (x2, y2) = side(label, direction)
-            mx, my = (x1 + x2) / 2 - cx, (y1 + y2) / 2 - cy
-            k = 7 / (mx * mx + my * my) ** 0.5
-            out.append(
-                svg.polyline([(x1 + k * mx, y1 + k * my), (x2 + k * mx, y2 + k * my)], fill, 7)
-            )
-    return out
-
-
 def _counter(character: Mapping[str, Any], colours: Mapping[str, tuple[str, str]]) -> list[str]:
     x, y = centre(str(character["hex"]))
     fill, ink = colours.get(str(character["owner"]), svg.UNKNOWN_PLAYER)
     slain = bool(character["slain"])
     if slain:
         fill, ink = "#9a9a9a", "#000000"
-    name = abbreviate(str(character["type"]).capitalize())
+    name = str(character["type"]).capitalize()
+    size = svg.fitting(name, COUNTER_NAME_SIZE, COUNTER_WIDTH - 6)
     hits = (
         f"slain ({character['hits']}/{character['power']})"
         if slain
         else (f"hits {character['hits']}/{character['power']}")
     )
     return [
-        svg.rect(x - 40, y - 14, 80, 40, fill, stroke="#000000", width=1.2, radius=4),
-        svg.text(x, y + 3, name, 14, fill=ink, bold=True, strike=slain),
+        svg.rect(
+            x - COUNTER_WIDTH / 2,
+            y - 14,
+            COUNTER_WIDTH,
+            40,
+            fill,
+            stroke="#000000",
+            width=1.2,
+            radius=4,
+        ),
+        svg.text(x, y + 3, name, size, fill=ink, bold=True, strike=slain),
         svg.text(x, y + 19, hits, 11, fill=ink),
     ]
 
@@ -242,6 +174,33 @@ def _lists(model: Mapping[str, Any] | None, top: float) -> tuple[list[str], floa
     return out, y + 6
 
 
+def _entry_lines(
+    land: Battleland, model: Mapping[str, Any], colours: Mapping[str, tuple[str, str]]
+) -> list[tuple[str, str, str]]:
+    """(entrance key, fill, words) of each side a legion enters by (none for a defender
+    in a tower: he stands in it from the start)."""
+    attacker, defender = model["attacker_player"], model["defender_player"]
+    sides = [(model["entry"], attacker, f"{attacker}'s entry side (attacker)")]
+    if not land.tower:
+        sides.append((f"defender-{model['entry']}", defender, f"{defender}'s (defender)"))
+    return [
+        (key, colours.get(player, svg.UNKNOWN_PLAYER)[0], words) for key, player, words in sides
+    ]
+
+
+def _reach_line(model: Mapping[str, Any], viewer: str | None, start: str) -> str:
+    """The legend of the reach rings: whose character they are for."""
+    character = next(
+        (h["character"] for h in model["hexes"] if h["label"] == start and h["character"]),
+        None,
+    )
+    if character is None:
+        return f"Ringed: where the character on {start} may move ('reach {start}')."
+    whose = "your" if character["owner"] == viewer else f"{character['owner']}'s"
+    kind = str(character["type"]).capitalize()
+    return f"Ringed: where {whose} {kind} on {start} may move this maneuver ('reach {start}')."
+
+
 def battleland_layers(
     terrain: str,
     model: Mapping[str, Any] | None = None,
@@ -249,14 +208,17 @@ def battleland_layers(
     colours: Mapping[str, tuple[str, str]] | None = None,
     colour_names: Mapping[str, str] | None = None,
     game: str = "",
+    reach: tuple[str, Sequence[str]] | None = None,
+    viewer: str | None = None,
 ) -> tuple[str, str]:
     """
     The battleland of ``terrain``, with the battle of ``model`` (a ``battle_model``) on
     it if given, as two SVG documents of one size: the land (paper, hexes, hazards and
     their key; the same for every battle there of as many lines) and, on a clear canvas,
-    the battle (header, entrances, counters, the characters off the board).
-    ``colours``: player -> (fill, ink) of his counters; ``colour_names``: player -> his
-    colour's name, for the header.
+    the battle (header, entry sides and their key, counters, the characters off the
+    board).  ``colours``: player -> (fill, ink) of his counters; ``colour_names``:
+    player -> his colour's name, for the header.  ``reach``: (a hex, the hexes its
+    character may move to), ringed, with ``viewer`` named as "you" in their key.
     """
     land = load_variant().battlelands[terrain]
     colours = colours or {}
@@ -265,27 +227,36 @@ def battleland_layers(
         ground += _hex(land, label)
     for (owner, other), kind in sorted(land.hexsides.items()):
         ground += _hazard(land, owner, other, kind)
-    legend, lists_top = _legend(HEADER + 6 * SQRT3 * RADIUS + 10)
+    legend, next_line = _legend(HEADER + 6 * SQRT3 * RADIUS + 10)
     ground += legend
     body: list[str] = []
     if model is not None:
         body += _header(model, game, colour_names or {})
-        attacker_fill = colours.get(model["attacker_player"], svg.UNKNOWN_PLAYER)[0]
-        defender_fill = colours.get(model["defender_player"], svg.UNKNOWN_PLAYER)[0]
-        body += _entrance(land, model["entry"], attacker_fill)
-        if not land.tower:
-            body += _entrance(land, f"defender-{model['entry']}", defender_fill)
+        entries = _entry_lines(land, model, colours)
+        for key, fill, _ in entries:
+            body.append(battle_marks.entrance(land, key, fill))
         for hexinfo in model["hexes"]:
             if hexinfo["character"] is not None:
                 body += _counter(hexinfo["character"], colours)
+        body += battle_marks.entry_key(12, next_line + 14, [(f, w) for _, f, w in entries])
+        next_line += 22
+        if reach is not None:
+            body += battle_marks.reach_marks(reach[0], reach[1])
+            line = _reach_line(model, viewer, reach[0])
+            body.append(svg.text(12, next_line + 14, line, 12, anchor="start"))
+            next_line += 22
     else:
         body.append(svg.text(12, 22, f"The {terrain} battleland", 16, bold=True, anchor="start"))
-    lists, height = _lists(model, lists_top)
+    lists, height = _lists(model, next_line)
     body += lists
     title = f"Battle in land {model['land']}" if model is not None else f"{terrain} battleland"
     return (
-        svg.document(WIDTH, height, f"{terrain} battleland",
-                     [svg.rect(0, 0, WIDTH, height, svg.PAPER), *ground]),
+        svg.document(
+            WIDTH,
+            height,
+            f"{terrain} battleland",
+            [svg.rect(0, 0, WIDTH, height, svg.PAPER), *ground],
+        ),
         svg.document(WIDTH, height, title, body),
     )
 
@@ -305,10 +276,14 @@ def battleland_svg(
 
 
 def battle_layers(
-    view: Mapping[str, Any], viewer: str | None = None, *, game: str = ""
+    view: Mapping[str, Any],
+    viewer: str | None = None,
+    *,
+    game: str = "",
+    reach: tuple[str, Sequence[str]] | None = None,
 ) -> tuple[str, str]:
-    """The battle of ``view`` (a ``player_view`` dict) as ``battleland_layers``;
-    ValueError if none is on."""
+    """The battle of ``view`` (a ``player_view`` dict) as ``battleland_layers``, with
+    ``reach`` ringed if given; ValueError if no battle is on."""
     model = battle_model(dict(view), viewer)
     if model is None:
         raise ValueError("no battle is being fought")
@@ -319,16 +294,23 @@ def battle_layers(
         colours=svg.player_colours(view["players"]),
         colour_names=names,
         game=game,
+        reach=reach,
+        viewer=viewer,
     )
 
 
-def battle_svg(view: Mapping[str, Any], viewer: str | None = None, *, game: str = "") -> str:
+def battle_svg(
+    view: Mapping[str, Any],
+    viewer: str | None = None,
+    *,
+    game: str = "",
+    reach: tuple[str, Sequence[str]] | None = None,
+) -> str:
     """The battle of ``view`` (a ``player_view`` dict) as SVG; ValueError if none is on."""
-    return svg.merge(*battle_layers(view, viewer, game=game))
+    return svg.merge(*battle_layers(view, viewer, game=game, reach=reach))
 
 
 __all__ = [
-    "abbreviate",
     "battle_layers",
     "battle_svg",
     "battleland_layers",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from moderator.pictures import svg
+from moderator.pictures import signs, svg
 from moderator.pictures.layout import Cell, Grid, board_layout
 from moderator.rules.variant import load_variant
 
@@ -32,8 +32,10 @@ NUMBER_BAND = (4.0, 17.0)
 TERRAIN_BAND = (18.0, 26.0)
 MARKER_BANDS = ((28.0, 42.0), (43.5, 57.5))
 MARKER_SIZE = 8.0
+TERRAIN_ROOM = 38.0  # pixels between the signs on a land's two slanted sides
 MARKER_HEIGHT = 14.0
 PLAYERS_PER_ROW = 3
+SIGN_KEY_LINE = 18.0  # the signs' legend, below the markers' one
 
 
 def _grid() -> Grid:
@@ -80,7 +82,8 @@ def _land(grid: Grid, cell: Cell, terrain: str) -> list[str]:
     top, bottom = _band(grid, cell, NUMBER_BAND)
     out.append(svg.text(x, _baseline(top, bottom, 12), str(cell.number), 12, bold=True))
     top, bottom = _band(grid, cell, TERRAIN_BAND)
-    out.append(svg.text(x, _baseline(top, bottom, 8), terrain, 8))
+    size = svg.fitting(terrain, 8, TERRAIN_ROOM, bold=False)  # clear of the signs
+    out.append(svg.text(x, _baseline(top, bottom, size), terrain, size))
     return out
 
 
@@ -110,7 +113,7 @@ def _outline(grid: Grid, cell: Cell) -> str:
     """The mark of a land where something happened since the viewer's last report."""
     pts = grid.outline(cell)
     cx, cy = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
-    inset = [(cx + 0.93 * (x - cx), cy + 0.93 * (y - cy)) for x, y in pts]
+    inset = [(cx + 0.985 * (x - cx), cy + 0.985 * (y - cy)) for x, y in pts]
     return svg.polygon(inset, "none", svg.HIGHLIGHT, 3.5)
 
 
@@ -201,6 +204,8 @@ def masterboard_layers(
     for number in sorted(layout):
         board += _land(grid, layout[number], lands[number].terrain)
         body += _markers(grid, layout[number], by_land.get(number, []), colours)
+    for number in sorted(layout):
+        board += signs.land_signs(grid, lands[number], layout)
     for number in outlined:
         body.append(_outline(grid, layout[number]))
     footer_top = grid.top + board_h + MARGIN
@@ -211,7 +216,8 @@ def masterboard_layers(
     if outlined:
         legend += " Outlined: lands where something happened since your last report."
     body.append(svg.text(MARGIN, legend_y, legend, 10, anchor="start"))
-    height = legend_y + MARGIN
+    board += signs.key(MARGIN, legend_y + SIGN_KEY_LINE)
+    height = legend_y + SIGN_KEY_LINE + MARGIN
     board.insert(0, svg.rect(0, 0, WIDTH, height, svg.PAPER))
     return svg.document(WIDTH, height, "masterboard", board), svg.document(
         WIDTH, height, title, body

@@ -43,6 +43,8 @@ class Picture:
     viewer: str | None
     view: Mapping[str, Any]
     changed: tuple[int, ...] = field(default=())
+    #: A battle's ``reach HEX`` answer to ring: (the hex, the hexes its character may reach).
+    reach: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def private(self) -> bool:
@@ -58,6 +60,8 @@ class Picture:
 
     @property
     def description(self) -> str:
+        if self.kind == BATTLE and self.reach is not None:
+            return f"the battle, with the hexes the character on {self.reach[0]} may reach"
         if self.kind == BATTLE:
             return "the battle, as the moderator sees it now"
         return "the masterboard: legion markers and heights, lands outlined where something happened"
@@ -69,6 +73,11 @@ class Picture:
             "viewer": self.viewer,
             "view": dict(self.view),
             "changed": list(self.changed),
+            **(
+                {"reach": {"from": self.reach[0], "to": list(self.reach[1])}}
+                if self.reach is not None
+                else {}
+            ),
         }
 
     @classmethod
@@ -77,12 +86,14 @@ class Picture:
         kind = data.get("kind")
         if kind not in _KINDS or not isinstance(data.get("view"), Mapping):
             raise ValueError(f"not a picture: {dict(data)!r:.80}")
+        reach = data.get("reach")
         return cls(
             str(kind),
             str(data.get("game") or ""),
             data.get("viewer"),
             data["view"],
             tuple(int(n) for n in data.get("changed") or ()),
+            (str(reach["from"]), tuple(str(h) for h in reach["to"])) if reach else None,
         )
 
 
@@ -120,10 +131,18 @@ def report_pictures(
     return board, Picture(BATTLE, game, viewer, kept)
 
 
+def reach_picture(
+    view: Mapping[str, Any], viewer: str | None, game: str, start: str, hexes: Iterable[str]
+) -> Picture:
+    """The battle of the public ``view`` with ``hexes`` ringed: where the character on
+    ``start`` may move (the answer to ``reach``)."""
+    return Picture(BATTLE, game, viewer, picture_view(view), reach=(start, tuple(hexes)))
+
+
 def draw(picture: Picture) -> str:
     """The picture as SVG text."""
     if picture.kind == BATTLE:
-        return battle_svg(picture.view, picture.viewer, game=picture.game)
+        return battle_svg(picture.view, picture.viewer, game=picture.game, reach=picture.reach)
     return masterboard_svg(
         picture.view, picture.viewer, game=picture.game, changed=picture.changed
     )
@@ -135,7 +154,7 @@ def layers(picture: Picture) -> tuple[str, ...]:
     same for many pictures (``raster.layers_to_png`` keeps its pixels).
     """
     if picture.kind == BATTLE:
-        return battle_layers(picture.view, picture.viewer, game=picture.game)
+        return battle_layers(picture.view, picture.viewer, game=picture.game, reach=picture.reach)
     return masterboard_layers(
         picture.view, picture.viewer, game=picture.game, changed=picture.changed
     )

@@ -75,7 +75,11 @@ def _attrs(pairs: Sequence[tuple[str, str | float | None]]) -> str:
 
 
 def polygon(
-    pts: Iterable[Point], fill: str, stroke: str | None = None, width: float | None = None
+    pts: Iterable[Point],
+    fill: str,
+    stroke: str | None = None,
+    width: float | None = None,
+    dash: str | None = None,
 ) -> str:
     pairs: list[tuple[str, str | float | None]] = [
         ("points", points(pts)),
@@ -83,6 +87,7 @@ def polygon(
         ("stroke", stroke),
         ("stroke-width", width),
         ("stroke-linejoin", "round" if stroke else None),
+        ("stroke-dasharray", dash),
     ]
     return f"<polygon{_attrs(pairs)}/>"
 
@@ -158,6 +163,16 @@ def fitting(content: str, size: float, width: float, bold: bool = True) -> float
 def shorten(name: str, letters: int) -> str:
     """``name`` cut to ``letters`` characters with an ellipsis, if longer."""
     return name if len(name) <= letters else name[: letters - 1] + "…"
+
+
+def group(classes: str, body: Iterable[str], **data: str | int) -> str:
+    """
+    ``body`` as one ``<g>`` with ``class`` ``classes`` and ``data-*`` attributes (``data``,
+    underscores as dashes): what a reader of the SVG, or a test, finds a drawn thing by.
+    """
+    pairs: list[tuple[str, str | float | None]] = [("class", classes)]
+    pairs += [(f"data-{key.replace('_', '-')}", str(value)) for key, value in data.items()]
+    return f"<g{_attrs(pairs)}>" + "".join(body) + "</g>"
 
 
 def document(width: float, height: float, title: str, body: Iterable[str]) -> str:

@@ -5,7 +5,9 @@ strikes open to the player to act, each with its order line.
 
 from __future__ import annotations
 
-from moderator.orders import render_order
+from collections.abc import Iterable
+
+from moderator.orders import OrderError, Query, parse_order, render_order
 from moderator.reporting.views import legal_json
 from moderator.rules import battle as battle_rules
 from moderator.rules import commands as cmd
@@ -17,11 +19,49 @@ from moderator.rules.variant import LABELS
 NO_BATTLE = "No battle is being fought."
 
 
+def reach_hexes(state: GameState, hex_label: str) -> tuple[str, ...]:
+    """
+    The hexes the character on ``hex_label`` may move to in the maneuver going on now,
+    in board order; none when it may not move (or there is no such character).  The
+    ``reach`` answer and the picture that rings them both come from here.
+    """
+    battle = state.battle
+    label = hex_label.upper()
+    if battle is None or battle.step != "maneuver":
+        return ()
+    fighter = next((f for f in battle.fighters if f.hex == label and not f.slain), None)
+    if fighter is None or fighter.side != battle.phasing:
+        return ()
+    if any(fid == fighter.id for fid, _ in battle.moved):
+        return ()
+    return tuple(sorted(battle_rules.destinations(battle, fighter), key=LABELS.index))
+
+
+def reach_asked(
+    state: GameState, player: str, lines: Iterable[str]
+) -> tuple[str, tuple[str, ...]] | None:
+    """
+    The last ``reach HEX`` among ``player``'s answered query ``lines`` whose character
+    may still move in ``state`` (the game once his mail is carried out), with the hexes
+    it may move to: what his answer's battle picture rings.  None if there is none.
+    """
+    found = None
+    for line in lines:
+        try:
+            query = parse_order(line, player)
+        except OrderError:
+            continue
+        if isinstance(query, Query) and query.kind == "reach" and query.hex_label:
+            hexes = reach_hexes(state, query.hex_label)
+            found = (query.hex_label.upper(), hexes) if hexes else None
+    return found
+
+
 def reach_lines(state: GameState, player: str, hex_label: str) -> list[str]:
     """
     The ``reach HEX`` query: where the character on ``hex_label`` may move in the
-    maneuver going on now (``battle.destinations``), each with its order line for its
-    owner; or why it may not move.
+    maneuver going on now (``reach_hexes``), each with its order line for its owner; or
+    why it may not move.
     """
     battle, eng = state.battle, state.engagement
     if battle is None or eng is None:
@@ -40,7 +80,7 @@ def reach_lines(state: GameState, player: str, hex_label: str) -> list[str]:
         return [f"{name} cannot move now: it is {mover}'s maneuver."]
     if any(fid == fighter.id for fid, _ in battle.moved):
         return [f"{name} has already moved in this maneuver (11.0)."]
-    hexes = sorted(battle_rules.destinations(battle, fighter), key=LABELS.index)
+    hexes = reach_hexes(state, label)
     if not hexes:
         land = battle_rules.land_of(battle)
         if contact_locked(land, fighter, battle.fighters):

@@ -23,10 +23,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import read as read_standing
 from moderator.pictures.changes import changed_lands
-from moderator.pictures.spec import Picture, report_pictures
-from moderator.play.run import LineResult
+from moderator.pictures.spec import BATTLE, Picture, reach_picture, report_pictures
+from moderator.play.battle_queries import reach_asked
+from moderator.play.run import ANSWERED, LineResult
 from moderator.reporting.audit_notes import audit_notes
 from moderator.reporting.knowledge import KnownLegion, legion_line
+from moderator.reporting.move_plan import plan_lines
 from moderator.reporting.muster_notes import muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.render import render
@@ -217,6 +219,7 @@ def report(
         known=lines,
         engagement=mine["engagement"] if "proposals" in (mine["engagement"] or {}) else None,
         your_move=your_move,
+        move_plan=plan_lines(state, viewer) if your_move else [],
         orders=orders[:REPORT_ORDER_LINES],
         muster_notes=muster_notes(state, viewer),
         standing=standing_lines(record.standing.get(viewer, ())),
@@ -348,20 +351,26 @@ def reply(
         unprocessed=list(unprocessed),
         ignored=list(ignored),
     )
-    return Texts(f"Re: {mail.topic} (ref {ref})", public, private)
+    reach = reach_asked(state, viewer, [r.line for r in results if r.outcome == ANSWERED])
+    everyone = player_view(state, None)
+    marked = () if reach is None else (reach_picture(everyone, viewer, ref.game, *reach),)
+    return Texts(f"Re: {mail.topic} (ref {ref})", public, private, marked)
 
 
 def with_report(answer: Texts, report: Texts | None) -> Texts:
     """
     The answer to a player's mail and the report he would get, as one mail: the
     answer's few lines first, then the report, in each part; the report's subject (the
-    game as it is now) and pictures.
+    game as it is now) and pictures (its battle's replaced by the answer's, which rings
+    the hexes a 'reach' asked about).
     """
     if report is None:
         return answer
     public = f"{answer.public.rstrip()}\n\n{'-' * 72}\n\n{report.public}"
     private = "\n\n".join(p.rstrip() for p in (answer.private, report.private) if p)
-    return Texts(f"Re: {report.subject}", public, private or None, report.pictures)
+    kept = [p for p in report.pictures if not (answer.pictures and p.kind == BATTLE)]
+    pictures = (*kept, *answer.pictures)  # the answer's battle: with 'reach' rings
+    return Texts(f"Re: {report.subject}", public, private or None, pictures)
 
 
 def history(

@@ -16,6 +16,7 @@ from moderator.pictures.spec import (
     Picture,
     draw,
     layers,
+    reach_picture,
     report_pictures,
 )
 
@@ -75,3 +76,17 @@ def test_the_board_drawn_in_layers_looks_like_the_board_drawn_whole() -> None:
         assert layered.size == whole.size == (800, whole.height)
         differ = ImageChops.difference(layered, whole).convert("L").point(lambda v: v > 48)
         assert differ.histogram()[255] < 0.01 * whole.width * whole.height, picture.kind
+
+
+def test_a_reach_picture_keeps_its_rings_through_the_outbox() -> None:
+    """The answer to 'reach HEX' is drawn when the mail is sent: the hexes to ring are
+    kept with the picture, and the battle drawn from the JSON rings them."""
+    view = board_view(None)
+    picture = reach_picture(view, "Ann", "g1", "D2", ["C1", "D1"])
+    assert picture.kind == BATTLE and picture.private and picture.reach == ("D2", ("C1", "D1"))
+    again = Picture.from_json(json.loads(json.dumps(picture.to_json())))
+    assert again == picture
+    drawn = draw(again)
+    assert drawn.count('class="reach"') == 2 and 'class="reach-from" data-hex="D2"' in drawn
+    assert "reach" not in json.dumps(report_pictures(view, "Ann", "g1")[1].to_json())
+    assert "may reach" in picture.description
