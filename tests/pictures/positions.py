@@ -1,4 +1,5 @@
-"""Positions the picture tests draw: a six-player board with a battle on the Tower."""
+"""Positions the picture tests draw: a six-player board with a battle on the Tower, and a
+battle in the Mountains with a red attacker."""
 
 from __future__ import annotations
 
@@ -68,6 +69,43 @@ BOARD: dict[str, Any] = {
             {"legion": "Bu03", "type": "Ogre", "hex": "E3", "hits": 5},
             {"legion": "Bu03", "type": "Centaur", "hex": "D5"},
             {"legion": "Bu03", "type": "Gargoyle", "hex": "E4", "hits": 1},
+        ],
+    },
+}
+
+
+#: Ann (Red) attacks Bob's legion in land 1000 (Mountains: slopes and cliffs) from the
+#: left; her maneuver, her Titan on B3 yet to move.
+MOUNTAIN_BATTLE: dict[str, Any] = {
+    "players": [
+        {"name": "Ann", "color": "Red", "tower": 100},
+        {"name": "Bob", "color": "Blue", "tower": 400},
+    ],
+    "turn": 5,
+    "active": "Ann",
+    "phase": "engage",
+    "roll": 2,
+    "legions": [
+        {"marker": "Rd01", "land": 1000, "contents": ["Titan", "Archangel", "Minotaur"]},
+        {"marker": "Bu01", "land": 1000, "contents": ["Gargoyle", "Behemoth", "Colossus"]},
+        {"marker": "Rd02", "land": 100, "contents": ["Ogre"]},
+        {"marker": "Bu02", "land": 400, "contents": ["Titan"]},
+    ],
+    "battle": {
+        "land": 1000,
+        "attacker": "Rd01",
+        "defender": "Bu01",
+        "entry": "left",
+        "turn": 2,
+        "phasing": "attacker",
+        "step": "maneuver",
+        "characters": [
+            {"legion": "Rd01", "type": "titan", "hex": "B3"},
+            {"legion": "Rd01", "type": "archangel", "hex": "A2"},
+            {"legion": "Rd01", "type": "minotaur", "hex": "B4"},
+            {"legion": "Bu01", "type": "gargoyle", "hex": "E3"},
+            {"legion": "Bu01", "type": "behemoth", "hex": "E4"},
+            {"legion": "Bu01", "type": "colossus", "hex": "F2"},
         ],
     },
 }

@@ -10,7 +10,6 @@ import copy
 import io
 import itertools
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from PIL import Image, ImageFont
 
@@ -26,49 +25,13 @@ from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
 from moderator.rules.variant import load_variant
 
-from .positions import board_view
+from .positions import MOUNTAIN_BATTLE, board_view
 
 NS = "{http://www.w3.org/2000/svg}"
 VARIANT = load_variant()
 TERRAINS = {land.terrain for land in VARIANT.lands.values()}
 Box = tuple[float, float, float, float]
 Points = list[tuple[float, float]]
-
-#: Ann (Red) attacks Bob's legion in land 1000 (Mountains: slopes and cliffs) from the
-#: left; her maneuver, her Titan on B3 yet to move.
-MOUNTAIN_BATTLE: dict[str, Any] = {
-    "players": [
-        {"name": "Ann", "color": "Red", "tower": 100},
-        {"name": "Bob", "color": "Blue", "tower": 400},
-    ],
-    "turn": 5,
-    "active": "Ann",
-    "phase": "engage",
-    "roll": 2,
-    "legions": [
-        {"marker": "Rd01", "land": 1000, "contents": ["Titan", "Archangel", "Minotaur"]},
-        {"marker": "Bu01", "land": 1000, "contents": ["Gargoyle", "Behemoth", "Colossus"]},
-        {"marker": "Rd02", "land": 100, "contents": ["Ogre"]},
-        {"marker": "Bu02", "land": 400, "contents": ["Titan"]},
-    ],
-    "battle": {
-        "land": 1000,
-        "attacker": "Rd01",
-        "defender": "Bu01",
-        "entry": "left",
-        "turn": 2,
-        "phasing": "attacker",
-        "step": "maneuver",
-        "characters": [
-            {"legion": "Rd01", "type": "titan", "hex": "B3"},
-            {"legion": "Rd01", "type": "archangel", "hex": "A2"},
-            {"legion": "Rd01", "type": "minotaur", "hex": "B4"},
-            {"legion": "Bu01", "type": "gargoyle", "hex": "E3"},
-            {"legion": "Bu01", "type": "behemoth", "hex": "E4"},
-            {"legion": "Bu01", "type": "colossus", "hex": "F2"},
-        ],
-    },
-}
 
 
 def _mountain() -> GameState:

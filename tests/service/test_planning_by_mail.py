@@ -24,7 +24,7 @@ from moderator.rules.state import Step
 from moderator.service import MailGameHandler
 from moderator.store import EventStore
 
-from ..pictures.test_planning_pictures import MOUNTAIN_BATTLE
+from ..pictures.positions import MOUNTAIN_BATTLE
 from .conftest import MODERATOR, Table, seat_players
 
 SPLIT = "split Bu01 into Bu02: angel centaur centaur gargoyle"
