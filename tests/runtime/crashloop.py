@@ -3,14 +3,15 @@
 process on the embedded mail hub (``moderator.demo.hub``), for the crash test and
 ``benchmarks/bench_restart.py``.
 
-Ann and Bob play one game per cycle by mail, with secret lines (the service has no
-GnuPG key: its mail goes out unsigned).  Each cycle starts ``serve``, waits until it
-serves (its "serving ... stop with Ctrl-C" line, written once it holds the mailbox's
-lock and has polled), mails the cycle's order and kills ``serve`` at a random moment
-soon after: before the order is read, while it is played, while its answer is drawn
-(the answer's report carries a picture: the picture worker runs) or sent.  The
-processes ``serve`` started are looked up in ``/proc`` just before the kill, and must be
-gone soon after.  A last ``serve`` answers what is left and is stopped with SIGTERM.
+Ann and Bob play two games per cycle by mail, with secret lines (the service has no
+GnuPG key: its mail goes out unsigned).  Each cycle mails one game's order and starts
+``serve``, which plays it before it says it serves (its "serving ... stop with Ctrl-C"
+line, written once it holds the mailbox's lock and has polled) and then sends the
+answer, whose report carries a picture (the picture worker starts); it mails the other
+game's order and kills ``serve`` at a random moment soon after: while the first answer
+is drawn or sent, while the second order is read or played.  The processes ``serve``
+started are looked up in ``/proc`` just before the kill, and must be gone soon after.  A
+last ``serve`` answers what is left and is stopped with SIGTERM.
 
 Only the standard library and the moderator: the benchmark imports it too.
 """
@@ -197,8 +198,12 @@ async def start_serve(config: Path, log: Path) -> Serve:
     return Serve(process, log, time.monotonic())
 
 
-async def until_serving(serve: Serve, within: float = SERVES_WITHIN) -> float:
-    """Seconds until ``serve`` said it serves; raises AssertionError if not in ``within``."""
+async def until_serving(serve: Serve, within: float | None = None) -> float:
+    """
+    Seconds until ``serve`` said it serves; raises AssertionError if not within ``within``
+    (default ``SERVES_WITHIN``).
+    """
+    within = SERVES_WITHIN if within is None else within
     deadline = serve.started + within
     while time.monotonic() < deadline:
         if SERVING in serve.output:
@@ -322,19 +327,25 @@ async def crash_cycles(
     kills: int,
     *,
     seed: int = 0,
-    latest: float = 1.2,
+    latest: float = 0.5,
 ) -> CrashRun:
     """
-    ``kills`` times: start ``serve``, wait until it serves, mail the cycle's order, kill
+    ``kills`` times: mail an order, start ``serve`` (it plays the order before it says it
+    serves, then sends the answer), wait until it serves, mail a second order, kill
     ``serve`` with SIGKILL up to ``latest`` seconds later; then a last ``serve`` answers
-    every order left and is stopped with SIGTERM.  Needs ``seat_games(..., kills)``.
+    every order left and is stopped with SIGTERM.  Needs ``seat_games(..., 2 * kills)``.
     """
     rng = random.Random(seed)
     run = CrashRun()
     killed_at: float | None = None
+    killed: list[Proc] = []
     for cycle in range(kills + 1):
+        if cycle < kills:
+            run.orders.append(await send_order(hub, store, game_id(2 * cycle)))
         serve = await start_serve(config, folder / f"serve-{cycle:02d}.log")
         try:
+            # While it starts: the killed one's processes must go.
+            run.survivors += await until_gone(killed)
             run.serving.append(await until_serving(serve))
             if killed_at is not None:
                 run.restart.append(time.monotonic() - killed_at)
@@ -343,13 +354,12 @@ async def crash_cycles(
                 serve.process.send_signal(signal.SIGTERM)
                 run.last_code = await asyncio.wait_for(serve.process.wait(), 60)
                 break
-            run.orders.append(await send_order(hub, store, game_id(cycle)))
+            run.orders.append(await send_order(hub, store, game_id(2 * cycle + 1)))
             await asyncio.sleep(rng.uniform(0.0, latest))
-            children = descendants(serve.process.pid)
+            killed = descendants(serve.process.pid)
             await kill(serve)
             killed_at = time.monotonic()
-            run.children.append(children)
-            run.survivors += await until_gone(children)
+            run.children.append(killed)
         finally:
             if serve.process.returncode is None:
                 serve.process.kill()
