@@ -259,6 +259,7 @@ class Service:
             max_outage=self.max_outage,
         ):
             log.info("start-up: %s", line)
+        self._rounds = Rounds()  # a service stopped and started again runs its rounds anew
         scheduler = AsyncIOScheduler(timezone=UTC)
         now = datetime.now(UTC)
         jobs: list[tuple[str, Callable[[], Any], float]] = [
