@@ -40,8 +40,8 @@ def dead_pid() -> int:
 
 @pytest.fixture
 def sleeper() -> Iterator[subprocess.Popen[bytes]]:
-    """A process that lives through the test (a holder that did not die)."""
-    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    """A process that lives through the test (and whose command names no moderator)."""
+    process = subprocess.Popen(["sleep", "60"])
     try:
         yield process
     finally:
