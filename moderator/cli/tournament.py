@@ -78,7 +78,12 @@ def tournament_create(
             tx, player, [line], moderator_address=cfg.moderator.address, now=tx.now()
         )
         write(tx, Work(mails=tuple(out.mails)))
-    text = out.mails[0].body if out.mails else ""
+    # The answer as mailed: its signed part counts the lines, its private part says
+    # what became of each (the operator's console shows both).
+    answer = out.mails[0] if out.mails else None
+    text = "" if answer is None else "\n\n".join(
+        part.rstrip() for part in (answer.body, answer.private_body or "") if part.strip()
+    )
     typer.echo(text.rstrip())
     if "Refused (" in text:
         raise typer.Exit(1)
