@@ -88,7 +88,10 @@ def test_a_signed_request_from_the_new_address_mails_the_old_one_a_token(
     assert {(m.recipient, m.kind) for m in sent.mails} == {(NEW, "reply"), (OLD, "notice")}
     token = token_of(sent)
     to_old = sent.one(OLD, "notice")
-    assert NEW in to_old.body and token not in to_old.body  # the token is in the private part
+    # The new address (not registered yet: text the requester chose) and the token are
+    # in the private part, never in the signed one (issue 23, item 6).
+    assert NEW not in to_old.body and token not in to_old.body
+    assert NEW in (to_old.private_body or "") and token in (to_old.private_body or "")
     assert to_old.recipient_key == world.players["Ann"].fingerprint  # ...encrypted to Ann's key
     to_new = sent.one(NEW, "reply")
     assert OLD in to_new.body and token not in full_text(to_new)
