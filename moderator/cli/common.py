@@ -12,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.play.errors import GameError
 from moderator.runtime.bootstrap import open_store
+from moderator.runtime.database import described
 from moderator.store import ENV_VAR, EventStore, StoreError, database_url
 
 DbOption = Annotated[
@@ -31,8 +32,8 @@ ConfigOption = Annotated[
         "--config",
         "-c",
         envvar="TITAN_MODERATOR_CONFIG",
-        help="The configuration file (TOML; see deploy/config.example.toml). "
-        "Every key can be overridden as TITAN_<SECTION>_<KEY>.",
+        help="The configuration file (TOML; 'titan-moderator config example' prints one "
+        "with every key). Every key can be overridden as TITAN_<SECTION>_<KEY>.",
         show_default=False,
     ),
 ]
@@ -45,14 +46,22 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 @contextmanager
 def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
+    """
+    The store at ``db`` (or where the environment and configuration say); a command
+    that only reads passes ``create=False``, so that a mistyped path creates nothing.
+    """
     try:
         store = open_store(database_url(db), create=create)
-    except (StoreError, SQLAlchemyError, ValueError) as exc:
+    except SQLAlchemyError as exc:
+        raise _fail(f"error: cannot open the database: {described(exc)}") from None
+    except (StoreError, ValueError) as exc:
         raise _fail(f"error: {exc}") from None
     try:
         yield store
     except (StoreError, GameError) as exc:
         raise _fail(f"error: {exc}") from None
+    except SQLAlchemyError as exc:
+        raise _fail(f"error: the database failed: {described(exc)}") from None
     finally:
         store.close()
 

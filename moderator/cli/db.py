@@ -8,6 +8,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.cli.common import DbOption, _fail, _store
+from moderator.runtime.database import checked_url, described
 from moderator.store import StoreError, database_url, inbox, migrate
 from moderator.store.check import check_store
 from moderator.store.tables import SHUNTED
@@ -19,8 +20,10 @@ app = typer.Typer(help="Create, upgrade and check the database.", no_args_is_hel
 def db_upgrade(db: DbOption = None) -> None:
     """Create the database, or upgrade it to this program's schema (back it up first)."""
     try:
-        before, after = migrate.upgrade(database_url(db))
-    except (StoreError, SQLAlchemyError) as exc:
+        before, after = migrate.upgrade(checked_url(database_url(db)))
+    except SQLAlchemyError as exc:
+        raise _fail(f"error: cannot upgrade the database: {described(exc)}") from None
+    except (StoreError, ValueError) as exc:
         raise _fail(f"error: {exc}") from None
     if before == after:
         typer.echo(f"The database is up to date (schema revision {after}).")

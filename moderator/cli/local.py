@@ -92,7 +92,7 @@ def local_order(
     db: DbOption = None,
 ) -> None:
     """Give orders as a player; prints the reply. Exit status 1 if an order is rejected."""
-    with _store(db) as store:
+    with _store(db, create=False) as store:
         reply, ok = order(store, game_id, as_, text)
     typer.echo(reply)
     if not ok:
@@ -104,7 +104,7 @@ def local_show(
     game_id: GameArg, as_: AsOption, json_: JsonOption = False, db: DbOption = None
 ) -> None:
     """The game as one player sees it."""
-    with _store(db) as store:
+    with _store(db, create=False) as store:
         view = show(store, game_id, as_)
     if json_:
         _print_json(view)
@@ -115,7 +115,7 @@ def local_show(
 @app.command("legal")
 def local_legal(game_id: GameArg, json_: JsonOption = False, db: DbOption = None) -> None:
     """Who is to act and the orders they may give."""
-    with _store(db) as store:
+    with _store(db, create=False) as store:
         actions = legal(store, game_id)
     if json_:
         _print_json(actions)
@@ -137,7 +137,7 @@ def local_history(
     db: DbOption = None,
 ) -> None:
     """The game record as one player may read it."""
-    with _store(db) as store:
+    with _store(db, create=False) as store:
         lines = history(store, game_id, as_, first, last)
     typer.echo("\n".join(lines) if lines else "Nothing to show.")
 
@@ -156,7 +156,7 @@ def local_board(
     db: DbOption = None,
 ) -> None:
     """Draw the masterboard (or the battle) as one player sees it, as PNG (and SVG)."""
-    with _store(db) as store:
+    with _store(db, create=False) as store:
         text = board_svg(store, game_id, as_, battle=battle)
     try:
         if svg is not None:
@@ -170,6 +170,6 @@ def local_board(
 @app.command("games")
 def local_games(db: DbOption = None) -> None:
     """List the games in the store."""
-    with _store(db) as store:
+    with _store(db, create=False) as store:
         for name in store.games():
             typer.echo(name)

@@ -1,4 +1,4 @@
-"""The mail service: ``serve``, ``worker``, ``check-config`` and ``game new``."""
+"""The mail service: ``serve``, ``worker``, ``check-config``, ``game new`` and ``game relay``."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def worker(
     settings = _config(config)
     handler = mail_handler(settings, keyring(settings))
     gm = settings.moderator.gm_address or None
-    with _store(db or settings.database.url) as store:
+    with _store(db or settings.database.url, create=False) as store:
         while True:
             tally = process_pending(store, handler, gm_address=gm)
             summary = ", ".join(f"{k} {v}" for k, v in sorted(tally.counts.items()))
@@ -110,7 +110,10 @@ def game_new(
     game_id: GameArg,
     player: Annotated[
         list[str],
-        typer.Option("--player", "-p", help="A signed-on player's address; 2 to 6, in seat order."),
+        typer.Option(
+            "--player", "-p", metavar="ADDRESS",
+            help="A signed-on player's address; 2 to 6, in seat order.",
+        ),
     ],
     allow_secrets: Annotated[
         bool, typer.Option("--allow-secrets", help="Let players authenticate by secret lines.")
@@ -135,6 +138,7 @@ def game_new(
         list[str] | None,
         typer.Option(
             "--limit",
+            metavar="KIND=HOURS",
             help="Change a time limit, KIND=HOURS (setup, turn, engagement, battle, muster, "
             "minimum) or absences/absence_days/absence_total_days=NUMBER; repeatable.",
         ),
@@ -178,7 +182,7 @@ def game_new(
     except ValueError as exc:
         raise _fail(f"error: {exc}") from None
     settings = _config(config)
-    with _store(db or settings.database.url) as store:
+    with _store(db or settings.database.url, create=False) as store:
         try:
             state = start_game(
                 store,
@@ -217,7 +221,7 @@ def game_relay(
         raise _fail("error: write 'on' or 'off'")
     on = setting.lower() == "on"
     settings = _config(config)
-    with _store(db or settings.database.url) as store:
+    with _store(db or settings.database.url, create=False) as store:
         try:
             changed = set_relay(store, game_id, on)
         except GameNotFoundError:

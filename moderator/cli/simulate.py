@@ -21,8 +21,9 @@ def simulate(
         bool,
         typer.Option(
             "--strict",
-            help="Play as before issue 15: notify all, then one order a mail (default: "
-            "standing orders, every order known before a die, orders for each roll).",
+            help="Play the plain way: every robot asks for every report ('notify all') "
+            "and sends one order a mail (default: standing orders, every order known "
+            "before a die in one mail, orders for each roll).",
         ),
     ] = False,
     reply_hours: Annotated[

@@ -31,7 +31,8 @@ def player_role(
     """Show a player's roles, or grant or revoke the director role."""
     from moderator.store import players
 
-    with _store(db or _config(config).database.url) as store, store.transaction() as tx:
+    url = db or _config(config).database.url
+    with _store(url, create=False) as store, store.transaction() as tx:
         player = players.player_by_address(tx, address)
         if player is None:
             raise _fail(f"error: nobody is registered with {address}: he signs on by mail first")
@@ -70,7 +71,7 @@ def tournament_create(
 
     cfg = _config(config)
     line = " ".join(["tournament", "create", name, *(settings or [])])
-    with _store(db or cfg.database.url) as store, store.transaction() as tx:
+    with _store(db or cfg.database.url, create=False) as store, store.transaction() as tx:
         player = players.player_by_address(tx, director)
         if player is None:
             raise _fail(f"error: nobody is registered with {director}")
@@ -100,7 +101,8 @@ def tournament_standings(
     from moderator.store import tournaments as stored
     from moderator.tournament import texts
 
-    with _store(db or _config(config).database.url) as store, store.reading() as tx:
+    url = db or _config(config).database.url
+    with _store(url, create=False) as store, store.reading() as tx:
         try:
             state = stored.load(tx, name.lower()).state
         except stored.TournamentNotFoundError as exc:
@@ -114,7 +116,7 @@ def tournament_run(config: ConfigOption = None, db: DbOption = None) -> None:
     from moderator.service import tournaments
 
     cfg = _config(config)
-    with _store(db or cfg.database.url) as store:
+    with _store(db or cfg.database.url, create=False) as store:
         address = cfg.moderator.address
         now = datetime.now(UTC)
         lines = tournaments.finish_games(store, address)

@@ -2,6 +2,10 @@
 ``verify BUNDLE [--report MAIL ...]``: a player's check of a finished game's audit
 (docs/audit.md).  No database and no network: the bundle and the mails are read from
 files and every check is made by ``moderator.audit``.  Exit 0 only when all hold.
+
+A mail that holds no line of any audit (a sign-on's welcome, an answer outside a game)
+has nothing to hold against the bundle: it is named as such, not FAILED.  Every report
+of a game by mail holds some (its seed's hash or an order seal, at least).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from moderator.audit import report_check
 from moderator.audit.report_check import check_report
 from moderator.audit.verify import verify as verify_bundle
 
@@ -46,6 +51,13 @@ def verify(
         except OSError as exc:
             typer.echo(f"FAILED: cannot read {path}: {exc}")
             raise typer.Exit(2) from exc
+        if not holds_audit_lines(raw):
+            typer.echo(
+                f"--  {path.name}: nothing to check: it holds no line of an audit (no seed "
+                "hash, commitment, opening, salt or order seal), as a sign-on's welcome or "
+                "an answer outside a game"
+            )
+            continue
         held = check_report(data, raw)
         for line in held.checked:
             typer.echo(f"ok  {path.name}: {line}")
@@ -53,3 +65,13 @@ def verify(
             typer.echo(f"FAILED  {path.name}: {held.problem}")
             raise typer.Exit(1)
     typer.echo(f"All checks hold for game {data.get('game')}.")
+
+
+def holds_audit_lines(raw: bytes) -> bool:
+    """Whether the mail ``raw`` holds any line ``check_report`` reads."""
+    text = report_check.mail_text(raw)
+    patterns = (
+        report_check.SEED, report_check.COMMITMENT, report_check.OPENING, report_check.SALT,
+        report_check.SEAL,
+    )
+    return any(pattern.search(text) for pattern in patterns)

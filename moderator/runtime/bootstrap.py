@@ -15,12 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from moderator.mail.dkim import DkimError, DkimSigner, load_signer
 from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
 from moderator.mail.intake import ReplyBudget
 from moderator.mail.limits import RawLimits
 from moderator.mail.smtp import SmtpSink
-from moderator.runtime.config import Config
+from moderator.runtime.config import Config, ConfigError
+from moderator.runtime.database import checked_url
 from moderator.runtime.poller import Poller
 from moderator.runtime.sender import Sender
 from moderator.service.handler import MailGameHandler
@@ -80,14 +82,38 @@ def keyring(config: Config) -> Keyring | None:
     return Keyring(config.gnupg.home, passphrase=config.gpg_passphrase)
 
 
+def dkim_signer(config: Config) -> DkimSigner | None:
+    """
+    The moderator's own DKIM signer, or None when ``[dkim] key_file`` is empty (the
+    mail server signs, or nobody does).
+
+    Raises:
+        ConfigError: the key file cannot be read or holds no usable key.
+    """
+    if not config.dkim.key_file:
+        return None
+    try:
+        return load_signer(config.dkim.selector, config.dkim_domain, config.dkim.key_file)
+    except DkimError as exc:
+        raise ConfigError(f"[dkim] {exc}") from exc
+
+
 def event_store(config: Config) -> EventStore:
     """The event store on the configured database."""
     return EventStore(config.database.url, snapshot_every=config.database.snapshot_every)
 
 
 def open_store(url: str, *, create: bool = True) -> EventStore:
-    """The event store on the database at ``url`` (the command line's ``--db``)."""
-    return EventStore(url, create=create)
+    """
+    The event store on the database at ``url`` (the command line's ``--db``).  Without
+    ``create`` (a command that only reads) a SQLite file that is not there is not made:
+    a mistyped path is an error, not a new empty database.
+
+    Raises:
+        DatabaseUrlError: the URL names no database this program can open.
+        SchemaError: the database is empty (without ``create``) or of another schema.
+    """
+    return EventStore(checked_url(url, must_exist=not create), create=create)
 
 
 @dataclass
@@ -137,6 +163,7 @@ def bootstrap(
             concurrency=config.service.send_concurrency,
             from_name=config.moderator.name,
             verp_key=config.verp_key,
+            dkim=dkim_signer(config),
         ),
     )
 
@@ -144,6 +171,7 @@ def bootstrap(
 __all__ = [
     "Parts",
     "bootstrap",
+    "dkim_signer",
     "event_store",
     "imap_source",
     "keyring",

@@ -5,8 +5,9 @@ environment, checked whole before anything starts.
 Every key of the file can be set as ``TITAN_<SECTION>_<KEY>`` (``TITAN_IMAP_PASSWORD``,
 ``TITAN_SMTP_HOST``...); the database URL also as ``TITAN_MODERATOR_DB`` (as the ``db``
 commands read it).  A password may instead be read from a file (``password_file``), so
-that it need not sit in the configuration or the environment.  See
-``deploy/config.example.toml`` for a file with every key.
+that it need not sit in the configuration or the environment.  ``example_text()``
+(``titan-moderator config example``) is a file with every key, shipped in the wheel
+from ``deploy/config.example.toml``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from moderator.store.config import DEFAULT_SNAPSHOT_EVERY, DEFAULT_URL, ENV_VAR
 #: The prefix of the environment variables overriding the file.
 ENV_PREFIX = "TITAN_"
 TLS_MODES = ("none", "starttls", "tls")
+#: The example configuration as the wheel ships it (``pyproject.toml``'s force-include).
+EXAMPLE = Path(__file__).with_name("config.example.toml")
+#: The same file in a source checkout.
+SOURCE_EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "config.example.toml"
 
 
 class ConfigError(ValueError):
@@ -98,6 +103,21 @@ class GnupgSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class DkimSettings:
+    """
+    The moderator's own DKIM signature (``moderator.mail.dkim``), for a relay that does
+    not sign for the moderator's domain: off while ``key_file`` is empty.
+    """
+
+    #: The selector: the key is published at ``SELECTOR._domainkey.DOMAIN``.
+    selector: str = ""
+    #: The signing domain; empty: the domain of the moderator's address.
+    domain: str = ""
+    #: The RSA private key (PEM), readable by the service only.
+    key_file: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ServiceSettings:
     #: Automatic answers to one address in a day before mail from it is held.
     reply_budget: int = 200
@@ -137,6 +157,7 @@ class Config:
     smtp: SmtpSettings = field(default_factory=SmtpSettings)
     gnupg: GnupgSettings = field(default_factory=GnupgSettings)
     service: ServiceSettings = field(default_factory=ServiceSettings)
+    dkim: DkimSettings = field(default_factory=DkimSettings)
     #: Where the values came from ("file.toml", "environment"), for messages.
     source: str = "defaults"
 
@@ -169,6 +190,11 @@ class Config:
         return hashlib.sha256("\0".join(["titan-verp", *material]).encode("utf-8")).digest()
 
     @property
+    def dkim_domain(self) -> str:
+        """The domain DKIM signs for: ``[dkim] domain``, else the moderator's address's."""
+        return self.dkim.domain or self.moderator.address.rpartition("@")[2]
+
+    @property
     def gpg_passphrase(self) -> str | None:
         if not self.gnupg.passphrase_file:
             return None
@@ -182,6 +208,7 @@ _SECTIONS: dict[str, type] = {
     "smtp": SmtpSettings,
     "gnupg": GnupgSettings,
     "service": ServiceSettings,
+    "dkim": DkimSettings,
 }
 
 
@@ -298,7 +325,25 @@ def _check(config: Config) -> None:
         raise ConfigError("[database] snapshot_every must be at least 1")
     if config.service.tournament_seconds <= 0:
         raise ConfigError("[service] tournament_seconds must be more than 0")
+    if config.dkim.key_file and not config.dkim.selector:
+        raise ConfigError(
+            "[dkim] key_file needs a selector: the name the key is published under, "
+            "SELECTOR._domainkey.DOMAIN (e.g. selector = \"titan2027\")"
+        )
 
+
+def example_text() -> str:
+    """
+    The example configuration, every key with a comment: from the installed package,
+    or from ``deploy/`` in a source checkout.
+
+    Raises:
+        ConfigError: neither is there (a broken install).
+    """
+    for path in (EXAMPLE, SOURCE_EXAMPLE):
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise ConfigError(f"no example configuration: looked at {EXAMPLE} and {SOURCE_EXAMPLE}")
 
 
 def _secret(value: str, path: str, section: str) -> str:

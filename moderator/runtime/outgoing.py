@@ -11,6 +11,11 @@ mail also under his mail.  Reports are ``Auto-Submitted: auto-generated``, answe
 ``auto-replied``.  The Message-ID is the one the outbox fixed when the row was written,
 so a mail sent twice (a sender that died between sending and marking) is recognisable.
 
+The signed part's lines are wrapped at ``WIDTH`` before it is signed (``wrapped``), so a
+mail program shows them as written instead of breaking them at its window's edge; the
+lines ``titan-moderator verify --report`` reads back (the audit's) are left whole.
+``wire_bytes`` is the message as SMTP carries it, which a DKIM signature covers.
+
 A report's pictures (``moderator.pictures.spec``) are drawn and rasterised here, as
 PNG parts after the text they go with: the masterboard in the signed part, a battle in
 the private part.  A picture that cannot be drawn is left out and logged: a report is
@@ -19,16 +24,22 @@ worth sending without its picture.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import io
 import json
 import logging
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from email import policy
+from email.generator import BytesGenerator
 from email.message import EmailMessage, MIMEPart
 from email.utils import format_datetime, formataddr, parseaddr
 from typing import Any, cast
 
+from moderator.audit import report_check
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.pictures.spec import Picture
@@ -40,6 +51,17 @@ log = logging.getLogger(__name__)
 #: The kinds of mail that are not answers to a player's mail.
 GENERATED_KINDS = ("report", "notice")
 _GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+#: The widest line of a signed part (RFC 5322's advice): a mail program in 80 columns
+#: shows it unbroken, and a line wrapped here keeps its indent.
+WIDTH = 78
+#: The lines ``verify --report`` reads back, never wrapped.
+_READ_BACK = (
+    report_check.SEED, report_check.COMMITMENT, report_check.OPENING, report_check.SALT,
+    report_check.SEAL,
+)
+_LEAD = re.compile(r"^(\s*)([-*] |\d+\. )?")
+#: A reference and its game stay on one line: a player copies "ref g7-42" as it is.
+_REF = re.compile(r"\bref (?=\S)")
 
 
 def outgoing_headers(mail: StoredMail, now: datetime, from_name: str = "") -> dict[str, str]:
@@ -103,6 +125,7 @@ def render_outgoing(
         ValueError: the row has no From header, or ``now`` is naive.
     """
     headers = outgoing_headers(mail, now, from_name)
+    mail = dataclasses.replace(mail, body=wrapped(mail.body))
     signing = keyring is not None and signer is not None
     public_extra, private_extra = picture_parts(mail.pictures)
     public_extra += [file_part(a) for a in mail.attachments if a.get("part") != "private"]
@@ -141,6 +164,39 @@ def render_outgoing(
         for part in public_extra:
             message.attach(cast(EmailMessage, part))
     return message
+
+
+def wrapped(text: str, width: int = WIDTH) -> str:
+    """
+    ``text`` with every line longer than ``width`` broken between words: the rest goes
+    on under it, indented two more (or under the text of a list item).  The audit's
+    lines are left whole, as is a word longer than the line (a fingerprint, a hash).
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width or any(p.search(line) for p in _READ_BACK):
+            out.append(line)
+            continue
+        lead = _LEAD.match(line)
+        indent, item = (lead.group(1), lead.group(2) or "") if lead else ("", "")
+        rest = " " * (len(indent) + len(item)) if item else (indent + "  " if indent else "")
+        kept = _REF.sub("ref\u00a0", line.rstrip())
+        lines = textwrap.wrap(
+            kept, width, initial_indent="", subsequent_indent=rest,
+            break_long_words=False, break_on_hyphens=False, drop_whitespace=True,
+        )
+        out.extend(piece.replace("\u00a0", " ") for piece in lines or [line])
+    return "\n".join(out)
+
+
+def wire_bytes(message: EmailMessage) -> bytes:
+    """
+    The message as SMTP carries it (CRLF line ends, as aiosmtplib writes it): the bytes
+    a DKIM signature is made over, and then sent as they are.
+    """
+    buffer = io.BytesIO()
+    BytesGenerator(buffer, policy=policy.SMTP).flatten(message)
+    return buffer.getvalue()
 
 
 def _with_headers(headers: dict[str, str]) -> EmailMessage:

@@ -3,20 +3,28 @@
 it fails.
 
 The database (reachable, migrations current), the IMAP folder (login, select, IDLE),
-the SMTP server (connect, TLS, login) and the moderator's key (present with its secret
-part, able to sign).  Nothing is sent and no mail is touched.
+the SMTP server (connect, TLS, login), the moderator's key (present with its secret
+part, able to sign) and, when configured, the DKIM key (it loads, it signs, and the
+DNS record to publish for it).  Nothing is sent and no mail is touched.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
 
 import aiosmtplib
+from sqlalchemy.exc import SQLAlchemyError
 
+from moderator.mail.dkim import aligned
 from moderator.mail.errors import MailError
-from moderator.runtime.bootstrap import imap_source, keyring
+from moderator.runtime.bootstrap import dkim_signer, imap_source, keyring
 from moderator.runtime.config import Config, ConfigError
+from moderator.runtime.database import DatabaseUrlError, checked_url, described, shown
+from moderator.runtime.outgoing import wire_bytes
 from moderator.store import migrate
 from moderator.store.engine import make_engine
 
@@ -26,32 +34,39 @@ class Check:
     name: str
     ok: bool
     detail: str
+    #: Lines printed under the check's own (the DNS record to publish).
+    more: tuple[str, ...] = ()
 
     def line(self) -> str:
-        return f"{self.name:<9} {'ok' if self.ok else 'FAILED'}  {self.detail}"
+        head = f"{self.name:<9} {'ok' if self.ok else 'FAILED'}  {self.detail}"
+        return "\n".join([head, *(f"          {line}" for line in self.more)])
 
 
 def check_database(config: Config) -> Check:
     url = config.database.url
-    shown = url.split("@")[-1] if "@" in url else url
+    where = shown(url)
     try:
-        engine = make_engine(url)
+        engine = make_engine(checked_url(url, must_exist=True))
         try:
             with engine.connect() as connection:
                 current = migrate.current_revision(connection)
         finally:
             engine.dispose()
+    except DatabaseUrlError as exc:
+        return Check("database", False, str(exc))
+    except SQLAlchemyError as exc:
+        return Check("database", False, f"{where}: {described(exc)}")
     except Exception as exc:  # noqa: BLE001 - whatever the driver raises is the answer
-        return Check("database", False, f"{shown}: {exc}")
+        return Check("database", False, f"{where}: {exc}")
     head = migrate.script_head()
     if current != head:
         return Check(
             "database",
             False,
-            f"{shown}: schema revision {current or 'none'}, this program needs {head} "
+            f"{where}: schema revision {current or 'none'}, this program needs {head} "
             "(run: titan-moderator db upgrade)",
         )
-    return Check("database", True, f"{shown}: schema revision {head}, current")
+    return Check("database", True, f"{where}: schema revision {head}, current")
 
 
 async def check_imap(config: Config) -> Check:
@@ -111,6 +126,50 @@ def check_key(config: Config) -> Check:
     return Check("gnupg", True, f"key {fingerprint} signs (gpg {ring.gpg_version})")
 
 
+def check_dkim(config: Config) -> Check:
+    """
+    The DKIM key loads and signs a mail that then verifies against the record it
+    gives; prints that record, to publish in DNS.  Off: says who should sign instead.
+    """
+    if not config.dkim.key_file:
+        return Check(
+            "dkim", True, "off: the moderator does not sign (the mail server should: "
+            "docs/moderators.md, Deliverable mail)"
+        )
+    try:
+        signer = dkim_signer(config)
+    except ConfigError as exc:
+        return Check("dkim", False, str(exc))
+    assert signer is not None
+    sender = config.moderator.address
+    trial = EmailMessage()
+    trial["From"] = sender
+    trial["To"] = sender
+    trial["Subject"] = "titan-moderator check-config"
+    trial["Date"] = format_datetime(datetime.now(UTC))
+    trial["Message-ID"] = make_msgid(domain=signer.domain)
+    trial.set_content("A trial of the DKIM key; never sent.\n")
+    try:
+        signs = signer.verifies(signer.sign(wire_bytes(trial)))
+    except MailError as exc:
+        return Check("dkim", False, str(exc))
+    record = ("publish this TXT record:", signer.zone_line())
+    if not signs:
+        return Check("dkim", False, f"{signer.name}: a mail it signs does not verify", record)
+    domain = sender.rpartition("@")[2]
+    if not aligned(domain, signer.domain):
+        return Check(
+            "dkim",
+            False,
+            f"signs as {signer.domain}, but mail comes from {domain}: DMARC wants the "
+            f"two to match (set [dkim] domain = \"{domain}\")",
+            record,
+        )
+    return Check(
+        "dkim", True, f"{config.dkim.key_file} signs as {signer.name} (rsa {signer.bits})", record
+    )
+
+
 def check_secrets(config: Config) -> Check:
     """The password and passphrase files can be read."""
     try:
@@ -128,4 +187,4 @@ async def check_all(config: Config) -> list[Check]:
     database = await asyncio.to_thread(check_database, config)
     imap, smtp = await asyncio.gather(check_imap(config), check_smtp(config))
     key = await asyncio.to_thread(check_key, config)
-    return [secrets, database, imap, smtp, key]
+    return [secrets, database, imap, smtp, key, check_dkim(config)]

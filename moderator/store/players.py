@@ -131,6 +131,11 @@ def player_by_address(tx: Tx, address: str) -> Player | None:
     return None if row is None else _player(row)
 
 
+def all_players(tx: Tx) -> list[Player]:
+    """Every signed-on player, by address (the operator's ``player list``)."""
+    return [_player(row) for row in tx.connection.execute(select(PLAYER).order_by(PLAYER.c.address))]
+
+
 def players_by_fingerprint(tx: Tx, fingerprint: str) -> list[Player]:
     """The players whose pinned key has this fingerprint (GnuPG's spelling: upper case)."""
     rows = tx.connection.execute(

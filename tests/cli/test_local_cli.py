@@ -251,9 +251,9 @@ def test_database_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_unknown_game_and_duplicate(db: str) -> None:
+    new(db)
     result = runner.invoke(app, ["local", "show", "nope", "--as", "Ann", "--db", db])
     assert result.exit_code == 2 and "no game" in result.output
-    new(db)
     result = runner.invoke(app, ["local", "new", "g", "--players", "Ann,Bob", "--db", db])
     assert result.exit_code == 2 and "already" in result.output
 
