@@ -57,6 +57,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/pictures/fonts/DejaVuSans.ttf",
         "moderator/pictures/fonts/DejaVuSans-Bold.ttf",
         "moderator/pictures/fonts/LICENSE-DejaVu.txt",
+        "moderator/runtime/config.example.toml",
     ):
         assert name in names, name
     # Installed on its own (no source checkout next to it), it renders from its templates.
@@ -82,6 +83,8 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "print('fonts', *raster.font_paths())\n"
         "v = views.player_view(replay([position_event(p)]), 'Ann')\n"
         "print('png', len(raster.svg_to_png(masterboard.masterboard_svg(v, 'Ann'))))\n"
+        "from moderator.runtime import config\n"
+        "print('example', config.EXAMPLE, config.example_text() == config.EXAMPLE.read_text())\n"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     result = subprocess.run(
@@ -97,6 +100,8 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     assert f"schema (None, '{migrate.HEAD}')" in result.stdout  # migrations run without an alembic.ini
     assert f"fonts {target}" in result.stdout  # the pictures' fonts come with the wheel
     assert "png " in result.stdout
+    # `titan-moderator config example` prints the example shipped in the wheel.
+    assert f"example {target}/moderator/runtime/config.example.toml True" in result.stdout
     assert (
         str(target)
         in subprocess.run(

@@ -172,8 +172,15 @@ def service_lines(record: GameRecord) -> list[str]:
     )
     if record.ends_at is not None:
         lines.append(f"  end date (Wolff 21.1): {_utc(record.ends_at)}")
+    dice = record.dice
     lines.append(
-        "  dice: " + ("NOT secret (a test seed)" if record.insecure_dice else "secret seed")
+        "  dice: "
+        + (
+            "scripted (a test)" if dice.scripted
+            else "a local seed, not bound to mails" if not dice.bound
+            else "NOT secret (a test seed)" if record.insecure_dice
+            else "a secret seed, bound to each mail"
+        )
         + ("; players may authenticate by secret" if record.allow_secrets else "")
         + ("" if record.relay else "; messages between players off")
     )

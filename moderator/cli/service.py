@@ -23,12 +23,14 @@ def serve(
     import logging
     import signal
 
+    from moderator.runtime.bootstrap import dkim_signer
     from moderator.runtime.config import ConfigError
     from moderator.runtime.service import Service
 
     settings = _config(config)
     try:
         _ = (settings.imap_password, settings.smtp_password, settings.gpg_passphrase)
+        dkim_signer(settings)  # a DKIM key that cannot be used stops it here, said plainly
     except ConfigError as exc:
         raise _fail(f"configuration: {exc}") from None
     logging.basicConfig(

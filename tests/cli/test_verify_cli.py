@@ -83,3 +83,23 @@ def test_a_file_that_is_no_bundle_exits_2(tmp_path: Path) -> None:
     path.write_text("not json")
     result = runner.invoke(app, ["verify", str(path)])
     assert result.exit_code == 2 and "cannot read" in result.output
+
+
+def test_a_mail_that_holds_no_audit_line_is_named_nothing_to_check_not_failed(
+    tmp_path: Path,
+) -> None:
+    """Issue 24, item 9: every report of a game by mail now holds its seal, but a
+    sign-on's welcome holds no audit line at all; verify says so, and does not fail."""
+    path, bundle = bundle_file(tmp_path)
+    welcome = EmailMessage()
+    welcome["Subject"] = "Welcome, Ann"
+    welcome.set_content("You are signed on as Ann.\n")
+    (tmp_path / "welcome.eml").write_bytes(welcome.as_bytes())
+    report = report_file(tmp_path, bundle, "Ann")
+    result = runner.invoke(
+        app, ["verify", str(path), "--report", str(tmp_path / "welcome.eml"), "--report",
+              str(report)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "--  welcome.eml: nothing to check: it holds no line of an audit" in result.output
+    assert "FAILED" not in result.output and "ok  Ann.eml: report:" in result.output

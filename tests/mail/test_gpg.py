@@ -168,6 +168,19 @@ def test_text_around_a_clearsigned_block_is_not_signed_text(gpg_world):
     assert "Rd02" not in result.signed_text
 
 
+def test_a_sign_on_checked_before_its_key_is_held_logs_no_gpg_exit_code(
+    gpg_world, stranger, caplog
+):
+    """Issue 24, item 9: every sign-on's first check (its key not yet imported) logged
+    "gpg returned a non-zero error code: 2"; the answer says all there is to say."""
+    signature = stranger.keyring.sign_detached(ORDERS, stranger.fingerprint)
+    with caplog.at_level("DEBUG", logger="gnupg"):
+        result = gpg_world.moderator.keyring.verify_detached(ORDERS, signature)
+    assert result.reason is SignatureStatus.UNKNOWN_KEY
+    assert not [r for r in caplog.records if "non-zero error code" in r.getMessage()]
+    assert [r for r in caplog.records if r.name == "gnupg"]  # its other records still pass
+
+
 def test_clearsigned_by_an_unknown_key(gpg_world, stranger):
     block = stranger.keyring.clearsign("move Rd01 to 133\n", stranger.fingerprint)
     result = gpg_world.moderator.keyring.verify_clearsigned(block)

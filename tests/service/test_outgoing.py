@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.policy
 import io
@@ -192,3 +193,32 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_report_whole(
     assert _pngs(message) == []
     texts = [p.get_content() for p in message.walk() if p.get_content_maintype() == "text"]
     assert "Titan game g1: report for Ann" in texts[0]
+
+
+def test_no_signed_line_is_wider_than_78_but_the_audit_lines_verify_reads(
+    mails: dict[str, StoredMail], world: World
+) -> None:
+    """Issue 24, item 9: signed lines over 120 characters wrapped in mutt.  They are
+    broken between words at 78, the rest indented under them; the lines
+    ``verify --report`` reads, and a reference, stay whole."""
+    seal = "event 41: order seal " + "a" * 32
+    commitment = "  event 14: Bu01 commitment " + "d" * 64
+    long_event = (
+        "  Bob's Titan died: Bob is out of the game, slain by Ann; legions removed: Bu01 "
+        "(Ogre); Bu02 (Angel); Bu04 (2 Gargoyles); half points: Ann 30"
+    )
+    item = "  - a list item that goes on and on and on, past the edge of a terminal of eighty columns"
+    reference = "Nothing that every player may see has happened since your last report (ref g1-128)."
+    body = f"{reference}\n{long_event}\n{commitment}\n{seal}\n{item}"
+    stored = dataclasses.replace(mails["report-ann"], body=body)
+    raw, _ = reparse(render_outgoing(stored, world.moderator.keyring,
+                                     world.moderator.fingerprint, NOW))
+    signed = compose.verify_incoming(raw, world.players["Ann"].keyring)
+    assert signed.valid
+    text = quopri.decodestring(signed.signed_text.encode()).decode().replace("\r\n", "\n")
+    lines = text.split("\n\n", 1)[1].splitlines()  # after the part's headers
+    assert [line for line in lines if len(line) > 78] == [commitment]
+    assert seal in lines and "(ref g1-128)." in lines
+    assert "    Bu01 (Ogre); Bu02 (Angel); Bu04 (2 Gargoyles); half points: Ann 30" in lines
+    assert "    eighty columns" in lines  # under the item's text
+    assert " ".join(text.split()).count(" ".join(long_event.split())) == 1
