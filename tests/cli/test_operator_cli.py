@@ -187,3 +187,16 @@ def test_help_names_no_bool_and_cuts_no_text() -> None:
         listing
     )
     assert re.search(r"--player ADDRESS", run("game", "new", "--help"))
+
+
+def test_the_guides_check_config_sample_is_this_versions_output() -> None:
+    """Issue 24, item 7: the sample was stale (revision 0004, no secrets line)."""
+    from moderator.store import migrate
+
+    guide = (ROOT / "docs" / "moderators.md").read_text(encoding="utf-8")
+    sample = guide.split("```\nConfiguration: /etc/titan-moderator/config.toml\n", 1)[1]
+    sample = sample.split("```", 1)[0]
+    names = [line.split()[0] for line in sample.splitlines() if line and not line[0].isspace()]
+    assert names == ["secrets", "database", "imap", "smtp", "gnupg", "dkim"]
+    assert f"schema revision {migrate.HEAD}, current" in sample
+    assert "sudo -u" not in guide.replace("write `sudo -u USER`", "")
