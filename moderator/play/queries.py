@@ -5,10 +5,12 @@ of what would be legal that goes with a refused order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from moderator.orders import Query, help_text
 from moderator.play.battle_queries import NO_BATTLE, reach_lines, strike_lines
+from moderator.reporting.knowledge import KnownLegion, known_contents
 from moderator.reporting.narrate import history_lines
 from moderator.reporting.views import (
     battle_text,
@@ -60,7 +62,7 @@ def answer_query(query: Query, events: Callable[[], list[ev.Event]], state: Game
     player = query.player
     match query.kind:
         case "status" | "report":
-            return view_text(player_view(state, player), player).splitlines()
+            return status_lines(state, player, known_contents(events(), player))
         case "help":
             return [help_text(query.topic)]
         case "history":
@@ -80,19 +82,7 @@ def answer_query(query: Query, events: Callable[[], list[ev.Event]], state: Game
             ]
             return moves or [f"{marker} has no move to make now."]
         case "legion":
-            marker = query.marker or ""
-            legion = state.legions.get(marker)
-            if legion is None:
-                return [f"There is no legion {marker} on the board."]
-            info = legion_json(legion, player)
-            contents = (
-                ", ".join(info["contents"])
-                if info["contents"] is not None
-                else "contents unknown to you"
-            )
-            name = marker_names().get(marker, "")
-            where = f"{marker} ({name}), {info['owner']}'s, in {info['land']}"
-            return [f"{where}, {info['height']} high: {contents}"]
+            return legion_lines(state, player, query.marker or "", known_contents(events(), player))
         case "battle":
             text = battle_text(player_view(state, player), player)
             return text.splitlines() if text is not None else [NO_BATTLE]
@@ -101,3 +91,50 @@ def answer_query(query: Query, events: Callable[[], list[ev.Event]], state: Game
         case "strikes":
             return strike_lines(state, player)
     return [f"The {query.kind!r} query is not answered in local games yet."]
+
+
+def known_view(
+    view: dict[str, Any], known: Mapping[str, KnownLegion] | None
+) -> dict[str, Any]:
+    """
+    ``view`` (``player_view``) with each legion whose contents the viewer was not shown
+    holding what he knows of it for certain (``reporting.knowledge``): musters, battles
+    and splits tell him part of a legion he never saw whole.
+    """
+    if known is None:
+        return view
+    legions = []
+    for legion in view["legions"]:
+        found = known.get(legion["marker"])
+        if legion["contents"] is None and found is not None and found.known:
+            legion = {**legion, "contents": list(found.known)}
+        legions.append(legion)
+    return {**view, "legions": legions}
+
+
+def status_lines(
+    state: GameState, player: str, known: Mapping[str, KnownLegion] | None = None
+) -> list[str]:
+    """The ``status`` answer: the game as ``player`` sees it, with what he knows for certain."""
+    return view_text(known_view(player_view(state, player), known), player).splitlines()
+
+
+def legion_lines(
+    state: GameState, player: str, marker: str, known: Mapping[str, KnownLegion] | None = None
+) -> list[str]:
+    """The ``legion MARKER`` answer: where it is and what ``player`` knows it holds."""
+    legion = state.legions.get(marker)
+    if legion is None:
+        return [f"There is no legion {marker} on the board."]
+    info = legion_json(legion, player)
+    found = (known or {}).get(marker)
+    if info["contents"] is not None:
+        contents = ", ".join(info["contents"])
+    elif found is not None and found.known:
+        unknown = [f"{found.unknown} unknown to you"] if found.unknown else []
+        contents = ", ".join([*found.known, *unknown])
+    else:
+        contents = "contents unknown to you"
+    name = marker_names().get(marker, "")
+    where = f"{marker} ({name}), {info['owner']}'s, in {info['land']}"
+    return [f"{where}, {info['height']} high: {contents}"]

@@ -1,10 +1,12 @@
 """
 The audit's notes as a player's report lists them (docs/audit.md): the commitments to
 hidden legions and the last order's seal in the signed part (a hash says nothing
-without its salt, a seal nothing without the seed), the salts of
-the viewer's own legions and the openings he may see in the private part, since both
-tell what a legion holds and the moderator signs no contents (Wolff 4.5).  One line
-each, in a form ``titan-moderator verify --report`` reads back.
+without its salt, a seal nothing without the seed), with the openings every player
+saw (a legion public once it fights: its contents are in the signed events already);
+the salts of the viewer's own legions and the openings shown to him and a few in the
+private part, since both tell what a hidden legion holds and the moderator signs no
+such contents (Wolff 4.5).  One line each, in a form ``titan-moderator verify
+--report`` reads back.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def audit_notes(
                 private.append(f"event {seq}: {event.marker} salt {salt}")
         elif isinstance(event, ev.CommitmentOpened) and may_see(event, viewer):
             held = ", ".join(event.contents) or "nothing"
-            private.append(
+            (public if event.visible_to is None else private).append(
                 f"event {seq}: {event.marker} opened: commitment of event {event.seq}, "
                 f"salt {event.salt}, held {held}"
             )

@@ -8,15 +8,20 @@ is never lost: the next one tells the net result (etiquette 16).  The choices:
 ``all``
     a report after every change he may see (the first releases' behaviour);
 ``turn`` (the default)
-    a report when the game starts; when he must act; when a legion of his is attacked,
+    a report when the game is set up and when it begins (the last colour chosen); when
+    he must act; when a legion of his is attacked,
     and in a battle he fights when it starts, when each side's battle turn begins and
     when it ends; when a player's turn ends (its net result), a player leaves the game
     or the end date is called; when the game ends; and when something is shown to him
     alone;
 ``digest HH:MM``
-    a report when the game starts, when he must act, when the game ends or he leaves
-    it, and once a day at the hour he names (his own time zone) if anything happened
-    since his last one.
+    a report when the game is set up and when it begins, when he must act, when the
+    game ends or he leaves it, and once a day at the hour he names (his own time zone)
+    if anything happened since his last one.
+
+A player out of the game (eliminated, or withdrawn) gets the report that tells him so
+and the one that ends the game, and no other unless he chose ``all``
+(``hears_while_out``).
 
 Deadlines, reminders and other notices are not reports: they are never held back.
 Pure: no clock, no store.
@@ -31,7 +36,7 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moderator.rules import events as ev
-from moderator.rules.state import GameState
+from moderator.rules.state import GameState, Step
 
 ALL, TURN, DIGEST = "all", "turn", "digest"
 DEFAULT = TURN
@@ -114,7 +119,7 @@ def wants_report(
     """
     if choice.mode == ALL or seat == actor:
         return True
-    if any(_ends_for(event, seat) for event in new):
+    if any(_ends_for(event, seat) for event in new) or _begins(before, after):
         return True
     if choice.mode == DIGEST:
         return False
@@ -155,6 +160,21 @@ def _ends_for(event: ev.Event, seat: str) -> bool:
     if isinstance(event, ev.GameCreated | ev.GameOver | ev.GameScored):
         return True
     return isinstance(event, ev.PlayerEliminated | ev.PlayerWithdrew) and event.player == seat
+
+
+def _begins(before: GameState, after: GameState) -> bool:
+    """Whether the last colour was chosen: the game has begun (1.4), everybody is told."""
+    return before.step is Step.COLOUR and after.step not in (Step.COLOUR, Step.OVER)
+
+
+def hears_while_out(choice: Choice, seat: str, new: Sequence[ev.Event]) -> bool:
+    """
+    Whether ``seat``, out of the game (eliminated or withdrawn), is mailed a report of
+    ``new``: the mail that tells him he is out and the game's end, and every change
+    only if he asked for it (``notify all``).  What he chose not to hear is not kept
+    for him: his next report begins where the game is then.
+    """
+    return choice.mode == ALL or any(_ends_for(event, seat) for event in new)
 
 
 def _fights(state: GameState, seat: str) -> bool:

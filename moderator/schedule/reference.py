@@ -29,8 +29,10 @@ _LINE = re.compile(rf"^\s*ref\b\s*[:=]?\s*{_REF}\s*\.?\s*$", re.IGNORECASE)
 _LINE_WORD = re.compile(r"^\s*ref\b", re.IGNORECASE)
 _IN_SUBJECT = re.compile(rf"\(?\bref\s*[:=]?\s*{_REF}\b\)?", re.IGNORECASE)
 
-#: Why the orders of a mail were not carried out (``LineResult.code``).
+#: Why the orders of a mail were not carried out (``LineResult.code``): no reference, an
+#: earlier step of the game, a step it has not reached, another game's reference.
 E_REF_MISSING, E_REF_STALE, E_REF_GAME = "E-REF-MISSING", "E-REF-STALE", "E-REF-GAME"
+E_REF_AHEAD = "E-REF-AHEAD"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,25 +88,39 @@ def without_refs(subject: str) -> str:
 def check(quoted: StepRef | None, now: StepRef) -> tuple[str, str] | None:
     """
     None when ``quoted`` is the current reference ``now``; else (code, the sentence
-    that refuses an order for it, quoting the current reference).
+    that refuses an order for it, quoting the reference to use instead).  A reference of
+    this game that is not ``now`` is either behind it (the game moved on) or ahead of
+    it (a step the game never reached: mistyped, or meant for another game).  The
+    sentence says what became of the order it refuses, never of the whole mail: its
+    shows and messages may still be carried out (Wolff 4.5).
     """
     if quoted is not None and quoted.game.lower() == now.game.lower():
         if quoted.version == now.version:
             return None
+        if quoted.version > now.version:
+            return (
+                E_REF_AHEAD,
+                (
+                    f"your mail quotes 'ref {quoted}', a step game {now.game} has not "
+                    f"reached (it is at 'ref {now}'): not carried out. Check the "
+                    f"reference in the latest report, then send this order with the line "
+                    f"'{now.line}'"
+                ),
+            )
         return (
             E_REF_STALE,
             (
                 f"your mail quotes 'ref {quoted}', but the game has moved on to 'ref {now}': "
-                f"nothing was changed. Read the latest report, then send your orders with the "
-                f"line '{now.line}'"
+                f"not carried out. Read the latest report, then send this order again with "
+                f"the line '{now.line}'"
             ),
         )
     if quoted is not None:
         return (
             E_REF_GAME,
             (
-                f"your mail quotes 'ref {quoted}', a reference of another game: nothing was "
-                f"changed. Orders for game {now.game} need the line '{now.line}'"
+                f"your mail quotes 'ref {quoted}', a reference of another game: not carried "
+                f"out. Orders for game {now.game} need the line '{now.line}'"
             ),
         )
     return (
@@ -114,3 +130,12 @@ def check(quoted: StepRef | None, now: StepRef) -> tuple[str, str] | None:
             f"line '{now.line}' to your orders (it is in every report)"
         ),
     )
+
+
+def of_this_game(code: str) -> bool:
+    """
+    Whether a refusal ``code`` is for a reference of the game the mail plays in (behind
+    or ahead of it): its shows and messages are carried out all the same (Wolff 4.5:
+    they are not tied to the sequence of play).
+    """
+    return code in (E_REF_STALE, E_REF_AHEAD)

@@ -47,7 +47,7 @@ def send_digest(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:
     context = GameContext(row.game_id, loaded.state, loaded.seq, loaded.record, {})
     record, mails, _ = notify.report_round(
         sender, context, Lookup(tx), [], loaded.state, loaded.record, set(),
-        catch_up=frozenset({seat}),
+        catch_up=frozenset({seat}), digest=True,
     )
     following = digest_change(loaded.record.notify.get(seat), seat, now, player.time_zone)
     game = game_write(row.game_id, loaded.seq, [], record=record, deadlines=(following,))

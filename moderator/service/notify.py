@@ -96,6 +96,7 @@ def report_round(
     answering: str | None = None,
     catch_up: frozenset[str] = frozenset(),
     aside_cap: AsideCap | None = None,
+    digest: bool = False,
 ) -> tuple[GameRecord, list[OutgoingMail], reports.Texts | None]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,
@@ -107,6 +108,9 @@ def report_round(
     reported all it may see since his last report, if anything, whatever his choice.
     ``aside_cap``: a report only other players' shows and messages call for goes at
     once within the cap (``record.aside_mails`` counts them), else it waits for his next.
+    ``digest``: the reports of ``catch_up`` are their daily digests.  A player out of
+    the game hears only what ``notify_choice.hears_while_out`` lets through, and what
+    he asks for (``resend``, the answer to his mail).
     """
     reported = dict(record.reported)
     began = dict(record.report_from)
@@ -119,6 +123,14 @@ def report_round(
         last = reported.get(seat, 0)
         sees = any(may_see(e, seat) and not is_bookkeeping(e) for e in new)
         choice = notify_choice.choice_of(record.notify.get(seat))
+        if (
+            _out(state, seat)
+            and seat not in resend
+            and seat != answering
+            and not notify_choice.hears_while_out(choice, seat, new)
+        ):
+            reported[seat] = state.version  # he chose not to hear: nothing is kept for him
+            continue
         if new and (sees or (seat == actor and not all(ev.is_aside(e) for e in new))):
             asked = seat in resend or seat == answering or seat in catch_up
             if asked or (
@@ -160,6 +172,9 @@ def report_round(
             time_zone=player.time_zone,
             how=auth.how_to_authenticate(player, allowed),
             resend=again,
+            news_after=game.seq,
+            digest=digest and seat in catch_up,
+            answering=seat == answering,
         )
         if seat == answering:
             own = texts
@@ -168,6 +183,11 @@ def report_round(
         reported[seat] = state.version
         began[seat] = since
     return record.but(reported=reported, report_from=began), mails, own
+
+
+def _out(state: GameState, seat: str) -> bool:
+    """Whether ``seat`` is out of the game (eliminated or withdrawn)."""
+    return not any(p.name == seat for p in state.live_players)
 
 
 def _meant_for(seat: str, new: Sequence[ev.Event]) -> bool:

@@ -12,7 +12,6 @@ move in time counted for a tournament game's reliability.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
@@ -20,8 +19,7 @@ from moderator.orders import Query
 from moderator.orders import standing as orders_standing
 from moderator.orders.errors import OrderError
 from moderator.play.allowance import Allowance
-from moderator.play.queries import answer_query
-from moderator.play.run import DONE, REFUSED, Answerer, LineResult, run_orders
+from moderator.play.run import DONE, REFUSED, LineResult, run_orders
 from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
@@ -30,8 +28,10 @@ from moderator.schedule import absence, reference, timing
 from moderator.schedule import notify as notify_choice
 from moderator.schedule.record import GameRecord, counted
 from moderator.service import (
+    answer_texts,
     auth,
     digests,
+    mail_answers,
     notices,
     notify,
     reliability,
@@ -39,6 +39,8 @@ from moderator.service import (
     signon,
     standing,
 )
+from moderator.service.knowledge_cache import knowledge_after
+from moderator.service.mail_answers import HISTORIES_PER_MAIL
 from moderator.service.notify import HISTORY, REPLY
 from moderator.service.replies import Replies
 from moderator.store.deadlines import ABSENCE_END, DeadlineChange, deadline_change
@@ -47,8 +49,6 @@ from moderator.store.outbox import OutgoingMail
 from moderator.store.players import Player
 from moderator.store.unit_of_work import TournamentWrite
 
-#: Game record mails one mail may ask for.
-HISTORIES_PER_MAIL = 3
 #: The code of a refused absence line.
 ABSENCE_REFUSED = "E-ABSENCE"
 #: The code of a refused ``notify`` line.
@@ -88,6 +88,7 @@ def play(
     away = [line for line in lines if absence.is_absence(line)]
     choices = [line for line in lines if notify_choice.is_notify(line)]
     standing_lines = [line for line in lines if orders_standing.is_standing(line)]
+    written = lines
     lines = [line for line in lines if line not in skipped + away + choices + standing_lines]
     quoted = refs[0] if refs else None
     if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
@@ -116,10 +117,10 @@ def play(
         lines,
         lambda: lookup.events(game.game_id),
         refuse_changes=problem,
-        answer=_answerer(asked),
+        answer=mail_answers.answerer(asked),
         game=game.game_id,
         trigger=replies.message_digest,
-        any_time=problem is not None and problem[0] == reference.E_REF_STALE,
+        any_time=problem is not None and reference.of_this_game(problem[0]),
         allowance=allowance,
     )
     ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
@@ -128,6 +129,12 @@ def play(
     carried = _count_asides(carried, seat, allowance, moment)
     now_state = carried.state
     after = reference.current(game.game_id, now_state)
+    results = mail_answers.in_mail_order(written, absent, run.results)
+    if problem is not None:
+        results = mail_answers.reworded(results, quoted, problem[0], after)
+    if any(q.kind in mail_answers.AT_END for q in asked):
+        known = knowledge_after(game, lookup, new_events).legions(seat)
+        results = mail_answers.answered_at_end(results, asked, now_state, seat, known, after)
     resend = {seat} if any(q.kind == "report" for q in asked) else set()
     settled = notify.settle(
         replies.moderator_address,
@@ -142,21 +149,25 @@ def play(
         aside_mails_a_day=aside_mails_a_day,
     )
     record = settled.record
-    texts = reports.reply(
+    ref_problem = ""
+    if ref_refused and problem is not None:
+        done = mail_answers.carried_out(results)
+        ref_problem = mail_answers.signed_ref_problem(problem[0], after, done)
+    texts = answer_texts.reply(
         after,
         now_state,
         seat,
         info,
-        [*absent, *run.results],
+        results,
         run.unprocessed,
         [*ignored, *unreadable, *skipped],
         record=record,
         time_zone=player.time_zone,
-        ref_problem=_signed_ref_problem(problem[0], now) if ref_refused and problem else "",
+        ref_problem=ref_problem,
         brief=settled.own is not None,
         read_at=now,
     )
-    texts = reports.with_report(texts, settled.own)
+    texts = answer_texts.with_report(texts, settled.own)
     mails = [replies.answer(player, REPLY, texts, game.game_id)]
     histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
     events = [*lookup.events(game.game_id), *new_events] if histories else []
@@ -167,7 +178,7 @@ def play(
     mails.extend(settled.mails)
     for change in changes:
         mails.extend(_absence_notices(replies, game, lookup, now_state, record, seat, change))
-    refused = [r for r in [*absent, *run.results] if r.outcome == REFUSED]
+    refused = [r for r in results if r.outcome == REFUSED]
     note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
     counted: tuple[TournamentWrite, ...] = ()
     if run.events and reliability.moved_in_time(
@@ -189,28 +200,6 @@ def play(
         note=note,
         deadlines=tuple(deadline_rows) if changed else (),
         tournaments=counted,
-    )
-
-
-def _signed_ref_problem(code: str, now: reference.StepRef) -> str:
-    """
-    Why a mail's orders changed nothing, for the signed part of the answer: the
-    reference to quote, never the one the mail quoted (its author wrote that, and the
-    moderator signs nothing a player chose; the refused lines in the private part say it).
-    """
-    if code == reference.E_REF_STALE:
-        return (
-            f"your mail quotes an earlier step of game {now.game}: nothing was changed. Read "
-            f"the latest report, then send your orders with the line '{now.line}'"
-        )
-    if code == reference.E_REF_GAME:
-        return (
-            f"your mail quotes a reference of another game: nothing was changed. Orders "
-            f"for game {now.game} need the line '{now.line}'"
-        )
-    return (
-        f"orders that change the game must quote its current step reference: add the "
-        f"line '{now.line}' to your orders (it is in every report)"
     )
 
 
@@ -356,20 +345,3 @@ def _absence_notices(
         )
         mails.append(replies.mail(player, notices.NOTICE, texts, game.game_id, {}))
     return mails
-
-
-def _answerer(asked: list[Query]) -> Answerer:
-    """Queries as ``answer_query`` answers them, but ``history`` and ``report`` by mail."""
-
-    def answer(query: Query, events: Callable[[], list[ev.Event]], state: GameState) -> list[str]:
-        if query.kind == "history":
-            asked.append(query)
-            if len([q for q in asked if q.kind == "history"]) > HISTORIES_PER_MAIL:
-                return [f"Not sent: at most {HISTORIES_PER_MAIL} game records per mail."]
-            return ["The game record follows in a mail of its own."]
-        if query.kind == "report":
-            asked.append(query)
-            return ["Your latest report is sent again: it follows in this mail."]
-        return answer_query(query, events, state)
-
-    return answer

@@ -1,6 +1,7 @@
 """
-The texts of the mails the service writes: reports, replies, game records, refusals and
-welcomes, each from a ``templates/player.*.txt.j2`` template.
+The texts of the mails the service writes: reports, game records, refusals and
+welcomes, each from a ``templates/player.*.txt.j2`` template (the answer to an order
+mail is ``service.answer_texts``, a report's subject ``service.subjects``).
 
 A report or reply has two parts.  The **public** part is signed by the moderator when
 it is sent, so it holds only what every player may know: the public view of the game
@@ -23,9 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import read as read_standing
 from moderator.pictures.changes import changed_lands
-from moderator.pictures.spec import BATTLE, Picture, reach_picture, report_pictures
-from moderator.play.battle_queries import reach_asked
-from moderator.play.run import ANSWERED, LineResult
+from moderator.pictures.spec import Picture, report_pictures
 from moderator.reporting.audit_notes import audit_notes
 from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.move_plan import plan_lines
@@ -45,11 +44,11 @@ from moderator.rules.state import GameState, Step
 from moderator.rules.variant import load_variant
 from moderator.schedule.record import GameRecord
 from moderator.schedule.reference import StepRef
+from moderator.schedule.timing import KIND_NAMES
+from moderator.service import subjects
 
 #: Order lines a report lists before cutting short (``legal`` lists them all).
 REPORT_ORDER_LINES = 60
-#: Order lines a refusal lists as legal instead.
-HINT_LINES = 30
 #: Events a report tells before leaving the older ones to ``history``.
 REPORT_EVENTS = 300
 #: Lines a game record sends in one mail.
@@ -120,6 +119,24 @@ def deadline_line(record: GameRecord, time_zone: str = "UTC") -> str:
     return moment_line(record.deadline.due, time_zone)
 
 
+def deadline_whose(record: GameRecord, viewer: str, time_zone: str = "UTC") -> str:
+    """
+    The deadline as a report or answer to ``viewer`` prints it: when, in his time zone,
+    and whose it is and for what kind of step (``for your muster``, ``for Bob's battle
+    step``).
+    """
+    line = deadline_line(record, time_zone)
+    deadline = record.deadline
+    if deadline is None or not deadline.player:
+        return line
+    mine = deadline.player == viewer
+    what = KIND_NAMES.get(deadline.kind)
+    if what is None:
+        return f"{line}, for {'you' if mine else deadline.player} to act"
+    whose = "your" if mine else f"{deadline.player}'s"
+    return f"{line}, for {whose} {what}"
+
+
 def _whose(state: GameState) -> tuple[str | None, bool]:
     """(the player to act, whether the game is over)."""
     return to_act(state), state.step is Step.OVER
@@ -165,11 +182,16 @@ def report(
     time_zone: str = "UTC",
     how: Sequence[str] = (),
     resend: bool = False,
+    news_after: int | None = None,
+    digest: bool = False,
+    answering: bool = False,
 ) -> Texts:
     """
     ``viewer``'s report of the game now: the events he may see in ``timeline`` (those
     after event ``since``), the public state, his legions and, if it is his move, the
-    orders he may give.
+    orders he may give.  Its subject says why it is sent (``subjects.headline``: the
+    events after ``news_after`` are the news, ``digest`` his daily digest,
+    ``answering`` the answer to his mail).
     """
     actor, over = _whose(state)
     your_move = actor == viewer and not over
@@ -196,10 +218,11 @@ def report(
         ref=str(ref),
         since=f"{ref.game}-{since}",
         resend=resend,
+        digest=digest,
         your_move=your_move,
         actor=actor,
         over=over,
-        deadline=deadline_line(record, time_zone),
+        deadline=deadline_whose(record, viewer, time_zone),
         out=not any(p.name == viewer for p in state.live_players),
         events=public_events[more:],
         more_events=more,
@@ -226,34 +249,11 @@ def report(
         more_orders=max(0, len(orders) - REPORT_ORDER_LINES),
         audit=opened,
     )
-    aside = _aside_headline(timeline, viewer)
-    if aside and not your_move:
-        headline = aside
-    elif over:
-        headline = "The game is over"
-    elif your_move:
-        headline = f"Your move: turn {state.turn}, {state.step.value} step"
-    else:
-        headline = f"Turn {state.turn}, {state.step.value} step, {actor} to act"
+    headline = subjects.headline(
+        state, viewer, timeline, news_after=news_after, digest=digest, answering=answering
+    )
     pictures = report_pictures(everyone, viewer, ref.game, changed)
     return Texts(f"{headline} (ref {ref})", public, private, pictures)
-
-
-def _aside_headline(timeline: Timeline, viewer: str) -> str:
-    """
-    The subject of a report whose only news is what other players showed or said to
-    ``viewer`` (Wolff 4.5): it says so, rather than whose move it still is.
-    """
-    seen = [e for e, _ in timeline if may_see(e, viewer) and not is_bookkeeping(e)]
-    if not seen or not all(isinstance(e, ev.ASIDE_EVENT_TYPES) for e in seen):
-        return ""
-    senders = sorted({str(ev.author(e)) for e in seen})
-    if viewer in senders:
-        return ""
-    what = [
-        "a message" if isinstance(e, ev.MessageRelayed) else "a legion shown" for e in seen
-    ]
-    return f"From {' and '.join(senders)}: {' and '.join(sorted(set(what)))}"
 
 
 def standing_lines(lines: Sequence[str]) -> list[str]:
@@ -262,115 +262,6 @@ def standing_lines(lines: Sequence[str]) -> list[str]:
         return read_standing(lines).lines()
     except OrderError:  # kept lines were read when they came; shown as written if not now
         return list(lines)
-
-
-def counts(results: Sequence[LineResult], unprocessed: int, ignored: int) -> str:
-    done = sum(1 for r in results if r.outcome == "done")
-    refused = sum(1 for r in results if r.outcome == "refused")
-    answered = sum(1 for r in results if r.outcome == "answered")
-    return (
-        f"{done} order(s) carried out, {refused} refused, {answered} question(s) answered, "
-        f"{unprocessed} line(s) not processed, {ignored} ignored."
-    )
-
-
-def legal_now(state: GameState, viewer: str) -> list[str]:
-    """What ``viewer`` may write now (cut short), or whose move it is."""
-    actor, over = _whose(state)
-    if over:
-        return ["The game is over."]
-    if actor != viewer:
-        return [f"It is {actor}'s move ({state.step.value} step), not yours."]
-    orders = legal_lines(state, viewer)
-    shown = [f"  {line}" for line in orders[:HINT_LINES]]
-    if len(orders) > HINT_LINES:
-        shown.append(f"  ... and {len(orders) - HINT_LINES} more ('legal' lists them all)")
-    return ["What you may write now:", *shown]
-
-
-def _result(result: LineResult, state: GameState, viewer: str) -> dict[str, Any]:
-    """A result as the reply template prints it; a refusal with what is legal instead."""
-    hint = legal_now(state, viewer) if result.outcome == "refused" and result.hint else []
-    return {
-        "line": result.line,
-        "outcome": result.outcome,
-        "lines": [piece.rstrip() for line in result.lines for piece in line.split("\n")],
-        "reason": result.reason,
-        "code": result.code,
-        "hint": hint,
-    }
-
-
-def reply(
-    ref: StepRef,
-    state: GameState,
-    viewer: str,
-    mail: MailInfo,
-    results: Sequence[LineResult],
-    unprocessed: Sequence[str],
-    ignored: Sequence[str],
-    *,
-    record: GameRecord,
-    time_zone: str = "UTC",
-    ref_problem: str = "",
-    brief: bool = False,
-    read_at: StepRef | None = None,
-) -> Texts:
-    """
-    The answer to ``viewer``'s mail: counts in the public part, results in the private;
-    ``brief`` when his report follows in the same mail (it tells the reference, whose
-    move it is and the deadline).  The public part names the mail by when it came and
-    the step the game was at when it was read (``read_at``), and ``ref_problem`` must
-    quote nothing of the mail: the moderator signs nothing a
-    player chose.
-    """
-    actor, over = _whose(state)
-    public = render(
-        "player.reply.txt.j2",
-        game=ref.game,
-        mail=mail_named(mail, time_zone),
-        read_at=str(read_at) if read_at is not None else "",
-        ref_problem=ref_problem,
-        ref=str(ref),
-        over=over,
-        your_move=actor == viewer and not over,
-        actor=actor,
-        deadline=deadline_line(record, time_zone),
-        brief=brief,
-    )
-    private = render(
-        "player.reply-private.txt.j2",
-        game=ref.game,
-        viewer=viewer,
-        sender=mail.sender,
-        subject=mail.subject or "(no subject)",
-        date=mail.date or "(no date)",
-        message_id=mail.message_id or "(no Message-ID)",
-        counts=counts(results, len(unprocessed), len(ignored)),
-        results=[_result(r, state, viewer) for r in results],
-        unprocessed=list(unprocessed),
-        ignored=list(ignored),
-    )
-    reach = reach_asked(state, viewer, [r.line for r in results if r.outcome == ANSWERED])
-    everyone = player_view(state, None)
-    marked = () if reach is None else (reach_picture(everyone, viewer, ref.game, *reach),)
-    return Texts(f"Re: {mail.topic} (ref {ref})", public, private, marked)
-
-
-def with_report(answer: Texts, report: Texts | None) -> Texts:
-    """
-    The answer to a player's mail and the report he would get, as one mail: the
-    answer's few lines first, then the report, in each part; the report's subject (the
-    game as it is now) and pictures (its battle's replaced by the answer's, which rings
-    the hexes a 'reach' asked about).
-    """
-    if report is None:
-        return answer
-    public = f"{answer.public.rstrip()}\n\n{'-' * 72}\n\n{report.public}"
-    private = "\n\n".join(p.rstrip() for p in (answer.private, report.private) if p)
-    kept = [p for p in report.pictures if not (answer.pictures and p.kind == BATTLE)]
-    pictures = (*kept, *answer.pictures)  # the answer's battle: with 'reach' rings
-    return Texts(f"Re: {report.subject}", public, private or None, pictures)
 
 
 def history(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 from email.message import EmailMessage
+from typing import Any
 
 import pytest
 
@@ -50,13 +51,14 @@ def test_wolff_4_5_the_notes_of_a_report_are_the_bundles(all_played: list[Played
         for viewer in names(game):
             public, private = notes(game, viewer)
             openings = [line for line in private if " opened: " in line]
+            seen = [line for line in public if " opened: " in line]  # by every player
             salts = len(private) - len(openings)
             for split in (False, True):
                 verdict = check_report(bundle, report(public, private, split=split))
                 assert verdict.ok, (game, viewer, verdict.problem)
                 counts = {
-                    "seeds": 1, "commitments": len(public) - 2, "openings": len(openings),
-                    "salts": salts, "seals": 1,
+                    "seeds": 1, "commitments": len(public) - 2 - len(seen),
+                    "openings": len(openings) + len(seen), "salts": salts, "seals": 1,
                 }
                 line = "report: " + ", ".join(
                     f"{n} {what if n != 1 else what[:-1]}" for what, n in counts.items()
@@ -65,8 +67,10 @@ def test_wolff_4_5_the_notes_of_a_report_are_the_bundles(all_played: list[Played
 
 
 def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
-    """Every commitment of the game is in the signed part; each owner gets the salts of
-    his legions' commitments and the openings he was shown."""
+    """Every commitment of the game is in the signed part, with the openings every
+    player saw; each owner gets the salts of his legions' commitments, and each player
+    the openings shown to him and a few only, in the private part (issue 24, item 9:
+    "commitments opened for you" listed openings everyone saw)."""
     bundle = played.bundle()
     committed = [r for r in bundle["events"] if r["type"] == "legion-committed"]
     openings = [r for r in bundle["events"] if r["type"] == "commitment-opened"]
@@ -79,7 +83,10 @@ def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
         assert public[1:] == [
             *(
                 f"event {r['seq']}: {r['payload']['marker']} commitment {r['payload']['commitment']}"
-                for r in committed
+                if r["type"] == "legion-committed"
+                else opening_line(r)
+                for r in bundle["events"]
+                if r in committed or (r in openings and r["payload"]["visible_to"] is None)
             ),
             f"event {last['seq']}: order seal {last['payload']['mac']}",  # it chains the rest
         ]
@@ -88,13 +95,23 @@ def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
             if " opened: " in line:
                 record = openings[[r["seq"] for r in openings].index(seq)]
                 visible = record["payload"]["visible_to"]
-                assert visible is None or viewer in visible
+                assert visible is not None and viewer in visible
             else:
                 marker, salt = line.split(": ")[1].split(" salt ")
                 assert salts[seq] == {"event": seq, "marker": marker, "salt": salt}
                 assert played.befores[seq - 1].legions[marker].owner == viewer
                 seen_salts += 1
     assert seen_salts == len(salts)  # every salt goes to the legion's owner
+
+
+def opening_line(record: dict[str, Any]) -> str:
+    """An opening of the bundle as a report lists it."""
+    payload = record["payload"]
+    held = ", ".join(payload["contents"]) or "nothing"
+    return (
+        f"event {record['seq']}: {payload['marker']} opened: commitment of event "
+        f"{payload['seq']}, salt {payload['salt']}, held {held}"
+    )
 
 
 def changed_line(lines: list[str], rng: random.Random, pattern: str) -> tuple[list[str], int]:

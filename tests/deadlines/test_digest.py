@@ -66,3 +66,25 @@ def test_turning_digest_off_closes_its_deadline(make_desk: Callable[..., Desk]) 
     desk.orders("Bob", "notify turn", ref=False)
     assert [d for d in desk.open() if d.kind == deadlines.DIGEST] == []
     assert desk.table.record.notify["Bob"] == "turn"
+
+
+def test_the_daily_digest_says_it_is_one_in_its_subject(make_desk: Callable[..., Desk]) -> None:
+    """The finding: the daily digest was not labelled as one (its subject read like any
+    report's, "Turn 2 ... to act")."""
+    desk = make_desk(("Ann", "Bob", "Cy"))
+    rng = random.Random(5)
+    while desk.table.state.step.value == "colour":
+        line, _ = robot.choose_order(desk.table.state, rng)
+        desk.orders(str(desk.actor), line)
+    quiet = _other_than(desk)
+    desk.orders(quiet, "notify digest 18:00", ref=False)
+    mover = str(desk.actor)
+    line, _ = robot.choose_order(desk.table.state, rng)
+    desk.orders(mover, line)
+    desk.mails()
+    (row,) = [d for d in desk.open() if d.kind == deadlines.DIGEST]
+    assert f"g1: {quiet}'s daily digest sent" in desk.at(row.due_at)
+    (digest,) = to(desk.mails(), quiet, "report")
+    assert digest.subject.startswith(f"[titan g1] Daily digest: turn 1, split step, {mover} "
+                                     "to act (ref g1-"), digest.subject
+    assert f"Titan game g1: daily digest for {quiet}" in digest.body

@@ -121,7 +121,7 @@ def test_a_reference_or_game_the_player_names_is_not_signed(
     stale = table.send(mail_from("Ann", f"game g1\nref g1-999999123456\n{secret}\nroll\n",
                                  "<r2@x>"))
     assert_never_signed(stale, "999999123456")
-    assert "quotes an earlier step of game g1" in stale.one(address("Ann"), "reply").body
+    assert "quotes a step game g1 has not reached" in stale.one(address("Ann"), "reply").body
     nowhere = table.send(mail_from("Ann", f"game AnnRd01holdsTitan\n{secret}\nstatus\n", "<r3@x>"))
     assert_never_signed(nowhere, "AnnRd01holdsTitan")
     (refusal,) = nowhere.mails
