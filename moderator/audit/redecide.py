@@ -160,8 +160,12 @@ def _check_standing(
         raise NotDecided("a standing order's note is seen by its owner alone")
     lines = [line for line in used.standing.split("; ") if line]
     try:
-        given = standing_orders.decide_for(state, standing_orders.read(lines))
+        read = standing_orders.read(lines)
+        given = standing_orders.decide_for(state, read)
     except OrderError as exc:
         raise NotDecided(f"the standing order {used.standing!r} cannot be read: {exc}") from exc
     if given != command:
         raise NotDecided(f"the standing order {used.standing!r} does not give {seal.order!r}")
+    written = standing_orders.reason(state, read, command)
+    if written != used.standing:  # the note names it as the moderator writes it
+        raise NotDecided(f"the standing order is written {used.standing!r}, not as {written!r}")
