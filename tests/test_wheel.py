@@ -58,6 +58,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/pictures/fonts/DejaVuSans-Bold.ttf",
         "moderator/pictures/fonts/LICENSE-DejaVu.txt",
         "moderator/runtime/config.example.toml",
+        "moderator/demo/robot_keys/ann.asc",
     ):
         assert name in names, name
     # Installed on its own (no source checkout next to it), it renders from its templates.

@@ -49,7 +49,14 @@ def demo(
             "--players", min=2, max=6, help="2 to 6 robots (default: 3; 4 with --tournament)."
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Dice and robots' seed.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="The game's seed: dice, robots' choices and mails. The same seed (and "
+            "--players, --silent) plays the same game again.",
+        ),
+    ] = None,
     keep: Annotated[
         Path | None, typer.Option("--keep", help="Folder for the mailboxes and the database.")
     ] = None,
@@ -60,8 +67,8 @@ def demo(
         float | None,
         typer.Option(
             "--speed",
-            help="Game seconds per real second (default: 1, or 7200 "
-            "with --silent so that deadlines pass quickly).",
+            help="With --tournament: game seconds per real second (default 2880). The one-game "
+            "demo's clock moves a minute a mail and jumps to a silent robot's deadlines.",
         ),
     ] = None,
     tournament: Annotated[
@@ -84,12 +91,16 @@ def demo(
         _tournament_demo(players, seed, keep, speed)
         return
 
+    if speed is not None:
+        raise _fail(
+            "demo: --speed is for --tournament; the one-game demo's clock moves a minute "
+            "for every robot mail and jumps to a silent robot's deadlines by itself"
+        )
     options = DemoOptions(
         players=players if players is not None else 3,
         seed=seed,
         folder=keep,
         silent=tuple(silent or ()),
-        speed=speed if speed is not None else (7200.0 if silent else 1.0),
     )
     _run(run_demo(options, typer.echo))
 

@@ -6,6 +6,13 @@ home in ``DIR/players/<name>/gnupg``, the moderator's public key in
 ``DIR/moderator.asc`` and ``DIR/README.txt`` saying how to read a mailbox with mutt or
 gpg.  The mailboxes themselves are written with LF line ends (``lf_line_ends``), as
 mbox files on Unix are.
+
+The robots named in ``play.robot_games.DEFAULT_NAMES`` use the key pairs shipped in
+``robot_keys/`` (made once, dated 2025-01-01, without a passphrase): a robot's mail
+carries its signature, the signature depends on the key, and the dice hang on the
+mail's digest, so a demo replays its seed only with the same keys.  They are demo keys
+for addresses under ``.invalid``, published with the code: never trust them for
+anything else.  Other names (the tournament's director and standby) get new keys.
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from moderator.mail.gpg import Keyring
 
 MODERATOR = "moderator@titan.invalid"
 ROBOT_DOMAIN = "robots.titan.invalid"
+#: The robots' shipped key pairs, one armored secret key per name (``ann.asc``, ...).
+ROBOT_KEYS = Path(__file__).with_name("robot_keys")
 
 
 def robot_address(name: str) -> str:
@@ -34,6 +43,12 @@ def lf_line_ends(raw: bytes) -> bytes:
     """A mail's bytes with LF line ends, as an mbox file on Unix holds them (mail
     programs verify signatures over the canonical CRLF form whatever the file has)."""
     return raw.replace(b"\r\n", b"\n")
+
+
+def shipped_key(name: str) -> str | None:
+    """The robot's shipped secret key (armored), or None if none is shipped for ``name``."""
+    path = ROBOT_KEYS / f"{name.lower()}.asc"
+    return path.read_text() if path.is_file() else None
 
 
 def new_gnupg_home(tag: str) -> Path:
@@ -79,9 +94,10 @@ class DemoKeys:
         cls, names: list[str], clock: Callable[[], datetime] | None = None
     ) -> DemoKeys:
         """
-        Make the keys (each robot holds the moderator's public key).  The robots sign
-        at ``clock``'s time, the moderator's: on a fast clock, a signature made at the
-        machine's time would soon look weeks old to the moderator, and be refused.
+        Make the keys (each robot holds the moderator's public key; a robot with a
+        shipped key pair gets that one).  The robots sign at ``clock``'s time, the
+        moderator's: on the demo's clock, a signature made at the machine's time would
+        look weeks old or new to the moderator, and be refused.
         """
         homes = [new_gnupg_home("mod")]
         keys = cls(homes[0], "", {}, homes, clock)
@@ -93,8 +109,14 @@ class DemoKeys:
             public = ring.export_public(keys.moderator_key)
             for name in names:
                 homes.append(new_gnupg_home(name[:3].lower()))
-                robot_ring = Keyring(homes[-1], clock=clock)
-                key = await asyncio.to_thread(robot_ring.generate_key, name, robot_address(name))
+                robot_ring = Keyring(homes[-1], clock=clock, frozen=True)
+                armored = shipped_key(name)
+                if armored is None:
+                    key = await asyncio.to_thread(
+                        robot_ring.generate_key, name, robot_address(name)
+                    )
+                else:
+                    key = (await asyncio.to_thread(robot_ring.import_key, armored))[0]
                 robot_ring.import_key(public)
                 keys.robots[name] = (robot_ring, key)
         except BaseException:
@@ -107,11 +129,12 @@ class DemoKeys:
         for home in self.homes:
             drop_gnupg_home(home)
 
-    def keep(self, folder: Path) -> None:
+    def keep(self, folder: Path, game: str | None = None) -> None:
         """
         Leave in ``folder`` what a person needs to read the demo's mailboxes: each
         robot's GnuPG home (``players/<name>/gnupg``, its agent stopped first), the
-        moderator's public key (``moderator.asc``) and ``README.txt``.
+        moderator's public key (``moderator.asc``) and ``README.txt`` (its replay
+        command names ``game``, if the demo played one game).
         """
         (folder / "moderator.asc").write_text(
             Keyring(self.moderator_home).export_public(self.moderator_key)
@@ -124,12 +147,13 @@ class DemoKeys:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copytree(home, target, ignore=shutil.ignore_patterns("S.*", "*.lock", ".#*"))
             target.chmod(0o700)
-        (folder / "README.txt").write_text(readme(folder, names))
+        (folder / "README.txt").write_text(readme(folder, names, game))
 
 
-def readme(folder: Path, names: Sequence[str]) -> str:
-    """How to read the demo's mailboxes (``README.txt``)."""
+def readme(folder: Path, names: Sequence[str], game: str | None = None) -> str:
+    """How to read the demo's mailboxes and replay its game (``README.txt``)."""
     first = names[0].lower() if names else "ann"
+    viewer = names[0] if names else "Ann"
     lines = [
         "Titan by mail: what the demo left",
         "=================================",
@@ -158,10 +182,17 @@ def readme(folder: Path, names: Sequence[str]) -> str:
         "",
         f"  GNUPGHOME={folder / 'players' / first / 'gnupg'} gpg --decrypt FILE",
         "",
-        "To replay the game move by move:",
+        "To replay the game move by move, as one player read it:",
         "",
-        f"  titan-moderator local history GAME --db sqlite:///{folder / 'demo.sqlite'}",
+        f"  titan-moderator local history {game or 'GAME'} --as {viewer} \\",
+        f"    --db sqlite:///{folder / 'demo.sqlite'}",
         "",
+        *(
+            []
+            if game
+            else ["GAME is one of the games the summary lists; --as names one of its players.",
+                  ""]
+        ),
     ]
     return "\n".join(lines)
 
@@ -175,6 +206,7 @@ __all__ = [
     "new_gnupg_home",
     "readme",
     "robot_address",
+    "shipped_key",
     "stop_agent",
     "temporary_gnupg_home",
 ]

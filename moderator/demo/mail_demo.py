@@ -9,8 +9,16 @@ game for them (as ``game new`` does), and they play it to the end by mail, each 
 signed, each report signed and its private part encrypted to its reader.
 
 Everything lands in one folder: every robot's mailbox as an mbox file, the moderator's
-incoming mail, and the database (``titan-moderator --db sqlite:///FOLDER/demo.sqlite
-local history demo`` replays the game).
+incoming mail, and the database (``titan-moderator local history demo --as Ann --db
+sqlite:///FOLDER/demo.sqlite`` replays the game as Ann read it).
+
+The same seed plays the same game again: the dice come from the seed (an insecure test
+seed, which the reports say), the robots choose with a generator seeded from it, and
+their mails are the same bytes in every run (``clock``: the demo's clock and the mails'
+stamps; ``keys``: the robots' shipped key pairs), so the dice bound to each mail's
+digest repeat.  The game does not depend on which mail is read first: only the player
+to act mails, and no deadline passes by the machine's time (a silent robot's reminders
+and timeouts come when the demo moves its clock to them, once the moderator is idle).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
+from moderator.demo.clock import DemoClock, MailStamps, next_deadline_time
 from moderator.demo.hub import MailHub
 from moderator.demo.keys import (
     MODERATOR,
@@ -37,6 +46,7 @@ from moderator.demo.mailrobot import MailRobot
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
 from moderator.play.robot_games import DEFAULT_NAMES
+from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.runtime.bootstrap import event_store
 from moderator.runtime.config import (
@@ -51,11 +61,14 @@ from moderator.runtime.config import (
 from moderator.runtime.service import Service
 from moderator.schedule.timing import TimeLimits
 from moderator.service.games import start_game
-from moderator.store import inbox, outbox, players
+from moderator.store import deadlines, inbox, outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import PENDING
 
 GAME_ID = "demo"
+#: The demo game's time limits (the defaults: days, which the demo clock never reaches
+#: but for a silent robot).
+LIMITS = TimeLimits()
 
 
 @dataclass
@@ -66,8 +79,6 @@ class DemoOptions:
     folder: Path | None = None
     #: Robots that never order (the deadlines time them out).
     silent: tuple[str, ...] = ()
-    #: Game seconds per real second (the deadlines' clock; 1 = real time).
-    speed: float = 1.0
     #: Give up after this many real seconds.
     timeout: float = 1800.0
 
@@ -82,6 +93,10 @@ class DemoSummary:
     seconds: float
     mailboxes: dict[str, Path] = field(default_factory=dict)
     seed: int = 0
+    #: The options it was played with (``again`` repeats them).
+    options: DemoOptions = field(default_factory=DemoOptions)
+    #: The player whose view the replay command shows (the first robot).
+    viewer: str = DEFAULT_NAMES[0]
 
     @property
     def finished(self) -> bool:
@@ -101,9 +116,16 @@ class DemoSummary:
                 f"dice seed {self.seed}."
             ),
             "",
-            *where_lines(self.folder, self.mailboxes, GAME_ID),
+            *where_lines(self.folder, self.mailboxes, GAME_ID, self.viewer),
+            "Play the same game again (the same turns, dice and orders):",
+            f"  {self.again()}",
         ]
         return "\n".join(lines)
+
+    def again(self) -> str:
+        """The command that plays this game again."""
+        silent = "".join(f" --silent {name}" for name in self.options.silent)
+        return f"titan-moderator demo --seed {self.seed} --players {self.options.players}{silent}"
 
 
 class FastClock:
@@ -118,8 +140,13 @@ class FastClock:
         return self.start + timedelta(seconds=(time.monotonic() - self._t0) * self.speed)
 
 
-def where_lines(folder: Path, mailboxes: Mapping[str, Path], replay: str) -> list[str]:
-    """The end of a demo's summary: where every mailbox and the database are."""
+def where_lines(
+    folder: Path, mailboxes: Mapping[str, Path], replay: str, viewer: str
+) -> list[str]:
+    """
+    The end of a demo's summary: where every mailbox and the database are, and how to
+    read game ``replay`` as ``viewer`` (one of its players) read it.
+    """
     db = folder / "demo.sqlite"
     return [
         f"Everything is in {folder}:",
@@ -128,8 +155,9 @@ def where_lines(folder: Path, mailboxes: Mapping[str, Path], replay: str) -> lis
         "",
         f"  keys       {folder / 'players'} (GnuPG homes), {folder / 'moderator.asc'}",
         "",
-        f"How to read a mailbox with mutt or gpg: {folder / 'README.txt'}; replay a game:",
-        f"  titan-moderator local history {replay} --db sqlite:///{db}",
+        f"How to read a mailbox with mutt or gpg: {folder / 'README.txt'}.",
+        f"Replay game {replay} move by move as {viewer} read it:",
+        f"  titan-moderator local history {replay} --as {viewer} --db sqlite:///{db}",
     ]
 
 
@@ -163,7 +191,11 @@ def demo_config(mail: MailSystem, folder: Path, keys: DemoKeys) -> Config:
         ),
         smtp=SmtpSettings(host=mail.host, port=mail.smtp_port, tls="none", send_seconds=1.0),
         gnupg=GnupgSettings(home=str(keys.moderator_home), key=keys.moderator_key),
-        service=ServiceSettings(deadline_seconds=0.5, reply_budget=100_000),
+        # The demo's clocks jump (a silent robot's deadlines) or run fast (the
+        # tournament): a long time between two deadline checks is not an outage.
+        service=ServiceSettings(
+            deadline_seconds=0.5, reply_budget=100_000, max_outage_hours=24 * 365 * 10
+        ),
         source="demo",
     )
 
@@ -177,6 +209,7 @@ def demo_robot(
     *,
     silent: bool = False,
     pgp_mime: bool = True,
+    stamps: MailStamps | None = None,
 ) -> MailRobot:
     """A robot with a mailbox on ``mail`` and its mbox file in ``folder/mail``."""
     address = robot_address(name)
@@ -195,6 +228,7 @@ def demo_robot(
         rng=rng,
         silent=silent,
         pgp_mime=pgp_mime,
+        stamps=stamps,
     )
 
 
@@ -217,16 +251,16 @@ async def run_demo(
     if unknown:
         msg = f"--silent names no robot of this game: {', '.join(unknown)} (robots: {names})"
         raise ValueError(msg)
-    progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
-    clock = FastClock(options.speed)
+    progress(f"Making the moderator's GnuPG key; the {len(names)} robots' are shipped ...")
+    clock = DemoClock()
     keys = await DemoKeys.make(names, clock)
     try:
         if mail is not None:
-            return await _play(options, progress, folder, seed, names, mail, keys, started)
+            return await _play(options, progress, folder, seed, names, mail, keys, clock, started)
         async with MailHub() as hub:
-            return await _play(options, progress, folder, seed, names, hub, keys, started)
+            return await _play(options, progress, folder, seed, names, hub, keys, clock, started)
     finally:
-        keys.keep(folder)
+        keys.keep(folder, GAME_ID)
         keys.drop()
 
 
@@ -238,10 +272,12 @@ async def _play(
     names: list[str],
     hub: MailSystem,
     keys: DemoKeys,
+    clock: DemoClock,
     started: float,
 ) -> DemoSummary:
     config = demo_config(hub, folder, keys)
     rng = random.Random(f"demo-robots:{seed}")
+    stamps = MailStamps(seed, clock)
     robots = [
         demo_robot(
             name,
@@ -251,10 +287,11 @@ async def _play(
             random.Random(rng.random()),
             silent=name in options.silent,
             pgp_mime=index % 2 == 0,
+            stamps=stamps,
         )
         for index, name in enumerate(names)
     ]
-    service = Service(config, clock=keys.clock)
+    service = Service(config, clock=clock)
     await service.start()
     try:
         progress(f"Mail on {hub.host} (SMTP {hub.smtp_port}, IMAP {hub.imap_port}).")
@@ -273,10 +310,10 @@ async def _play(
             sender=MODERATOR,
             seed=seed,
             insecure_seed=True,  # the demo replays from its seed: its reports say so
-            time_limits=TimeLimits(),
+            time_limits=LIMITS,
         )
         await service.send_now()
-        await _play_to_the_end(service, robots, options, progress, started)
+        await _play_to_the_end(service, robots, clock, options, progress, started)
         await service.send_now()
         for bot in robots:
             await bot.read_mail(0)
@@ -302,12 +339,15 @@ async def _play(
         seconds=time.monotonic() - started,
         mailboxes=mailboxes,
         seed=seed,
+        options=options,
+        viewer=names[0],
     )
 
 
 async def _play_to_the_end(
     service: Service,
     robots: list[MailRobot],
+    clock: DemoClock,
     options: DemoOptions,
     progress: Callable[[str], None],
     started: float,
@@ -334,9 +374,31 @@ async def _play_to_the_end(
         acted = False
         for bot in robots:
             acted |= await bot.play_once(service.store, GAME_ID)
+        if not acted and to_act(state) in options.silent:
+            acted = await asyncio.to_thread(_move_clock_on, service.store, clock)
         # Wait for the answers: the robot to act hears by IDLE, the others are read too.
         waits = [bot.read_mail(0.0 if acted else 0.5) for bot in robots]
         await asyncio.gather(*waits)
+
+
+def _move_clock_on(store: EventStore, clock: DemoClock) -> bool:
+    """
+    While the game waits on a silent robot: once the moderator has done all there is to
+    do now (its deadline check has run at this moment, no mail waits to be read), move
+    the clock to the next reminder or deadline; True if it moved.  The moderator then
+    acts on it at exactly that time, in every run.
+    """
+    now = clock()
+    with store.reading() as tx:
+        checked = deadlines.heartbeat(tx)
+        rows = deadlines.open_deadlines(tx, GAME_ID)
+    if checked is None or checked < now or inbox.pending_ids(store, limit=1):
+        return False
+    moment = next_deadline_time(rows, LIMITS, now)
+    if moment is None:
+        return False
+    clock.advance_to(moment)
+    return True
 
 
 async def _until(check: Callable[[], bool], options: DemoOptions, started: float) -> None:

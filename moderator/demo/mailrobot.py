@@ -11,7 +11,10 @@ not been mailed, so every order it sends goes the whole way through the service.
 
 Robots sign their mail alternately as PGP/MIME and clearsigned text, the two ways
 players' clients sign.  A *silent* robot signs on and reads its mail but never orders
-(the deadlines time it out).
+(the deadlines time it out).  With ``stamps`` (the one-game demo) a robot's mail is
+the same bytes in every run of a seed: its Message-ID and time come from the stamps,
+its MIME boundaries from its Message-ID, and its key signs deterministically (Ed25519)
+at the demo clock's time; the dice bound to the mail's digest repeat.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from email.utils import format_datetime
 from pathlib import Path
 
 from moderator import robot
+from moderator.demo.clock import MailStamps, boundary_for
 from moderator.demo.keys import lf_line_ends
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
@@ -63,6 +67,9 @@ class MailRobot:
     rng: random.Random
     silent: bool = False
     pgp_mime: bool = True
+    #: Message-IDs and times that repeat from run to run (None: random ids, the
+    #: machine's time).
+    stamps: MailStamps | None = None
     tally: RobotTally = field(default_factory=RobotTally)
     #: The newest step reference mailed to this robot, per game.
     heard: dict[str, int] = field(default_factory=dict)
@@ -77,6 +84,7 @@ class MailRobot:
 
     async def sign_on(self) -> None:
         """Mail ``signon NAME`` with the robot's public key, signed by that key."""
+        stamp = self._stamp()
         key = MIMEPart(policy=compose.POLICY)
         key.set_content(
             self.keyring.export_public(self.fingerprint).encode(),
@@ -86,10 +94,15 @@ class MailRobot:
             filename="key.asc",
         )
         text = f"signon {self.name}\ntimezone UTC\n"
+        # The signed entity made here, so that its boundary too is the stamp's.
+        entity = MIMEPart(policy=compose.POLICY)
+        entity.add_header("Content-Type", "multipart/mixed", boundary=boundary_for(stamp[0] + "+"))
+        entity.attach(compose.text_part(text))
+        entity.attach(key)
         message = await asyncio.to_thread(
-            compose.signed_mime, [text, key], self.keyring, self.fingerprint
+            compose.signed_mime, [entity], self.keyring, self.fingerprint
         )
-        await self._send(message, "signon")
+        await self._send(message, "signon", stamp)
 
     async def send_lines(self, lines: Sequence[str], subject: str) -> str:
         """
@@ -97,6 +110,7 @@ class MailRobot:
         mail's Message-ID.
         """
         text = "".join(f"{line}\n" for line in lines)
+        stamp = self._stamp()
         if self.pgp_mime:
             message = await asyncio.to_thread(
                 compose.signed_mime, [text], self.keyring, self.fingerprint
@@ -105,7 +119,7 @@ class MailRobot:
             signed = await asyncio.to_thread(self.keyring.clearsign, text, self.fingerprint)
             message = EmailMessage(policy=compose.POLICY)
             message.set_content(signed.decode("ascii"))
-        return await self._send(message, subject)
+        return await self._send(message, subject, stamp)
 
     async def order(self, game_id: str, version: int, line: str) -> None:
         """Mail one order for ``game_id``, quoting its step reference."""
@@ -114,13 +128,23 @@ class MailRobot:
         self.ordered_on[game_id] = version
         self.tally.orders_sent += 1
 
-    async def _send(self, message: EmailMessage, subject: str) -> str:
-        """Address and send ``message``; returns its Message-ID."""
-        message_id = f"<{uuid.uuid4().hex}@robots.titan.invalid>"
+    def _stamp(self) -> tuple[str, datetime]:
+        """The next mail's Message-ID and time (taken before it is signed at that time)."""
+        if self.stamps is not None:
+            return self.stamps.next(self.name)
+        return f"<{uuid.uuid4().hex}@robots.titan.invalid>", datetime.now(UTC)
+
+    async def _send(
+        self, message: EmailMessage, subject: str, stamp: tuple[str, datetime]
+    ) -> str:
+        """Address and send ``message`` with its ``stamp``; returns its Message-ID."""
+        message_id, when = stamp
+        if message.is_multipart():
+            message.set_boundary(boundary_for(message_id))  # outside the signed part
         message["From"] = f"{self.name} <{self.address}>"
         message["To"] = self.moderator
         message["Subject"] = subject
-        message["Date"] = format_datetime(datetime.now(UTC))
+        message["Date"] = format_datetime(when)
         message["Message-ID"] = message_id
         await self.sink.send(message.as_bytes(policy=compose.POLICY), self.address, [self.moderator])
         return message_id

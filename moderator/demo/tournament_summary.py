@@ -103,9 +103,16 @@ class TournamentDemoSummary:
                 f"seed {self.seed}."
             ),
             "",
-            *where_lines(self.folder, self.mailboxes, next(iter(sorted(self.games)), "GAME")),
+            *where_lines(self.folder, self.mailboxes, *self._replayed()),
         ]
         return "\n".join(lines)
+
+    def _replayed(self) -> tuple[str, str]:
+        """The game the summary's replay command shows, and one of its players."""
+        first = next(iter(sorted(self.games)), None)
+        if first is None or not self.games[first].players:
+            return "GAME", "NAME"
+        return first, self.games[first].players[0].name
 
 
 def summarise(run: DemoRun, config: Config) -> TournamentDemoSummary:

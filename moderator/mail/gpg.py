@@ -133,15 +133,20 @@ class Keyring:
         clock: the time this keyring signs at (``--faked-system-time``), for a world
             whose clock is not the machine's: the demo's fast clock, a test's fixed
             one.  Signatures carry their time, and the moderator checks it.
+        frozen: sign at exactly ``clock``'s time (gpg's faked time frozen, where it
+            would otherwise run on while gpg works): the demo's robots, whose mails
+            must be the same bytes in every run of a seed.
 
     Raises:
         GpgError: if gpg cannot be run.
     """
 
     def __init__(self, home: str | os.PathLike[str], *, passphrase: str | None = None,
-                 binary: str = "gpg", clock: Callable[[], datetime | None] | None = None) -> None:
+                 binary: str = "gpg", clock: Callable[[], datetime | None] | None = None,
+                 frozen: bool = False) -> None:
         self.home = Path(home)
         self._clock = clock
+        self._frozen = "!" if frozen else ""
         self.home.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._passphrase = passphrase
         try:
@@ -165,7 +170,7 @@ class Keyring:
         return self._at(self._clock() if self._clock is not None else None)
 
     def _at(self, moment: datetime | None) -> Any:
-        faked = [f"--faked-system-time={int(moment.timestamp())}"] if moment else []
+        faked = [f"--faked-system-time={int(moment.timestamp())}{self._frozen}"] if moment else []
         self._gpg.options = ["--no-auto-key-retrieve", *faked]
         return self._gpg
 

@@ -3,7 +3,8 @@ The whole service end to end: ``titan-moderator demo`` plays by mail, on the emb
 hub and on a real Dovecot (with an SMTP server delivering into its maildirs).
 
 Every order goes from a robot's key through SMTP, the moderator's IMAP mailbox, the
-poller, intake and rules core, and back as signed reports read over IMAP.
+poller, intake and rules core, and back as signed reports read over IMAP.  The same seed
+plays the same game again, and the commands the demo prints work as printed.
 """
 
 from __future__ import annotations
@@ -12,22 +13,27 @@ import asyncio
 import hashlib
 import json
 import mailbox
+import shlex
+from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
 from moderator.audit.report_check import check_report, mail_text
 from moderator.audit.verify import verify
+from moderator.cli import app
 from moderator.demo.mail_demo import DemoOptions, DemoSummary, run_demo
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
+from moderator.rules.codec import encode
+from moderator.rules.state import GameState
+from moderator.store import inbox
 from moderator.store.eventstore import EventStore
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
-
-#: Game hours per real second for a silent robot: a 72-hour deadline passes in about
-#: 13 seconds, while an answering robot's order (well under a second) costs it an hour.
-FAST = 20_000.0
 
 
 def messages(path: Path) -> list[EmailMessage]:
@@ -135,11 +141,100 @@ def check_the_game_ends_with_its_audit(summary: DemoSummary) -> None:
         assert held.ok, held.problem
 
 
+@dataclass(frozen=True)
+class Played:
+    """A demo game as its database keeps it."""
+
+    folder: Path
+    state: GameState
+    events: list[dict[str, object]]
+    #: The SHA-256 of every mail the moderator received, in the order it came.
+    digests: list[str]
+
+
+def played(folder: Path) -> Played:
+    store = EventStore(f"sqlite:///{folder / 'demo.sqlite'}")
+    try:
+        with store.reading() as tx:
+            digests = [hashlib.sha256(m.raw).hexdigest() for m in inbox.messages(tx)]
+        return Played(folder, store.load_state("demo").state,
+                      [encode(e) for e in store.load("demo")], digests)
+    finally:
+        store.close()
+
+
+def printed_commands(text: str) -> list[list[str]]:
+    """The ``titan-moderator ...`` commands in ``text``, continued lines joined, as words."""
+    commands, joined = [], text.replace("\\\n", " ")
+    for line in joined.splitlines():
+        if line.strip().startswith("titan-moderator "):
+            commands.append(shlex.split(line)[1:])
+    return commands
+
+
+@pytest.fixture(scope="module")
+def seed_77(tmp_path_factory) -> tuple[DemoSummary, Played]:
+    """``demo --seed 77 --players 2`` played, then played again by the command its
+    summary prints (the issue's replay; the whole-game checks use the first run)."""
+    first = tmp_path_factory.mktemp("demo-77")
+    summary = asyncio.run(run_demo(DemoOptions(players=2, seed=77, folder=first, timeout=900)))
+    again = [words for words in printed_commands(summary.text()) if words[0] == "demo"]
+    assert again == [["demo", "--seed", "77", "--players", "2"]]
+    second = tmp_path_factory.mktemp("demo-77-again")
+    result = CliRunner().invoke(app, [*again[0], "--keep", str(second)])
+    assert result.exit_code == 0, result.output
+    return summary, played(second)
+
+
+def test_the_same_seed_plays_the_same_game_again(seed_77):
+    """Issue 24, item 8: ``demo --seed 77 --players 2`` twice gives the same game: the
+    same turns, winner and scores, the same event log to the byte, and every mail the
+    robots sent the same bytes (its digest, which its dice are bound to)."""
+    summary, again = seed_77
+    first = played(summary.folder)
+
+    assert again.state.turn == first.state.turn == summary.state.turn
+    assert again.state.winner == first.state.winner
+    assert [(p.name, p.score) for p in again.state.players] == [
+        (p.name, p.score) for p in first.state.players
+    ]
+    assert again.events == first.events
+    assert again.digests == first.digests
+    assert len(first.digests) == summary.orders + 2  # every order and the two sign-ons
+
+
+def test_the_replay_commands_work_as_printed(seed_77):
+    """The summary's and README.txt's replay commands run as printed and show the game
+    from its setup to its end, as the named player read it."""
+    summary, _again = seed_77
+    readme = (summary.folder / "README.txt").read_text()
+    histories = [
+        words
+        for text in (summary.text(), readme)
+        for words in printed_commands(text)
+        if words[:2] == ["local", "history"]
+    ]
+    assert len(histories) == 2, histories
+    for words in histories:
+        assert words[words.index("--as") + 1] == "Ann"
+        result = CliRunner().invoke(app, words)
+        assert result.exit_code == 0, result.output
+        assert result.output.startswith("Setup\n"), result.output[:200]
+        assert "Game over" in result.output
+
+
+def test_the_speed_of_the_clock_is_the_tournament_demos_only():
+    """The one-game demo's clock moves by itself (a step a mail, a jump to a deadline):
+    ``--speed`` there is refused with what to do instead."""
+    result = CliRunner().invoke(app, ["demo", "--speed", "7200"])
+    assert result.exit_code == 2
+    assert "--speed is for --tournament" in result.output
+
+
 def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
-    """Bob never answers: his deadlines pass, the moderator acts for him (20.4) and
-    everyone is told; without him Ann wins."""
-    options = DemoOptions(players=2, seed=11, folder=tmp_path, silent=("Bob",), speed=FAST,
-                          timeout=300)
+    """Bob never answers: the demo clock jumps to his reminders and deadlines, the
+    moderator acts for him (20.4) and everyone is told; without him Ann wins."""
+    options = DemoOptions(players=2, seed=11, folder=tmp_path, silent=("Bob",), timeout=300)
     summary = asyncio.run(run_demo(options))
 
     assert summary.finished
@@ -147,6 +242,8 @@ def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_pa
     for who in ("Ann", "Bob"):
         subjects = [str(m["Subject"]) for m in from_moderator(summary, who)]
         assert any("deadline passed" in s for s in subjects), (who, subjects)
+    bob = [str(m["Subject"]) for m in from_moderator(summary, "Bob")]
+    assert any("reminder" in s.lower() for s in bob), bob
     bob_orders = [
         m for m in messages(summary.mailboxes["moderator"]) if "bob@" in str(m["From"])
     ]
@@ -154,10 +251,10 @@ def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_pa
     check_every_mail_is_signed_and_threaded(summary)
 
 
-def test_the_demo_plays_a_whole_game_by_mail_to_its_end(tmp_path):
+def test_the_demo_plays_a_whole_game_by_mail_to_its_end(seed_77):
     """Two robots play a game to its end by mail (the README's first command, smaller)."""
-    options = DemoOptions(players=2, seed=77, folder=tmp_path, timeout=900)
-    summary = asyncio.run(run_demo(options))
+    summary, _again = seed_77
+    tmp_path = summary.folder
 
     assert summary.finished
     assert summary.orders > 20
@@ -176,6 +273,24 @@ def test_the_demo_plays_a_whole_game_by_mail_to_its_end(tmp_path):
     assert "Game over" in summary.text()
 
 
+def test_a_silent_robots_timeouts_come_at_the_same_moments_in_every_run(tmp_path):
+    """The demo clock jumps to a silent robot's reminders and deadlines only once the
+    moderator is idle, so the timeouts (whose dice hang on the deadline's moment) and
+    everything after them repeat: the same seed, the same game."""
+    runs = [
+        asyncio.run(run_demo(DemoOptions(players=2, seed=11, folder=tmp_path / name,
+                                         silent=("Bob",), timeout=300)))
+        for name in ("first", "again")
+    ]
+    first, again = (played(summary.folder) for summary in runs)
+    assert all(summary.finished for summary in runs)
+    timeouts = [e for e in first.events
+                if str(e["payload"].get("trigger", "")).startswith("timeout:")]  # type: ignore[attr-defined]
+    assert timeouts
+    assert again.events == first.events
+    assert again.digests == first.digests
+
+
 def test_the_service_plays_by_mail_through_a_real_dovecot(tmp_path, dovecot: TemporaryDovecot):
     """The same service against Dovecot over IMAP (with IDLE) and a delivering SMTP
     server: sign-on, first reports, orders, a timeout and the end of the game."""
@@ -183,7 +298,7 @@ def test_the_service_plays_by_mail_through_a_real_dovecot(tmp_path, dovecot: Tem
     async def play() -> DemoSummary:
         async with DovecotMailSystem(dovecot) as mail:
             options = DemoOptions(players=2, seed=3, folder=tmp_path, silent=("Bob",),
-                                  speed=FAST, timeout=300)
+                                  timeout=300)
             return await run_demo(options, mail=mail)
 
     summary = asyncio.run(play())

@@ -1,0 +1,105 @@
+"""
+The one-game demo's clock, and the stamps that make a robot's mail the same bytes in
+every run of a seed.
+
+A mail's dice are bound to the SHA-256 of the mail as it came (``play.dice``): its
+Date and Message-ID headers, its MIME boundary and its signature, whose time is in
+it.  So for ``demo --seed N`` to play the same game again, nothing in a robot's mail
+may come from the machine's clock or from chance.  ``DemoClock`` does not run by
+itself: it starts at ``DEMO_START`` whatever the day, moves on one ``step`` for every
+mail a robot sends (``MailStamps``), and jumps to the next deadline only when the
+demo moves it there (``next_deadline_time``: a silent robot's reminders and timeouts).
+The moderator reads the same clock, so a signature is never older or newer than the
+moderator expects, and no deadline passes by the machine's time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from moderator.demo.keys import ROBOT_DOMAIN
+from moderator.schedule.limits import TimeLimits
+from moderator.schedule.timing import reminders_behind
+from moderator.store.deadlines import Deadline
+
+#: Where every demo game begins: a fixed moment, after the robots' keys were made.
+DEMO_START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+#: How far the clock moves for each robot mail: far from any deadline (a day at least).
+MAIL_STEP = timedelta(minutes=1)
+
+
+class DemoClock:
+    """A clock that moves only when told (see the module's text)."""
+
+    def __init__(self, start: datetime = DEMO_START, step: timedelta = MAIL_STEP) -> None:
+        self._now = start
+        self.step = step
+
+    def __call__(self) -> datetime:
+        return self._now
+
+    def tick(self) -> datetime:
+        """One step on (a robot's mail); the new time."""
+        self._now += self.step
+        return self._now
+
+    def advance_to(self, moment: datetime) -> datetime:
+        """On to ``moment`` if it is later (a deadline's time); the new time."""
+        self._now = max(self._now, moment)
+        return self._now
+
+
+@dataclass
+class MailStamps:
+    """
+    The Message-ID and time of each robot mail of a demo: the seed and a count, and the
+    demo clock moved on a step.  Shared by the robots of one demo, which mail one at a
+    time in an order the game decides.
+    """
+
+    seed: int
+    clock: DemoClock
+    sent: int = 0
+
+    def next(self, name: str) -> tuple[str, datetime]:
+        """(Message-ID, time) for ``name``'s next mail; its signature is made at the time."""
+        self.sent += 1
+        return (
+            f"<demo-{self.seed}-{self.sent}-{name.lower()}@{ROBOT_DOMAIN}>",
+            self.clock.tick(),
+        )
+
+
+def boundary_for(message_id: str) -> str:
+    """A MIME boundary from a mail's Message-ID: the same mail, the same bytes."""
+    return "=_robot_" + hashlib.sha256(message_id.encode()).hexdigest()[:24]
+
+
+def next_deadline_time(
+    rows: Iterable[Deadline], limits: TimeLimits, now: datetime
+) -> datetime | None:
+    """
+    The next moment after ``now`` at which the moderator has something to do about
+    ``rows`` (open deadlines): a reminder (``limits``' leads before a deadline) or the
+    deadline itself.  None: nothing is ahead.
+    """
+    rows = list(rows)
+    if any(
+        row.due_at <= now or (row.acting and reminders_behind(limits, row.due_at, now) > row.reminded)
+        for row in rows
+    ):
+        return None  # something is due already: the moderator acts on it before the clock moves
+    moments = [
+        moment
+        for row in rows
+        for moment in (row.due_at, *(row.due_at - lead for lead in limits.reminders))
+        if moment > now
+    ]
+    return min(moments, default=None)
+
+
+__all__ = ["DEMO_START", "MAIL_STEP", "DemoClock", "MailStamps", "boundary_for",
+           "next_deadline_time"]
