@@ -116,21 +116,20 @@ class Poller:
                 uid=uid,
             )
             self._unmarked.append((found.uidvalidity, uid, message_id))
-        for status in await asyncio.to_thread(self._process_waiting):
+        waiting = await asyncio.to_thread(inbox.pending_ids, self.store, FETCH_LIMIT)
+        for message_id in waiting:
+            # One mail per thread call: a round cut off at a stop ends after the mail in
+            # hand (committed whole), and the rest wait for the next start.
+            status = await asyncio.to_thread(self._process_one, message_id)
             result.statuses[status] = result.statuses.get(status, 0) + 1
         await self._mark()
         return result
 
-    def _process_waiting(self) -> list[str]:
-        statuses = []
-        for message_id in inbox.pending_ids(self.store, limit=FETCH_LIMIT):
-            status = process_message(
-                self.store, message_id, self.handler, gm_address=self.gm_address
-            )
-            statuses.append(status)
-            if status != SKIPPED:
-                log.info("mail %d: %s", message_id, status)
-        return statuses
+    def _process_one(self, message_id: int) -> str:
+        status = process_message(self.store, message_id, self.handler, gm_address=self.gm_address)
+        if status != SKIPPED:
+            log.info("mail %d: %s", message_id, status)
+        return status
 
     async def _mark(self) -> None:
         """Flag on the server the mails whose processing has committed."""
