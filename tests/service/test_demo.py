@@ -172,6 +172,11 @@ def printed_commands(text: str) -> list[list[str]]:
     return commands
 
 
+#: The tests sharing the two seed-77 demos run on one xdist worker (``--dist loadgroup``):
+#: the fixture is the suite's longest, and each worker would otherwise play it anew.
+SEED_77_GROUP = pytest.mark.xdist_group("demo-seed-77")
+
+
 @pytest.fixture(scope="module")
 def seed_77(tmp_path_factory) -> tuple[DemoSummary, Played]:
     """``demo --seed 77 --players 2`` played, then played again by the command its
@@ -186,6 +191,7 @@ def seed_77(tmp_path_factory) -> tuple[DemoSummary, Played]:
     return summary, played(second)
 
 
+@SEED_77_GROUP
 def test_the_same_seed_plays_the_same_game_again(seed_77):
     """Issue 24, item 8: ``demo --seed 77 --players 2`` twice gives the same game: the
     same turns, winner and scores, the same event log to the byte, and every mail the
@@ -203,6 +209,7 @@ def test_the_same_seed_plays_the_same_game_again(seed_77):
     assert len(first.digests) == summary.orders + 2  # every order and the two sign-ons
 
 
+@SEED_77_GROUP
 def test_the_replay_commands_work_as_printed(seed_77):
     """The summary's and README.txt's replay commands run as printed and show the game
     from its setup to its end, as the named player read it."""
@@ -251,6 +258,7 @@ def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_pa
     check_every_mail_is_signed_and_threaded(summary)
 
 
+@SEED_77_GROUP
 def test_the_demo_plays_a_whole_game_by_mail_to_its_end(seed_77):
     """Two robots play a game to its end by mail (the README's first command, smaller)."""
     summary, _again = seed_77
