@@ -69,15 +69,16 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         check=True,
     )
     script = (
-        "from moderator.reporting import render, views\n"
-        "assert render.template_dirs() == [render.PACKAGE_TEMPLATES], render.template_dirs()\n"
+        "from moderator.letters import reports, templates as t\n"
+        "from moderator.reporting import views\n"
+        "assert t.template_dirs() == [t.PACKAGE_TEMPLATES], t.template_dirs()\n"
         "from moderator.rules.positions import position_event\n"
         "from moderator.rules.evolve import replay\n"
         "p = {'players': [{'name': 'Ann', 'color': 'Red', 'tower': 100},"
         " {'name': 'Bob', 'color': 'Blue', 'tower': 200}], 'turn': 2, 'active': 'Ann',"
         " 'phase': 'split', 'legions': [{'marker': 'Rd01', 'land': 100, 'contents': ['Titan']},"
         " {'marker': 'Bu01', 'land': 200, 'contents': ['Titan']}]}\n"
-        "print(views.view_text(views.player_view(replay([position_event(p)]), 'Ann'), 'Ann'))\n"
+        "print(reports.status(views.player_view(replay([position_event(p)]), 'Ann'), 'Ann'))\n"
         "from moderator.store import migrate\n"
         "print('schema', migrate.upgrade('sqlite:///wheel.sqlite'))\n"
         "from moderator.pictures import masterboard, raster\n"

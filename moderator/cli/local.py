@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from moderator.cli.common import DbOption, GameArg, _fail, _store
+from moderator.letters.reports import status
 from moderator.pictures.raster import svg_to_png
 from moderator.play.dice import read_dice_script
 from moderator.play.errors import GameError
@@ -16,7 +17,6 @@ from moderator.play.games import history, legal, new_game, show
 from moderator.play.messages import order
 from moderator.play.pictures import board_svg
 from moderator.play.queries import waiting_line
-from moderator.reporting.views import view_text
 
 app = typer.Typer(
     help="Play a game kept in a local event store, order by order.", no_args_is_help=True
@@ -109,7 +109,7 @@ def local_show(
     if json_:
         _print_json(view)
     else:
-        typer.echo(view_text(view, as_))
+        typer.echo(status(view, as_))
 
 
 @app.command("legal")

@@ -18,8 +18,9 @@ from typing import Annotated, Any
 import typer
 
 from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
+from moderator.letters.reports import status
 from moderator.play.games import show
-from moderator.reporting.views import player_view, view_text
+from moderator.reporting.views import player_view
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule.record import GameRecord
@@ -96,7 +97,7 @@ def game_show(
     typer.echo(f"Game {game_id} as {who} sees it")
     typer.echo(deadline_text(record))
     typer.echo("")
-    typer.echo(view_text(view, viewer).rstrip())  # a battle on, drawn with it
+    typer.echo(status(view, viewer).rstrip())  # a battle on, drawn with it
     if viewer is None:
         for line in service_lines(record):
             typer.echo(line)

@@ -97,9 +97,8 @@ def tournament_standings(
     db: DbOption = None,
 ) -> None:
     """Print a tournament's standings (as 'standings NAME' mails them)."""
-    from moderator.reporting.render import render
+    from moderator.letters.tournaments import standings
     from moderator.store import tournaments as stored
-    from moderator.tournament import texts
 
     url = db or _config(config).database.url
     with _store(url, create=False) as store, store.reading() as tx:
@@ -107,7 +106,7 @@ def tournament_standings(
             state = stored.load(tx, name.lower()).state
         except stored.TournamentNotFoundError as exc:
             raise _fail(f"error: {exc}") from None
-    typer.echo(render("tournament.standings.txt.j2", **texts.standings_context(state, None)))
+    typer.echo(standings(state))
 
 
 @tournament_app.command("run")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from moderator.demo.mail_demo import dump_inbox, where_lines
 from moderator.demo.tournament_run import TOURNAMENT, DemoRun
-from moderator.reporting.render import render
+from moderator.letters.tournaments import standings as standings_text
 from moderator.rules.events import TimeCalled
 from moderator.rules.state import GameState, Step
 from moderator.runtime.bootstrap import event_store
@@ -22,7 +22,6 @@ from moderator.runtime.config import Config
 from moderator.store import outbox
 from moderator.store import tournaments as stored
 from moderator.store.tables import PENDING
-from moderator.tournament import texts
 from moderator.tournament.scoring import DIRECTOR, PLAY, TIME
 from moderator.tournament.state import TournamentState
 
@@ -91,7 +90,7 @@ class TournamentDemoSummary:
                 f"(mails to {old} about {game_id} afterwards: {self.after_replacement})."
             )
         mailed = ", ".join(f"{who} {n}" for who, n in sorted(self.standings_mailed.items()))
-        standings = render("tournament.standings.txt.j2", **texts.standings_context(state))
+        standings = standings_text(state)
         lines += [
             f"Standings mails written: {mailed}.",
             "",

@@ -8,18 +8,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from moderator.letters import reports as report_letters
 from moderator.orders import Query, help_text
 from moderator.play.battle_queries import NO_BATTLE, reach_lines, strike_lines
 from moderator.reporting.knowledge import KnownLegion, known_contents
 from moderator.reporting.narrate import history_lines
 from moderator.reporting.views import (
-    battle_text,
     legal_lines,
     legal_orders,
     legion_json,
     marker_names,
     player_view,
-    view_text,
 )
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
@@ -84,7 +83,7 @@ def answer_query(query: Query, events: Callable[[], list[ev.Event]], state: Game
         case "legion":
             return legion_lines(state, player, query.marker or "", known_contents(events(), player))
         case "battle":
-            text = battle_text(player_view(state, player), player)
+            text = report_letters.battle(player_view(state, player), player)
             return text.splitlines() if text is not None else [NO_BATTLE]
         case "reach":
             return reach_lines(state, player, query.hex_label or "")
@@ -116,7 +115,7 @@ def status_lines(
     state: GameState, player: str, known: Mapping[str, KnownLegion] | None = None
 ) -> list[str]:
     """The ``status`` answer: the game as ``player`` sees it, with what he knows for certain."""
-    return view_text(known_view(player_view(state, player), known), player).splitlines()
+    return report_letters.status(known_view(player_view(state, player), known), player).splitlines()
 
 
 def legion_lines(

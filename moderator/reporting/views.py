@@ -6,9 +6,9 @@ legion's contents appear only where ``Legion.known_by(viewer)``, and the negotia
 an engagement (its proposals) only for the two engaged players.  A battle is public
 (2.5.6.1: both legions are revealed to every player), so every viewer sees all of it.
 
-The text reports are Jinja2 templates (``templates/*.txt.j2``, see ``render``); this
-module builds their view-models from the JSON views, so a template only loops and
-formats.
+The text reports are Jinja2 templates (``templates/*.txt.j2``), rendered by
+``moderator.letters``; this module builds their view-models from the JSON views
+(``status_model``, ``battle_model``), so a template only loops and formats.
 
 The legal actions (``legal_json``, ``legal_orders``, ...) are built in ``actions``
 and re-exported here, where callers have always found them.
@@ -25,7 +25,6 @@ from moderator.reporting.actions import (
     legal_lines,
     legal_orders,
 )
-from moderator.reporting.render import render
 from moderator.rules.battle import LAST_TURN
 from moderator.rules.battlefield import ATTACKER, DEFENDER
 from moderator.rules.legal import to_act
@@ -38,7 +37,6 @@ __all__ = [
     "action_kind",
     "battle_json",
     "battle_model",
-    "battle_text",
     "legal_json",
     "legal_lines",
     "legal_orders",
@@ -46,7 +44,6 @@ __all__ = [
     "marker_names",
     "player_view",
     "status_model",
-    "view_text",
 ]
 
 
@@ -295,20 +292,3 @@ def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
         "name_width": max([10, *(len(p["name"]) for p in view["players"])]),
     }
 
-
-def view_text(view: dict[str, Any], viewer: str | None = None, *, contents: bool = True) -> str:
-    """
-    A readable rendering of ``player_view``'s dict (turn, whose move, scores, board).
-    ``contents`` False leaves out what the legions hold (the signed part of a report:
-    the moderator never signs legion contents, Wolff 4.5) and points ``viewer`` to the
-    private part for his own.
-    """
-    return render(
-        "status.txt.j2", **status_model(view, viewer), contents=contents, viewer=viewer
-    )
-
-
-def battle_text(view: dict[str, Any], viewer: str | None = None) -> str | None:
-    """The battleland drawn as text (``templates/battle.txt.j2``); None when no battle is on."""
-    battle = battle_model(view, viewer)
-    return None if battle is None else render("battle.txt.j2", battle=battle)

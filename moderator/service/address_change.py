@@ -29,12 +29,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from moderator.reporting.render import render
+from moderator.letters import address, answers
+from moderator.letters.moments import moment_line
+from moderator.letters.texts import MailInfo, Texts
 from moderator.service import (
     auth,
-    notices,
     notify,
-    reports,
 )
 from moderator.store.inbox import ASK, CANCEL, MOVE, AddressChange, Lookup, Outcome
 from moderator.store.outbox import OutgoingMail
@@ -75,7 +75,7 @@ class Mail:
     lines: Sequence[str]  # its order lines (of the signed text, when signed)
     signature: auth.Signature
     secret: str | None
-    info: reports.MailInfo
+    info: MailInfo
     headers: Mapping[str, str] = field(default_factory=dict)  # threading of an answer
 
 
@@ -137,12 +137,7 @@ class _Letter:
         """The mail's lines beside the one carried out (not read)."""
         return len(self.mail.lines) - 1
 
-    def texts(
-        self, template: str, subject: str, private: str | None = None, **values: object
-    ) -> reports.Texts:
-        return reports.Texts(subject, render(template, others=self.others, **values), private)
-
-    def to(self, player: Player, kind: str, texts: reports.Texts, *, answer: bool) -> OutgoingMail:
+    def to(self, player: Player, kind: str, texts: Texts, *, answer: bool) -> OutgoingMail:
         headers = self.mail.headers if answer else {}
         return notify.mail_to(self.moderator_address, player, kind, texts, None, headers)
 
@@ -150,7 +145,7 @@ class _Letter:
         """A refusal of an authenticated mail, to the player's registered address."""
         if self.others:
             how = [*how, "The other lines of your mail were not read: send them on their own."]
-        texts = reports.refusal(self.mail.info, why, how, once=False)
+        texts = answers.refusal(self.mail.info, why, how, once=False)
         mail = self.to(player, notify.REPLY, texts, answer=True)
         return Outcome(mails=(mail,), rejected=True, note=f"refused: {why}", addresses=changes)
 
@@ -180,27 +175,15 @@ def _ask(
             ["Write from an address nobody registered, or ask the game master."],
         )
     token = secrets.token_hex(TOKEN_BYTES)
-    moment = reports.moment_line(lookup.now() + CONFIRM_WITHIN, owner.time_zone)
-    to_old = letter.texts(
-        "player.address-request.txt.j2",
-        "Confirm the move of your account",
-        render("player.address-token.txt.j2", old=owner.address, new=new, token=token),
-        old=owner.address,
-        new=new,
-        key=method == auth.PGP,
-        until=moment,
+    moment = moment_line(lookup.now() + CONFIRM_WITHIN, owner.time_zone)
+    to_old = address.request(
+        owner.address, new, token, key=method == auth.PGP, until=moment, others=letter.others
     )
-    to_new = letter.texts(
-        "player.address-asked.txt.j2",
-        "Change of address asked",
-        old=owner.address,
-        new=new,
-        until=moment,
-    )
+    to_new = address.asked(owner.address, new, until=moment, others=letter.others)
     moved = replace(owner, address=new)
     return Outcome(
         mails=(
-            letter.to(owner, notices.NOTICE, to_old, answer=False),
+            letter.to(owner, notify.NOTICE, to_old, answer=False),
             letter.to(moved, notify.REPLY, to_new, answer=True),
         ),
         note=f"change of address asked: {owner.address} to {new} ({method})",
@@ -233,7 +216,7 @@ def _confirm(letter: _Letter, lookup: Lookup, player: Player, token: str) -> Out
     if isinstance(pending, Outcome):
         return pending
     forget = AddressChange(CANCEL, player.address)
-    asked = reports.moment_line(pending.requested_at, player.time_zone)
+    asked = moment_line(pending.requested_at, player.time_zone)
     if lookup.now() - pending.requested_at > CONFIRM_WITHIN:
         return letter.refuse(
             player,
@@ -262,15 +245,13 @@ def _confirm(letter: _Letter, lookup: Lookup, player: Player, token: str) -> Out
             forget,
         )
     games = ", ".join(f"{g} (as {seat})" for g, seat in lookup.games_of(player.address))
-    values = {"old": player.address, "new": pending.new, "games": games or "none"}
     moved = replace(player, address=pending.new)
-    to_new = letter.texts(
-        "player.address-moved.txt.j2", "Your account moved here", here=True, **values
-    )
-    to_old = letter.texts("player.address-moved.txt.j2", "Your account moved", here=False, **values)
+    old, new, games = player.address, pending.new, games or "none"
+    to_new = address.moved(old, new, games, here=True, others=letter.others)
+    to_old = address.moved(old, new, games, here=False, others=letter.others)
     return Outcome(
         mails=(
-            letter.to(moved, notices.NOTICE, to_new, answer=False),
+            letter.to(moved, notify.NOTICE, to_new, answer=False),
             letter.to(player, notify.REPLY, to_old, answer=True),
         ),
         note=f"address changed: {player.address} to {pending.new}",
@@ -283,12 +264,7 @@ def _cancel(letter: _Letter, lookup: Lookup, player: Player) -> Outcome:
     pending = _pending(letter, lookup, player)
     if isinstance(pending, Outcome):
         return pending
-    texts = letter.texts(
-        "player.address-cancelled.txt.j2",
-        "Change of address cancelled",
-        old=player.address,
-        new=pending.new,
-    )
+    texts = address.cancelled(player.address, pending.new, others=letter.others)
     return Outcome(
         mails=(letter.to(player, notify.REPLY, texts, answer=True),),
         note=f"change of address cancelled: {player.address} to {pending.new}",

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from moderator.audit.bundle import dumps, file_name, make_bundle
-from moderator.reporting.render import render
+from moderator.letters import audits as letters
+from moderator.letters.audits import AuditFacts
+from moderator.letters.texts import Texts
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.schedule import reference
 from moderator.schedule.record import GameRecord, iso
-from moderator.service.reports import Texts
 from moderator.store.outbox import OutgoingMail
 
 #: An audit mail's kind in the outbox.
@@ -63,24 +64,20 @@ def audit(
     name = file_name(game_id)
     used = [e for e in events if isinstance(e, ev.OrderSealed)]
     hidden = sum(1 for e in bundle["events"] if "hidden" in e)
-    values = {
-        "game": game_id,
-        "asked": asked,
-        "reader": reader,
-        "filename": name,
-        "sha256": hashlib.sha256(text.encode()).hexdigest(),
-        "seed_sha256": bundle["seed_sha256"],
-        "dice": sum(e.count for e in used),
-        "orders": len(used),
-        "commitments": len(bundle["salts"]),
-        "hidden": hidden,
-        "ref": str(reference.current(game_id, replay(events))),
-    }
-    texts = Texts(
-        f"The audit of game {game_id}",
-        render("player.audit.txt.j2", **values),
-        render("player.audit-private.txt.j2", **values),
+    facts = AuditFacts(
+        game=game_id,
+        reader=reader,
+        filename=name,
+        sha256=hashlib.sha256(text.encode()).hexdigest(),
+        seed_sha256=bundle["seed_sha256"],
+        dice=sum(e.count for e in used),
+        orders=len(used),
+        commitments=len(bundle["salts"]),
+        hidden=hidden,
+        ref=str(reference.current(game_id, replay(events))),
+        asked=asked,
     )
+    texts = letters.audit(facts)
     attachment = {
         "filename": name, "content_type": "application/json", "text": text, "part": "private",
     }

@@ -40,14 +40,18 @@ import logging
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from moderator.letters import bounces as letters
+
+#: What a believed bounce did to the deadline of the player whose mail bounced.
+from moderator.letters.bounces import ALREADY, NO_LIMITS, ONCE, PAUSED
+from moderator.letters.moments import moment_line
 from moderator.mail import verp
 from moderator.mail.intake import Bounce
-from moderator.reporting.render import render
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
-from moderator.service import notices, notify, reports
+from moderator.service import notify
 from moderator.store.deadlines import BOUNCE_END, BOUNCE_STEP, DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup, Outcome
 from moderator.store.outbox import OutgoingMail, StoredMail
@@ -59,9 +63,6 @@ log = logging.getLogger(__name__)
 
 #: How long a believed bounce pauses a deadline, unless the setting says otherwise.
 PAUSE = timedelta(hours=48)
-#: What a believed bounce did to the deadline of the player whose mail bounced.
-PAUSED, ALREADY, ONCE, NO_LIMITS = "paused", "paused already", "paused once", "no limits"
-
 
 @dataclass(frozen=True, slots=True)
 class Returned:
@@ -282,23 +283,19 @@ def over(
     for reader in _readers(lookup, pause.told):
         zone = reader.time_zone
         running = timing.current(record)
-        text = render(
-            "gm.bounce_pause_over.txt.j2",
-            game=game.game_id,
-            seat=seat,
-            since=reports.moment_line(pause.since, zone),
-            ended=reports.moment_line(now, zone),
+        texts = letters.pause_over(
+            game.game_id,
+            seat,
+            since=moment_line(pause.since, zone),
+            ended=moment_line(now, zone),
             by_mail=by_mail,
             to_act=to_act(game.state) == seat,
-            due=reports.moment_line(running.due, zone)
+            due=moment_line(running.due, zone)
             if running is not None and running.player == seat
             else "",
             over=game.state.step is Step.OVER,
         )
-        why = "his mail arrived" if by_mail else "its time is up"
-        subject = f"Pause over: {seat}'s deadline in {game.game_id} runs again ({why})"
-        texts = reports.Texts(subject, text)
-        mails.append(notify.mail_to(sender, reader, notices.NOTICE, texts, game.game_id, {}))
+        mails.append(notify.mail_to(sender, reader, notify.NOTICE, texts, game.game_id, {}))
     return mails
 
 
@@ -325,41 +322,32 @@ def tell(
     mails: list[OutgoingMail] = []
     for reader in _readers(lookup, told):
         zone = reader.time_zone
-        text = render(
-            "gm.undelivered.txt.j2",
-            game=game.game_id,
-            seat=seat,
-            address=mail.recipient,
-            kind=mail.kind or "mail",
-            subject=mail.subject,
-            written=reports.moment_line(mail.created_at or now, zone),
-            message_id=mail.message_id,
-            mail_id=mail.id,
-            failed=", ".join(bounce.failed),
-            status=status.status if status is not None else bounce.status,
-            diagnostic=status.diagnostic if status is not None else bounce.diagnostic,
-            arrived=reports.moment_line(now, zone),
-            how=returned.how,
-            verdict=verdict,
-            was_due=reports.moment_line(before.due, zone)
-            if before is not None and before.player == seat
-            else "",
-            until=reports.moment_line(until, zone) if until is not None else "",
-            tournament=bool(game.record.tournament),
-            to_act=to_act(game.state) == seat,
+        texts = letters.undelivered(
+            letters.Undelivered(
+                game=game.game_id,
+                seat=seat,
+                address=mail.recipient,
+                kind=mail.kind or "mail",
+                subject=mail.subject,
+                written=moment_line(mail.created_at or now, zone),
+                message_id=mail.message_id,
+                mail_id=mail.id,
+                failed=", ".join(bounce.failed),
+                status=status.status if status is not None else bounce.status,
+                diagnostic=status.diagnostic if status is not None else bounce.diagnostic,
+                arrived=moment_line(now, zone),
+                how=returned.how,
+                verdict=verdict,
+                was_due=moment_line(before.due, zone)
+                if before is not None and before.player == seat
+                else "",
+                until=moment_line(until, zone) if until is not None else "",
+                tournament=bool(game.record.tournament),
+                to_act=to_act(game.state) == seat,
+            )
         )
-        subject = f"Undelivered: mail to {seat} in {game.game_id} bounced; " + _SUBJECTS[verdict]
-        texts = reports.Texts(subject, text)
-        mails.append(notify.mail_to(sender, reader, notices.NOTICE, texts, game.game_id, {}))
+        mails.append(notify.mail_to(sender, reader, notify.NOTICE, texts, game.game_id, {}))
     return mails
-
-
-_SUBJECTS = {
-    PAUSED: "his deadline is paused",
-    ALREADY: "his deadline is paused already",
-    ONCE: "his deadline was paused once already and runs on",
-    NO_LIMITS: "the game has no deadlines",
-}
 
 
 def _told(

@@ -33,6 +33,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from moderator.audit.seal import TIME_CALLED
+from moderator.letters import notices
+from moderator.letters.moments import deadline_line
+from moderator.letters.texts import Texts
 from moderator.orders import render_order
 from moderator.play.dice import dice_for, seal_order, sealed
 from moderator.rules import events as ev
@@ -47,11 +50,9 @@ from moderator.schedule.record import GameRecord
 from moderator.service import (
     bounce_clock,
     digests,
-    notices,
     notify,
     outages,
     reliability,
-    reports,
     standing,
 )
 from moderator.store import ConflictError, EventStore, Tx, deadlines, players
@@ -203,8 +204,8 @@ def _seated(tx: Tx, game_id: str, state: GameState) -> list[tuple[str, Player]]:
     return [(seat, p) for seat, p in sorted(seats.items()) if state.has_player(seat)]
 
 
-def _mail(sender: str, player: Player, texts: reports.Texts, game_id: str) -> OutgoingMail:
-    return notify.mail_to(sender, player, notices.NOTICE, texts, game_id, {})
+def _mail(sender: str, player: Player, texts: Texts, game_id: str) -> OutgoingMail:
+    return notify.mail_to(sender, player, notify.NOTICE, texts, game_id, {})
 
 
 def _store(
@@ -314,7 +315,7 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
                 given,
                 actor=actor,
                 over=state.step is Step.OVER,
-                next_deadline=reports.deadline_line(settled.record, player.time_zone),
+                next_deadline=deadline_line(settled.record, player.time_zone),
                 time_zone=player.time_zone,
             ),
             row.game_id,
@@ -395,7 +396,7 @@ def _absence_over(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str
                 found.begins,
                 found.ends,
                 actor=actor,
-                deadline=reports.deadline_line(loaded.record, player.time_zone),
+                deadline=deadline_line(loaded.record, player.time_zone),
                 time_zone=player.time_zone,
             ),
             row.game_id,

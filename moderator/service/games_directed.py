@@ -12,11 +12,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from moderator.audit.seal import DIRECTOR_END
+from moderator.letters import tournaments as wording
+from moderator.letters.moments import deadline_line
 from moderator.play.dice import sealed
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.schedule.record import Pause
-from moderator.service import audits, notify, reports
+from moderator.service import audits, notify
 from moderator.service.tournament_games import TournamentOutcome, notice, to_seats
 from moderator.store import players
 from moderator.store.deadlines import GAME_END, DeadlineChange, deadline_change
@@ -27,7 +29,6 @@ from moderator.store.players import Player
 from moderator.store.unit_of_work import Work, game_write, write
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
-from moderator.tournament import texts as wording
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.scoring import stop_events
 from moderator.tournament.state import TournamentGame, TournamentState
@@ -48,7 +49,7 @@ def pause_game(tx: Tx, game_id: str, now: datetime) -> list[str]:
     record = record.but(time_limits=None, deadline=None, paused=Pause(now, record.time_limits))
     stopped = (DeadlineChange("", None), DeadlineChange(GAME_END, None))
     write(tx, Work(games=(game_write(game_id, loaded.seq, record=record, deadlines=stopped),)))
-    return ["No deadline runs until the game is resumed; orders are still carried out."]
+    return wording.paused_lines()
 
 
 def resume_game(tx: Tx, game_id: str, now: datetime) -> list[str]:
@@ -60,28 +61,26 @@ def resume_game(tx: Tx, game_id: str, now: datetime) -> list[str]:
     if paused is not None and paused.time_limits is not None:
         record = record.but(time_limits=paused.time_limits)
     since = paused.at if paused is not None else now
-    lines = [f"The game was paused for {_span(now - since)}."]
     ends = record.ends_at
     if ends is not None:
         ends += now - since
         record = record.but(ends_at=ends)
         changes.append(DeadlineChange(GAME_END, ends))
-        lines.append(f"Its time limit is now reached at {timing.iso(ends)}.")
     record, change = timing.follow(loaded.state, record, now)
     changes.extend(deadline_change(change))
     write(tx, Work(games=(game_write(game_id, loaded.seq, record=record, deadlines=changes),)))
-    lines.append(f"Deadline: {reports.deadline_line(record)}.")
-    return lines
+    ends_at = timing.iso(ends) if ends is not None else ""
+    return wording.resumed_lines(now - since, ends_at, deadline_line(record))
 
 
 def extend_deadline(tx: Tx, game_id: str, hours: int, now: datetime) -> list[str]:
     loaded = tx.load(game_id, lock=True)
     record, change = timing.extend(loaded.record, timedelta(hours=hours), now)
     if change is None:
-        return ["No deadline is running in the game now: nothing was moved."]
+        return wording.extended_lines(None)
     moved = deadline_change(change)
     write(tx, Work(games=(game_write(game_id, loaded.seq, record=record, deadlines=moved),)))
-    return [f"Deadline now: {reports.deadline_line(record)}."]
+    return wording.extended_lines(deadline_line(record))
 
 
 def stop_game(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOutcome:
@@ -134,10 +133,6 @@ def seat_handed_over(
         mails, [f"{game.game}: {replaced.seat} {replaced.old} -> {replaced.new}"]
     )
 
-
-def _span(length: timedelta) -> str:
-    hours = round(length.total_seconds() / 3600)
-    return f"{hours} hour(s)" if hours < 48 else f"{hours // 24} day(s)"
 
 
 def audit_again(

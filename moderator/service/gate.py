@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+from moderator.letters import answers
 from moderator.mail.intake import Disposition
-from moderator.service import auth, reports, seals
+from moderator.service import auth, seals
 from moderator.service.mail_reading import ReadMail, reasons
 from moderator.service.notify import REFUSAL, REPLY
 from moderator.service.replies import Replies
@@ -41,7 +42,7 @@ def over_caps(
             "without large attachments."
         )
     ]
-    texts = reports.refusal(replies.info, f"the mail is too large to read ({why})", how)
+    texts = answers.refusal(replies.info, f"the mail is too large to read ({why})", how)
     mail = replies.answer(player, REFUSAL, texts, None)
     return Outcome(mails=(mail,), rejected=True, note=note)
 
@@ -112,7 +113,7 @@ def registered(replies: Replies, lookup: Lookup, player: Player, *, proved: bool
     how = _registered_how(player)
     if not proved:
         return replies.refuse(lookup, player, _REGISTERED, how)
-    texts = reports.refusal(replies.info, _REGISTERED, how, once=False)
+    texts = answers.refusal(replies.info, _REGISTERED, how, once=False)
     mail = replies.answer(player, REPLY, texts, None)
     return Outcome(mails=(mail,), rejected=True, note="a sign-on from a registered address")
 
@@ -146,7 +147,7 @@ def no_game(replies: Replies, lookup: Lookup, player: Player, why: str) -> Outco
             "in the subject of an answer to one of its reports."
         )
     ]
-    texts = reports.refusal(replies.info, why, how, games=games or "none yet", once=False)
+    texts = answers.refusal(replies.info, why, how, games=games or "none yet", once=False)
     mail = replies.answer(player, REPLY, texts, None)
     return Outcome(mails=(mail,), rejected=True, note=why)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 
+from moderator.letters.texts import MailInfo
 from moderator.mail.checks.base import header_text
 from moderator.mail.intake import (
     Disposition,
@@ -27,7 +28,7 @@ from moderator.mail.intake import (
 from moderator.mail.limits import RawLimits, over_limit
 from moderator.mail.signatures import Verifier
 from moderator.schedule import reference
-from moderator.service import auth, reports
+from moderator.service import auth
 from moderator.store.inbox import InboundMessage
 
 #: How much of a mail over the intake's caps is read for its sender.
@@ -95,14 +96,14 @@ def read_mail(
     return ReadMail(msg, extracted, hints, game, signature, signed_hints)
 
 
-def mail_info(read: ReadMail, message: InboundMessage) -> reports.MailInfo:
+def mail_info(read: ReadMail, message: InboundMessage) -> MailInfo:
     """What an answer quotes of the mail: its sender, subject, date, id and topic."""
     subject = header_text(read.msg, "Subject")
     topic = _REPLY_PREFIX.sub("", reference.without_refs(subject)).strip()
     if _REPORT_HEADLINE.match(topic):
         tag = topic[: topic.index("]") + 1] if topic.startswith("[") else ""
         topic = f"{tag} your orders".strip()
-    return reports.MailInfo(
+    return MailInfo(
         sender=header_text(read.msg, "From") or "(no sender)",
         subject=subject,
         date=header_text(read.msg, "Date"),

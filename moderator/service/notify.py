@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from moderator.letters import notices as notice_letters
+from moderator.letters.texts import Texts
 from moderator.mail import compose
 from moderator.reporting.narrate import is_bookkeeping, may_see
 from moderator.rules import events as ev
@@ -33,7 +35,7 @@ from moderator.rules.state import GameState, Step
 from moderator.schedule import notify as notify_choice
 from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord, count_on, counted
-from moderator.service import audits, auth, notices, reports, state_cache
+from moderator.service import audits, auth, reports, state_cache
 from moderator.service.knowledge_cache import knowledge_after
 from moderator.store.deadlines import DeadlineChange, deadline_change
 from moderator.store.inbox import GameContext, Lookup
@@ -42,6 +44,10 @@ from moderator.store.players import Player, normal_address
 
 #: Mail kinds (the outbox's ``kind``).
 REPORT, REPLY, REFUSAL, HISTORY, WELCOME = "report", "reply", "refusal", "history", "welcome"
+#: The kind of the mails nobody's mail asked for (reminders, timeouts, absences, the end
+#: date, outages, tournament notices): the sender marks them as generated
+#: (``Auto-Submitted: auto-generated``), not as an answer to a mail.
+NOTICE = "notice"
 #: A refused sign-on (its own daily budget: the sender is nobody yet).
 SIGNON_REFUSAL = "signon-refusal"
 #: The kinds that answer a mail: what the daily reply budget counts.
@@ -63,7 +69,7 @@ def mail_to(
     sender: str,
     player: Player,
     kind: str,
-    texts: reports.Texts,
+    texts: Texts,
     game_id: str | None,
     headers: Mapping[str, str],
 ) -> OutgoingMail:
@@ -97,7 +103,7 @@ def report_round(
     catch_up: frozenset[str] = frozenset(),
     aside_cap: AsideCap | None = None,
     digest: bool = False,
-) -> tuple[GameRecord, list[OutgoingMail], reports.Texts | None]:
+) -> tuple[GameRecord, list[OutgoingMail], Texts | None]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,
     by each player's notification choice (``schedule.notify``), and those ``resend``
@@ -159,7 +165,7 @@ def report_round(
     ref = reference.current(game.game_id, state)
     knowledge = knowledge_after(game, lookup, new)
     mails: list[OutgoingMail] = []
-    own: reports.Texts | None = None
+    own: Texts | None = None
     for seat, player, since, again in due:
         texts = reports.report(
             ref,
@@ -253,7 +259,7 @@ class Settled:
     record: GameRecord
     mails: list[OutgoingMail]
     deadlines: tuple[DeadlineChange, ...]
-    own: reports.Texts | None = None
+    own: Texts | None = None
 
 
 def settle(
@@ -286,10 +292,10 @@ def settle(
     scored = [e for e in new if isinstance(e, ev.GameScored)]
     if scored:
         ref = str(reference.current(game.game_id, state))
-        texts = notices.result(game.game_id, ref, scored[-1])
+        texts = notice_letters.result(game.game_id, ref, scored[-1])
         for seat, player in sorted(lookup.seated_players(game.game_id).items()):
             if state.has_player(seat):
-                mails.append(mail_to(sender, player, notices.NOTICE, texts, game.game_id, {}))
+                mails.append(mail_to(sender, player, NOTICE, texts, game.game_id, {}))
     return Settled(record, mails, deadline_change(change), own)
 
 

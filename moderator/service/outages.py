@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from moderator.letters import notices
+from moderator.letters.moments import deadline_line, span
 from moderator.rules.legal import to_act
 from moderator.schedule import timing
-from moderator.service import notices, notify, reports
+from moderator.service import notify
 from moderator.store import EventStore, deadlines, players
 from moderator.store.deadlines import deadline_change
 from moderator.store.players import Player
@@ -41,13 +43,13 @@ def after_outage(store: EventStore, sender: str, now: datetime, max_outage: time
                 notify.mail_to(
                     sender,
                     player,
-                    notices.NOTICE,
+                    notify.NOTICE,
                     notices.outage(
                         game_id,
                         last,
                         now,
                         actor=actor,
-                        deadline=reports.deadline_line(record, player.time_zone),
+                        deadline=deadline_line(record, player.time_zone),
                         time_zone=player.time_zone,
                     ),
                     game_id,
@@ -64,11 +66,11 @@ def after_outage(store: EventStore, sender: str, now: datetime, max_outage: time
     with store.transaction() as tx:
         moderator = Player(0, "Moderator", sender, "UTC", None, None)
         texts = notices.outage_summary(last, now, max_outage, summary)
-        write(tx, Work(mails=(notify.mail_to(sender, moderator, notices.NOTICE, texts, None, {}),)))
+        write(tx, Work(mails=(notify.mail_to(sender, moderator, notify.NOTICE, texts, None, {}),)))
         deadlines.beat(tx, now)
     head = (
         f"the service was down from {timing.iso(last)} to {timing.iso(now)}: "
-        f"{len(summary)} deadline(s) extended by {notices.span(down)}"
+        f"{len(summary)} deadline(s) extended by {span(down)}"
     )
     return [head, *summary]
 

@@ -15,6 +15,9 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
+from moderator.letters import answers, notices
+from moderator.letters import reports as report_letters
+from moderator.letters.moments import deadline_line, moment_line
 from moderator.orders import Query
 from moderator.orders import standing as orders_standing
 from moderator.orders.errors import OrderError
@@ -32,10 +35,8 @@ from moderator.service import (
     auth,
     digests,
     mail_answers,
-    notices,
     notify,
     reliability,
-    reports,
     signon,
     standing,
 )
@@ -167,13 +168,15 @@ def play(
         brief=settled.own is not None,
         read_at=now,
     )
-    texts = answer_texts.with_report(texts, settled.own)
+    texts = answers.with_report(texts, settled.own)
     mails = [replies.answer(player, REPLY, texts, game.game_id)]
     histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
     events = [*lookup.events(game.game_id), *new_events] if histories else []
     for query in histories:
         told = history_lines(events, seat, query.from_turn, query.to_turn)
-        found = reports.history(after, seat, told, query.from_turn, query.to_turn)
+        found = report_letters.history(
+            after.game, str(after), seat, told, query.from_turn, query.to_turn
+        )
         mails.append(replies.answer(player, HISTORY, found, game.game_id))
     mails.extend(settled.mails)
     for change in changes:
@@ -243,7 +246,7 @@ def _allowance(record: GameRecord, seat: str, now: datetime, time_zone: str) -> 
         shows=SHOWS_A_DAY - record.shown_on(seat, day),
         tells_a_day=RELAYS_A_DAY,
         shows_a_day=SHOWS_A_DAY,
-        renews=f"at midnight UTC, {reports.moment_line(midnight, time_zone)}",
+        renews=f"at midnight UTC, {moment_line(midnight, time_zone)}",
     )
 
 
@@ -340,8 +343,8 @@ def _absence_notices(
             change.absence.begins,
             change.absence.ends,
             actor=actor,
-            deadline=reports.deadline_line(record, player.time_zone),
+            deadline=deadline_line(record, player.time_zone),
             time_zone=player.time_zone,
         )
-        mails.append(replies.mail(player, notices.NOTICE, texts, game.game_id, {}))
+        mails.append(replies.mail(player, notify.NOTICE, texts, game.game_id, {}))
     return mails

@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 
+from moderator.letters import answers
+from moderator.letters.texts import MailInfo, Texts
 from moderator.mail.checks.base import header_text
-from moderator.service import auth, notify, reports
+from moderator.service import auth, notify
 from moderator.service.mail_reading import ReadMail, mail_info
 from moderator.service.notify import REFUSAL
 from moderator.store.inbox import InboundMessage, Lookup, Outcome
@@ -33,7 +35,7 @@ class Replies:
     moderator_address: str
     message: InboundMessage
     msg: EmailMessage
-    info: reports.MailInfo
+    info: MailInfo
 
     @property
     def message_digest(self) -> str:
@@ -59,12 +61,12 @@ class Replies:
         """A mail not carried out: ``per_day`` refusals of its ``kind`` a day to the address."""
         if lookup.mails_today(player.address, (kind,)) >= per_day:
             return Outcome(rejected=True, note=f"refused, not answered (refused today): {why}")
-        texts = reports.refusal(self.info, why, how, per_day=per_day, time_zone=player.time_zone)
+        texts = answers.refusal(self.info, why, how, per_day=per_day, time_zone=player.time_zone)
         mail = self.answer(player, kind, texts, None)
         return Outcome(mails=(mail,), rejected=True, note=f"refused: {why}")
 
     def answer(
-        self, player: Player, kind: str, texts: reports.Texts, game_id: str | None
+        self, player: Player, kind: str, texts: Texts, game_id: str | None
     ) -> OutgoingMail:
         """A mail answering the message, to the player's registered address."""
         return self.mail(player, kind, texts, game_id, self.reply_headers())
@@ -82,7 +84,7 @@ class Replies:
         self,
         player: Player,
         kind: str,
-        texts: reports.Texts,
+        texts: Texts,
         game_id: str | None,
         headers: Mapping[str, str],
     ) -> OutgoingMail:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from moderator.letters import answers
 from moderator.mail.signatures import Verifier
-from moderator.service import auth, reports, seals, signon
+from moderator.service import auth, seals, signon
 from moderator.service.gate import sealed
 from moderator.service.mail_reading import ReadMail
 from moderator.service.notify import SIGNON_REFUSAL, WELCOME
@@ -85,7 +86,7 @@ def sign_on(
     zone = req.time_zone or "UTC"
     hashed = hash_secret(secret) if secret is not None else None
     new = NewPlayer(req.name, address, zone, key, hashed)
-    texts = reports.welcome(req.name, address, zone, key, new.secret_hash is not None)
+    texts = answers.welcome(req.name, address, zone, key, new.secret_hash is not None)
     player = Player(0, req.name, address, zone, key, new.secret_hash)
     mail = replies.answer(player, WELCOME, texts, None)
     done = Outcome(players=(new,), mails=(mail,), note=f"signed on {req.name} <{address}>")

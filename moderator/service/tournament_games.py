@@ -17,8 +17,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from moderator.letters import tournaments as wording
+from moderator.letters.moments import moment_line
 from moderator.play.dice import BoundDice, new_seed, sealed_start
-from moderator.reporting.render import render
 from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.evolve import replay
@@ -28,9 +29,8 @@ from moderator.schedule.record import GameRecord
 from moderator.service import (
     clockwork,
     notify,
-    reports,
 )
-from moderator.service.notices import NOTICE
+from moderator.service.notify import NOTICE
 from moderator.store import players
 from moderator.store import tournaments as stored
 from moderator.store.errors import ConflictError, GameNotFoundError
@@ -41,7 +41,6 @@ from moderator.store.players import Player
 from moderator.store.unit_of_work import GameWrite, TournamentWrite, Work, game_write, write
 from moderator.tournament import commands as cmd
 from moderator.tournament import events as tev
-from moderator.tournament import texts as wording
 from moderator.tournament.decide import decide
 from moderator.tournament.scoring import game_result
 from moderator.tournament.standings import standings
@@ -144,16 +143,14 @@ def _start(
         player = players.player_by_address(tx, address)
         if player is None:
             continue
-        text = render(
-            "tournament.game-start.txt.j2",
-            tournament=state.name,
-            game=formed.game,
-            seat=seat,
-            seats=seats,
-            settings=settings.describe(),
-            ends_at=reports.moment_line(ends, player.time_zone) if ends else "",
+        texts = wording.game_start(
+            state.name,
+            formed.game,
+            seat,
+            seats,
+            settings.describe(),
+            moment_line(ends, player.time_zone) if ends else "",
         )
-        texts = reports.Texts(f"Tournament {state.name}: your game {formed.game}", text)
         mails.append(notify.mail_to(sender, player, NOTICE, texts, formed.game, {}))
     who = ", ".join(f"{seat} <{address}>" for seat, address in formed.seats)
     return TournamentOutcome([*mails, *reports_out], [f"{state.name}: formed {formed.game}: {who}"])
@@ -228,15 +225,10 @@ def record_finished(tx: Tx, sender: str, game_id: str, now: datetime) -> Tournam
 # -- standings and notices ------------------------------------------------------------------
 
 
-def standings_text(state: TournamentState, game: TournamentGame | None = None) -> str:
-    return render("tournament.standings.txt.j2", **wording.standings_context(state, game))
-
-
 def standings_to_all(
     tx: Tx, sender: str, state: TournamentState, game: TournamentGame | None
 ) -> TournamentOutcome:
-    text = standings_text(state, game)
-    subject = wording.standings_subject(state, game)
+    texts = wording.standings_mail(state, game)
     addresses = [row.player for row in standings(state)]
     if state.director not in addresses:
         addresses.append(state.director)
@@ -244,7 +236,6 @@ def standings_to_all(
     for address in addresses:
         player = players.player_by_address(tx, address)
         if player is not None:
-            texts = reports.Texts(subject, text)
             mails.append(notify.mail_to(sender, player, NOTICE, texts, None, {}))
     return TournamentOutcome(mails)
 
@@ -252,8 +243,7 @@ def standings_to_all(
 def notice(
     sender: str, player: Player, heading: str, lines: Iterable[str], game_id: str | None
 ) -> OutgoingMail:
-    text = render("tournament.notice.txt.j2", heading=heading, lines=list(lines))
-    return notify.mail_to(sender, player, NOTICE, reports.Texts(heading, text), game_id, {})
+    return notify.mail_to(sender, player, NOTICE, wording.notice(heading, lines), game_id, {})
 
 
 def to_seats(
@@ -282,7 +272,6 @@ __all__ = [
     "notice",
     "record_finished",
     "record_game_finished",
-    "standings_text",
     "standings_to_all",
     "to_seats",
 ]

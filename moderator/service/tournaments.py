@@ -26,10 +26,11 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
-from moderator.reporting.render import render
+from moderator.letters import tournaments as wording
+from moderator.letters.moments import moment_line
 from moderator.rules.state import Step
 from moderator.schedule import timing
-from moderator.service import games_directed, notify, reports
+from moderator.service import games_directed, notify
 from moderator.service.reliability import record_reliability
 from moderator.service.tournament_games import (
     TournamentOutcome,
@@ -40,7 +41,6 @@ from moderator.service.tournament_games import (
     notice,
     record_finished,
     record_game_finished,
-    standings_text,
     to_seats,
 )
 from moderator.store import players
@@ -52,7 +52,6 @@ from moderator.store.unit_of_work import TournamentWrite, Work, write
 from moderator.tournament import commands as cmd
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
-from moderator.tournament import texts as wording
 from moderator.tournament.decide import decide
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.lines import Request, parse_line
@@ -140,21 +139,13 @@ def carry_out(
         results.append(result)
         out.add(caused)
     if results or others:  # his lines are quoted in the private part only: never signed
-        public = render(
-            "tournament.reply.txt.j2",
-            mail=f"your mail read {reports.moment_line(now, player.time_zone)}",
-            done=sum(r.outcome == "done" for r in results),
-            refused=sum(r.outcome == "refused" for r in results),
-            answered=sum(r.outcome == "answered" for r in results),
+        texts = wording.reply(
+            f"your mail read {moment_line(now, player.time_zone)}",
+            (headers or {}).get("In-Reply-To", ""),
+            results,
+            others,
+            others_why,
         )
-        private = render(
-            "tournament.reply-private.txt.j2",
-            message_id=(headers or {}).get("In-Reply-To", ""),
-            results=results,
-            others=list(others),
-            others_why=others_why,
-        )
-        texts = reports.Texts("Re: your tournament lines", public, private)
         mail = notify.mail_to(moderator_address, player, notify.REPLY, texts, None, headers or {})
         out.mails.insert(0, mail)
     return out
@@ -169,7 +160,7 @@ def _carry_out_one(
         return _create(tx, player, request, now), TournamentOutcome()
     if request.kind == "standings":
         loaded = _load(tx, request.tournament or "")
-        text = standings_text(loaded.state)
+        text = wording.standings(loaded.state)
         return _Result(line, "answered", text.splitlines()), TournamentOutcome()
     if request.tournament is not None:
         loaded = _load(tx, request.tournament, lock=True)

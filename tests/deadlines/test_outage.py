@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from moderator.service import clockwork, notices
+from moderator.service import clockwork, notify
 from moderator.store import EventStore, deadlines
 
 from .conftest import MODERATOR, Desk, hours, to
@@ -58,7 +58,7 @@ def test_an_outage_longer_than_allowed_extends_every_deadline_and_tells_everybod
         mails = desk.mails()
         (summary,) = [m for m in mails if m.recipient == MODERATOR]
         assert "down for 3 days 2 hours" in summary.body and "g1:" in summary.body
-        assert summary.kind == notices.NOTICE
+        assert summary.kind == notify.NOTICE
         for name in THREE:
             (told,) = [m for m in to(mails, name) if m.game_id == "g1"]
             assert "extended by that time" in told.body

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from moderator.schedule.timing import TimeLimits
-from moderator.service import notices
+from moderator.service import notify
 
 from .conftest import Desk, address, hours, position, to
 
@@ -32,7 +32,7 @@ def test_wolff_21_0_reminders_go_to_the_player_to_act_once_each_at_their_moment(
     lines = desk.at(due - hours(24))
     assert lines == [f"g1: reminded Ann of the deadline {due.isoformat()}"]
     (mail,) = desk.mails()
-    assert mail.recipient == address("Ann") and mail.kind == notices.NOTICE
+    assert mail.recipient == address("Ann") and mail.kind == notify.NOTICE
     assert mail.private_body is None  # nothing private in it
     assert "2024-07-04 19:00 (Asia/Tokyo)" in mail.body  # in her time zone
     assert "about 24 hours from now" in mail.body

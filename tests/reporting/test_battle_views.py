@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from moderator.letters.reports import battle as battle_text
+from moderator.letters.reports import status as view_text
 from moderator.orders import parse_order
 from moderator.reporting import describe, history_lines, legal_json, player_view
 from moderator.reporting.narrate import is_bookkeeping
-from moderator.reporting.views import battle_text, view_text
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules.decide import apply

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from moderator.letters.moments import deadline_line
 from moderator.play.games import new_game
 from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
@@ -14,7 +15,6 @@ from moderator.rules.state import Step
 from moderator.schedule import reference
 from moderator.schedule.record import Deadline, GameRecord
 from moderator.service import MailGameHandler, reports
-from moderator.service.reports import deadline_line
 from moderator.store import EventStore, inbox
 
 from .conftest import MODERATOR, Table, address, seat_players

@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from moderator.letters.moments import deadline_line
 from moderator.schedule import timing
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.record import (
@@ -17,7 +18,6 @@ from moderator.schedule.record import (
     Pause,
     upcast_0,
 )
-from moderator.service.reports import deadline_line
 
 from .schema0 import FULL_OPTIONS, FULL_RECORD, SCRIPTED_OPTIONS, SCRIPTED_RECORD
 

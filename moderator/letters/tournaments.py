@@ -1,17 +1,23 @@
 """
-What the tournament's mails say: sentences and the view-model of the standings, built
-from the state (pure; the shell renders them with the ``tournament.*.txt.j2``
-templates).
+What the tournament's mails say: the answer to a mail's tournament lines, the game a
+player was seated in, a notice (a seat handed over, a game paused, resumed or its
+deadline moved, a withdrawal), the standings; and the sentences and the standings'
+view-model they are made of, built from the tournament's state.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
+from typing import Any, Protocol
 
+from moderator.letters.templates import letter, render
+from moderator.letters.texts import Texts
 from moderator.tournament import events as ev
 from moderator.tournament.scoring import DIRECTOR, PLAY, TIME, place_points
 from moderator.tournament.settings import Scoring
-from moderator.tournament.standings import format_points, standings
+from moderator.tournament.standings import format_points
+from moderator.tournament.standings import standings as ranked
 from moderator.tournament.state import TournamentGame, TournamentState
 
 #: How a game ended, in words (``GameFinished.ended``).
@@ -131,7 +137,7 @@ def standings_context(state: TournamentState, game: TournamentGame | None = None
         "tournament": state.name,
         "final": state.finished,
         "game": game_summary(state, game) if game is not None else None,
-        "rows": standings(state),
+        "rows": ranked(state),
         "scoring": scoring,
         "running": [g.game for g in state.unfinished],
         "waiting": [state.name_of(p) for p in state.pool()],
@@ -144,3 +150,114 @@ def standings_subject(state: TournamentState, game: TournamentGame | None) -> st
     if game is not None:
         return f"Tournament {state.name}: {game.game} is over, the standings"
     return f"Tournament {state.name}: standings"
+
+
+@letter("tournament.standings.txt.j2")
+def standings(state: TournamentState, game: TournamentGame | None = None) -> str:
+    """The standings of ``state`` (after ``game`` finished, if given): the text mailed and printed."""
+    return render("tournament.standings.txt.j2", **standings_context(state, game))
+
+
+def standings_mail(state: TournamentState, game: TournamentGame | None) -> Texts:
+    """The standings as every player of the tournament is mailed them."""
+    return Texts(standings_subject(state, game), standings(state, game))
+
+
+@letter("tournament.notice.txt.j2")
+def notice(heading: str, lines: Iterable[str]) -> Texts:
+    """A tournament notice: ``heading`` (its subject too) and what it says."""
+    return Texts(heading, render("tournament.notice.txt.j2", heading=heading, lines=list(lines)))
+
+
+@letter("tournament.game-start.txt.j2")
+def game_start(
+    tournament: str,
+    game: str,
+    seat: str,
+    seats: Sequence[Mapping[str, str]],
+    settings: Sequence[str],
+    ends_at: str,
+) -> Texts:
+    """To the holder of ``seat``: the tournament formed ``game`` (``seats``: seat and name)."""
+    text = render(
+        "tournament.game-start.txt.j2",
+        tournament=tournament,
+        game=game,
+        seat=seat,
+        seats=list(seats),
+        settings=list(settings),
+        ends_at=ends_at,
+    )
+    return Texts(f"Tournament {tournament}: your game {game}", text)
+
+
+class LineResult(Protocol):
+    """What became of one tournament line (``service.tournaments``' results)."""
+
+    @property
+    def line(self) -> str: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def lines(self) -> Sequence[str]: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+
+
+@letter("tournament.reply.txt.j2", "tournament.reply-private.txt.j2")
+def reply(
+    mail: str,
+    message_id: str,
+    results: Sequence[LineResult],
+    others: Sequence[str] = (),
+    others_why: str = "",
+) -> Texts:
+    """
+    The answer to a mail's tournament lines: counts in the signed part (``mail`` names
+    the mail by when it was read), each line and its result in the private part (it
+    quotes the mail, so it is never signed); ``others``: lines not read, and why.
+    """
+    public = render(
+        "tournament.reply.txt.j2",
+        mail=mail,
+        done=sum(r.outcome == "done" for r in results),
+        refused=sum(r.outcome == "refused" for r in results),
+        answered=sum(r.outcome == "answered" for r in results),
+    )
+    private = render(
+        "tournament.reply-private.txt.j2",
+        message_id=message_id,
+        results=list(results),
+        others=list(others),
+        others_why=others_why,
+    )
+    return Texts("Re: your tournament lines", public, private)
+
+
+def paused_lines() -> list[str]:
+    """The notice that the director paused a game."""
+    return ["No deadline runs until the game is resumed; orders are still carried out."]
+
+
+def resumed_lines(paused_for: timedelta, ends_at: str, deadline: str) -> list[str]:
+    """The notice that a game paused for ``paused_for`` runs again (``ends_at``: its
+    time limit moved on, "" if it has none; ``deadline``: the one running now)."""
+    lines = [f"The game was paused for {_span(paused_for)}."]
+    if ends_at:
+        lines.append(f"Its time limit is now reached at {ends_at}.")
+    lines.append(f"Deadline: {deadline}.")
+    return lines
+
+
+def extended_lines(deadline: str | None) -> list[str]:
+    """The notice of a deadline moved on by the director (None: none was running)."""
+    if deadline is None:
+        return ["No deadline is running in the game now: nothing was moved."]
+    return [f"Deadline now: {deadline}."]
+
+
+def _span(length: timedelta) -> str:
+    hours = round(length.total_seconds() / 3600)
+    return f"{hours} hour(s)" if hours < 48 else f"{hours // 24} day(s)"

@@ -15,32 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from moderator.reporting.render import render
+from moderator.letters.moments import moment_line, span, step_name
+from moderator.letters.templates import letter, render
+from moderator.letters.texts import Texts
 from moderator.rules import events as ev
-from moderator.schedule.timing import KIND_NAMES
-from moderator.service.reports import Texts, moment_line
-
-#: The outbox's kind of these mails: ``notice``, which the sender marks as generated
-#: (``Auto-Submitted: auto-generated``), not as an answer to a mail.
-NOTICE = "notice"
 
 
-def span(length: timedelta) -> str:
-    """A length of time in words, rounded: "3 days 4 hours", "about 24 hours", "50 minutes"."""
-    minutes = max(0, round(length.total_seconds() / 60))
-    if minutes < 120:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    hours = round(minutes / 60)
-    if hours <= 48:
-        return f"about {hours} hours"
-    days, hours = divmod(hours, 24)
-    return f"{days} days" + (f" {hours} hour{'s' if hours != 1 else ''}" if hours else "")
-
-
-def step_name(kind: str | None) -> str:
-    return KIND_NAMES.get(kind or "", "move")
-
-
+@letter("player.reminder.txt.j2")
 def reminder(
     game: str,
     ref: str,
@@ -65,6 +46,7 @@ def reminder(
     return Texts(f"Reminder: your move is due {moment_line(due, time_zone)} (ref {ref})", text)
 
 
+@letter("player.timeout.txt.j2")
 def timeout(
     game: str,
     ref: str,
@@ -99,6 +81,7 @@ def timeout(
     return Texts(f"{whose} deadline passed: the moderator acted (ref {ref})", text)
 
 
+@letter("player.absence.txt.j2")
 def absence(
     game: str,
     who: str,
@@ -132,6 +115,7 @@ def absence(
     return Texts(subjects.get(what, f"{who} is back"), text)
 
 
+@letter("player.outage.txt.j2")
 def outage(
     game: str,
     down_from: datetime,
@@ -154,6 +138,7 @@ def outage(
     return Texts("The moderator was down: deadlines extended", text)
 
 
+@letter("player.outage-summary.txt.j2")
 def outage_summary(
     down_from: datetime, down_to: datetime, allowed: timedelta, games: Sequence[str]
 ) -> Texts:
@@ -169,6 +154,7 @@ def outage_summary(
     return Texts(f"Titan moderator: down for {span(down_to - down_from)}, deadlines extended", text)
 
 
+@letter("player.time-called.txt.j2")
 def time_called(
     game: str, ref: str, ends: datetime, called: ev.TimeCalled, time_zone: str
 ) -> Texts:
@@ -184,6 +170,7 @@ def time_called(
     return Texts(f"The game's end date has come: last round {called.last_turn} (ref {ref})", text)
 
 
+@letter("player.result.txt.j2")
 def result(game: str, ref: str, scored: ev.GameScored) -> Texts:
     """Rulebook 20.5/21.1: the totals of a game ended by its time limit."""
     rows = [
@@ -209,14 +196,11 @@ def result(game: str, ref: str, scored: ev.GameScored) -> Texts:
 
 
 __all__ = [
-    "NOTICE",
     "absence",
     "outage",
     "outage_summary",
     "reminder",
     "result",
-    "span",
-    "step_name",
     "time_called",
     "timeout",
 ]
