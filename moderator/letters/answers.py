@@ -20,6 +20,8 @@ from moderator.letters.templates import letter, render
 from moderator.letters.texts import MailInfo, Texts
 from moderator.orders.conditional import is_conditional
 from moderator.pictures.spec import BATTLE, Picture
+from moderator.schedule import reference
+from moderator.schedule.reference import StepRef
 
 #: Order lines a refusal lists as legal instead.
 HINT_LINES = 30
@@ -161,6 +163,43 @@ def with_report(answer: Texts, report: Texts | None) -> Texts:
     return Texts(f"Re: {report.subject}", public, private or None, pictures)
 
 
+def ref_problem(code: str, after: StepRef, carried: int) -> str:
+    """
+    Why a mail's orders changed the game in nothing, for the signed part of the answer:
+    what happened to the mail, and the reference to quote next (``after``: the game once
+    the mail has run), never the one the mail quoted (its author wrote that, and the
+    moderator signs nothing a player chose; the refused lines in the private part say
+    it).  ``carried``: the lines carried out all the same (shows, messages, ``notify``
+    and the like).
+    """
+    if carried:
+        outcome = (
+            f"its orders that change the game were not carried out, but {carried} other "
+            f"line(s) were (each line and what became of it is in the private part)"
+        )
+    else:
+        outcome = "nothing was changed"
+    if code == reference.E_REF_STALE:
+        return (
+            f"your mail quotes an earlier step of game {after.game}: {outcome}. Read the "
+            f"latest report, then send your orders with the line '{after.line}'"
+        )
+    if code == reference.E_REF_AHEAD:
+        return (
+            f"your mail quotes a step game {after.game} has not reached: {outcome}. Send "
+            f"your orders with the line '{after.line}'"
+        )
+    if code == reference.E_REF_GAME:
+        return (
+            f"your mail quotes a reference of another game: {outcome}. Orders for game "
+            f"{after.game} need the line '{after.line}'"
+        )
+    return (
+        f"orders that change the game must quote its current step reference: {outcome}. "
+        f"Add the line '{after.line}' to your orders (it is in every report)"
+    )
+
+
 @letter("player.refusal.txt.j2", "player.refusal-private.txt.j2")
 def refusal(
     mail: MailInfo,
@@ -213,6 +252,7 @@ __all__ = [
     "LineResult",
     "counts",
     "legal_now",
+    "ref_problem",
     "refusal",
     "reply",
     "welcome",

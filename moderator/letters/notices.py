@@ -2,7 +2,8 @@
 The texts of the mails the service's clock writes: reminders before a deadline,
 timeout notices (what the moderator did for a player who did not act in time, Wolff
 20.4/21.0), absences declared, withdrawn and ended, the game's end date (Wolff 21.1)
-and its result (rulebook 20.5), and the notices after an outage of the service.
+and its result (rulebook 20.5), and the notices after an outage of the service; and to
+the game master, a mail set aside that waits for him.
 
 Each is one public part (signed when it is sent) and holds only what every player may
 know: who was to act, the order lines given on his behalf (refusals: withdraw, flee,
@@ -195,12 +196,20 @@ def result(game: str, ref: str, scored: ev.GameScored) -> Texts:
     )
 
 
+@letter("gm.shunted.txt.j2")
+def shunted(message_id: int, error: str) -> Texts:
+    """To the game master: inbound message ``message_id`` failed with ``error`` and waits."""
+    text = render("gm.shunted.txt.j2", message_id=message_id, error=error)
+    return Texts(f"Message {message_id} was shunted", text)
+
+
 __all__ = [
     "absence",
     "outage",
     "outage_summary",
     "reminder",
     "result",
+    "shunted",
     "time_called",
     "timeout",
 ]

@@ -153,7 +153,7 @@ def play(
     ref_problem = ""
     if ref_refused and problem is not None:
         done = mail_answers.carried_out(results)
-        ref_problem = mail_answers.signed_ref_problem(problem[0], after, done)
+        ref_problem = answers.ref_problem(problem[0], after, done)
     texts = answer_texts.reply(
         after,
         now_state,

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from moderator.letters import notices
 from moderator.store import players
 from moderator.store.errors import (
     GameNotFoundError,
@@ -228,12 +229,8 @@ def shunt(store: EventStore, message_id: int, error: BaseException, gm: str | No
         if moved.rowcount != 1:
             return SKIPPED  # another worker got to it first
         if gm is not None:
-            notice = OutgoingMail(
-                gm,
-                f"Message {message_id} was shunted",
-                f"Inbound message {message_id} could not be processed and waits for you:\n"
-                f"{text}\n\nAfter fixing the cause: titan-moderator db requeue {message_id}\n",
-            )
+            told = notices.shunted(message_id, text)
+            notice = OutgoingMail(gm, told.subject, told.public)
             write(tx, Work(mails=(notice,)))  # not the message's reply: that may come later
     return SHUNTED
 

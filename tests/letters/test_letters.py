@@ -149,6 +149,7 @@ EXAMPLES: dict[str, Callable[[], Texts | str | None]] = {
             winners=("Ann",),
         ),
     ),
+    "moderator.letters.notices.shunted": lambda: notices.shunted(7, "ValueError: bad"),
     "moderator.letters.address.request": lambda: address.request(
         "ann@example.org", "ann@example.net", "0a1b", key=False, until="soon", others=0
     ),
@@ -222,7 +223,7 @@ def test_each_letter_renders_its_templates_from_plain_values(function: str) -> N
     assert cache is not None
     cache.clear()  # what Jinja2 loads now is what this letter renders
     out = EXAMPLES[function]()
-    loaded = {key[1] for key in cache.keys()}  # Jinja2 keys its cache (loader, name)
+    loaded = {key[1] for key in cache}  # Jinja2 keys its cache by (loader, name)
     assert set(names) <= loaded
     texts = [out] if isinstance(out, str) else [out.public, out.private or ""] if out else []
     assert any(text.strip() for text in texts)
