@@ -8,7 +8,7 @@ around ``moderator.tournament``; ``moderator.service.tournaments`` re-exports it
 - ``game_finished(store, moderator_address, game_id)`` (or ``record_game_finished`` in a
   transaction): records a finished game's result and mails the standings; idempotent;
   ``finish_games`` does it for every finished tournament game;
-- the standings and the notices every tournament mail is made of.
+- who is mailed the standings and the notices (``letters.tournaments`` words them).
 """
 
 from __future__ import annotations
