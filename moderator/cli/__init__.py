@@ -24,7 +24,17 @@ import inspect
 
 import typer
 
-from moderator.cli import db, demo, local, operator, service, simulate, tournament, verify
+from moderator.cli import (
+    db,
+    demo,
+    local,
+    operator,
+    robot_play,
+    service,
+    simulate,
+    tournament,
+    verify,
+)
 
 app = typer.Typer(
     help="A play-by-email moderator for the board game Titan.",
@@ -38,7 +48,7 @@ service.game_app.command("show")(operator.game_show)
 tournament.player_app.command("list")(operator.player_list)
 app.add_typer(local.app, name="local")
 app.add_typer(db.app, name="db")
-app.command("play")(demo.play)
+app.command("play")(robot_play.play)
 app.command("serve")(service.serve)
 app.command("worker")(service.worker)
 app.command("check-config")(service.check_config)

@@ -1,8 +1,7 @@
-"""Games between robots: ``play`` (in memory) and ``demo`` (by mail, on an embedded hub)."""
+"""``demo``: games between robots by mail, on an embedded hub."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Annotated, Any
@@ -10,36 +9,6 @@ from typing import Annotated, Any
 import typer
 
 from moderator.cli.common import _fail
-from moderator.play.robot_games import DEFAULT_NAMES, play_robot_game
-from moderator.rules.state import GameState, Step
-
-
-def _progress_line(state: GameState) -> str:
-    live = state.live_players
-    scores = ", ".join(f"{p.name} {p.score}" for p in live)
-    if state.step is Step.OVER:
-        return f"Turn {state.turn:>3}: game over; {len(live)} left ({scores})"
-    return f"Turn {state.turn:>3}: {len(live)} players left; scores: {scores}"
-
-
-def play(
-    players: Annotated[int, typer.Option("--players", min=2, max=6, help="2 to 6 robots.")] = 6,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for dice and robots.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
-) -> None:
-    """Play a whole game between robot players choosing random legal orders."""
-
-    def progress(state: GameState) -> None:
-        if not quiet:
-            typer.echo(_progress_line(state))
-
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    names = ", ".join(DEFAULT_NAMES[:players])
-    typer.echo(f"Robot game: {players} players ({names}), seed {seed}")
-    summary = play_robot_game(players, seed, progress=progress)
-    typer.echo("")
-    typer.echo(summary.text())
 
 
 def demo(

@@ -258,8 +258,32 @@ def test_unknown_game_and_duplicate(db: str) -> None:
     assert result.exit_code == 2 and "already" in result.output
 
 
-def test_play_runs_a_whole_robot_game() -> None:
-    result = runner.invoke(app, ["play", "--players", "4", "--seed", "3"])
+def test_play_prints_each_seats_kind_and_placement() -> None:
+    result = runner.invoke(
+        app, ["play", "--players", "3", "--robots", "competent,random,random", "--seed", "3"]
+    )
     assert result.exit_code == 0, result.output
-    assert "Winner:" in result.stdout and "Final scores:" in result.stdout
-    assert "Turn   1:" in result.stdout
+    assert "Game 1 (seed 3): Ann (competent), Bob (random), Cy (random)" in result.stdout
+    assert "  1. " in result.stdout and "  3. " in result.stdout and " turns, " in result.stdout
+
+
+def test_play_as_json_gives_one_kind_to_every_seat() -> None:
+    result = runner.invoke(
+        app, ["play", "--players", "2", "--robots", "random", "--games", "2", "--seed", "8",
+              "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    games = json.loads(result.stdout)
+    assert [g["seed"] for g in games] == [8, 9]
+    for game in games:
+        assert [s["robot"] for s in game["seats"]] == ["random", "random"]
+        placed = [p for group in game["placement"] for p in group]
+        assert sorted(placed) == ["Ann", "Bob"] and game["turns"] >= 1
+        assert game["draw"] == (game["winner"] is None)
+
+
+def test_play_refuses_an_unknown_kind_and_a_wrong_count() -> None:
+    result = runner.invoke(app, ["play", "--robots", "clever"])
+    assert result.exit_code == 2 and "competent, random" in result.output
+    result = runner.invoke(app, ["play", "--players", "3", "--robots", "random,random"])
+    assert result.exit_code == 2 and "one for each of the 3 seats" in result.output
