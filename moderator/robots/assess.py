@@ -25,6 +25,8 @@ TITAN_WEIGHT = 400.0
 #: Points the enemy earns count against us at this rate (angels, Titan power: 17.x, 19.1).
 POINT_WEIGHT = 0.3
 ROLLS = range(1, 7)
+#: The dice can upset any estimate: a legion in reach is never quite safe.
+UPSET = 0.02
 
 
 def terrain_of(land: int) -> str:
@@ -157,9 +159,7 @@ class Board:
                 if not rolls:
                     continue
                 o = self.attack(self.contents(lg), owner, contents, me, land)
-                if o.attacker_wins <= 0.5:
-                    continue
-                loss = o.attacker_wins * mine - (1 - o.attacker_wins) * 0.0
+                loss = max(UPSET, o.attacker_wins) * mine
                 for r in rolls:
                     worst[r] = max(worst[r], loss)
             total += sum(worst) / 6

@@ -94,6 +94,15 @@ class Field:
         winning = o.attacker_wins if side == ATTACKER else 1 - o.attacker_wins
         return cls(battle, land_of(battle), side, mine, enemies, winning)
 
+    @property
+    def caution(self) -> float:
+        """
+        How much a character's danger counts: each enemy strikes one character a phase,
+        so a few enemies cannot hurt many of ours at once; less when we are winning.
+        """
+        spread = min(1.0, max(1, len(self.enemies)) / max(1, len(self.mine)))
+        return spread * (1.5 - self.winning)
+
     def entrances(self, side: str) -> tuple[str, ...]:
         return entry_hexes(self.battle, side)
 
@@ -147,7 +156,7 @@ def hex_value(fld: Field, f: Fighter, h: str) -> float:
                 continue
             p = hit_chance(f.skill, e.skill)
             offence = max(offence, 0.7 * (f.power // 2) * p * worth(e) / e.power)
-    care = TITAN_CARE if f.creature == "Titan" else 1.0
+    care = TITAN_CARE if f.creature == "Titan" else fld.caution
     boldness = 0.5 + fld.winning
     value += boldness * offence - care * min(1.0, danger / max(1, f.remaining)) * worth(f) / 2
     if on_board and (fld.side == ATTACKER or fld.winning > 0.6):

@@ -38,6 +38,8 @@ FLYER_BONUS = 1.1
 RANGESTRIKE_BONUS = 1.1
 NATIVE_BONUS = 1.2
 TOWER_BONUS = 1.2
+#: How much likelier the Titan is to be struck at than its worth says.
+TITAN_FOCUS = 0.5
 
 
 @lru_cache(maxsize=64)
@@ -110,7 +112,11 @@ class _Side:
     worth: list[float]
 
     def alive(self) -> list[int]:
-        return [i for i in range(len(self.names)) if self.damage[i] < self.power[i] - 1e-9]
+        """The living; none once the Titan is slain (19.3: his legions go with him)."""
+        living = [i for i in range(len(self.names)) if self.damage[i] < self.power[i] - 1e-9]
+        if TITAN in self.names and TITAN not in (self.names[i] for i in living):
+            return []
+        return living
 
     def add(self, name: str, power: float, skill: int, mult: float, worth: float) -> None:
         self.names.append(name)
@@ -143,7 +149,15 @@ def _strike(strikers: _Side, targets: _Side, share: float) -> None:
     alive = targets.alive()
     if not alive:
         return
-    order = sorted(alive, key=lambda i: (targets.power[i] - targets.damage[i]) / targets.worth[i])
+
+    def key(i: int) -> float:  # cheapest kill first; a Titan is worth going for (19.3)
+        return (
+            (targets.power[i] - targets.damage[i])
+            / targets.worth[i]
+            * (TITAN_FOCUS if targets.names[i] == TITAN else 1.0)
+        )
+
+    order = sorted(alive, key=key)
     mean_skill = round(sum(targets.skill[i] for i in alive) / len(alive))
     hits = share * sum(
         strikers.power[i] * _hit_chance(strikers.skill[i], mean_skill) * strikers.mult[i]
@@ -159,6 +173,8 @@ def _strike(strikers: _Side, targets: _Side, share: float) -> None:
 
 
 def _lost(side: _Side) -> float:
+    if not side.alive():
+        return sum(side.worth)
     return sum(
         side.worth[i] * min(1.0, side.damage[i] / side.power[i]) for i in range(len(side.names))
     )
@@ -220,9 +236,9 @@ def battle(
             break
     left_a, left_d = _strength(att), _strength(dfd)
     if not dfd.alive() and att.alive():
-        wins = 0.5 + 0.5 * min(1.0, left_a / start_a + 0.2)
+        wins = 0.5 + 0.5 * min(1.0, left_a / start_a)
     elif not att.alive() and dfd.alive():
-        wins = 0.5 - 0.5 * min(1.0, left_d / start_d + 0.2)
+        wins = 0.5 - 0.5 * min(1.0, left_d / start_d)
     elif not att.alive():
         wins = 0.5
     else:  # time loss: the attacker loses, less surely the closer he came
