@@ -62,6 +62,7 @@ from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSession, SmtpSink
+from moderator.ports import StoredMail
 from moderator.rules.state import Step
 from moderator.runtime import sender as sender_module
 from moderator.runtime.config import (
@@ -78,7 +79,6 @@ from moderator.runtime.service import Service
 from moderator.service.games import start_game
 from moderator.store import outbox, players
 from moderator.store.eventstore import EventStore
-from moderator.store.outbox import StoredMail
 
 MODERATOR = "moderator@titan.invalid"
 DOMAIN = "robots.titan.invalid"

@@ -93,6 +93,8 @@ from moderator import robot
 from moderator.mail import compose
 from moderator.play.dice import CountingDice
 from moderator.play.games import new_game
+from moderator.ports.deadlines import deadline_change
+from moderator.ports.players import DIRECTOR
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import setup
@@ -313,7 +315,7 @@ def grow(tx: Tx, game_id: str, target: int, rng: random.Random) -> tuple[GameSta
     record = record.but(dice=dice.record(), reported=dict.fromkeys(seats, state.version))
     record, change = timing.follow(state, record, tx.now())
     seq = tx.append(game_id, seq, batch, record=record, state=state)
-    for row in deadlines.deadline_change(change):
+    for row in deadline_change(change):
         deadlines.apply(tx, game_id, row, seq)
     return state, seq
 
@@ -458,7 +460,7 @@ def build_tournament(bench: Bench, size: int, reliability: int) -> tuple[Target,
     ]
     register(bench, [director, *entrants])
     with bench.store.transaction() as tx:
-        players.set_roles(tx, director.address, (players.DIRECTOR,))
+        players.set_roles(tx, director.address, (DIRECTOR,))
     events = tournament_stream(name, director, entrants, size, reliability, bench.clock())
     with bench.store.transaction() as tx:
         stored.create(tx, name, director.address)

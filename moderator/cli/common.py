@@ -11,9 +11,10 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.play.errors import GameError
+from moderator.ports import StoreError
 from moderator.runtime.bootstrap import open_store
 from moderator.runtime.database import described
-from moderator.store import ENV_VAR, EventStore, StoreError, database_url
+from moderator.store import ENV_VAR, EventStore, database_url
 
 DbOption = Annotated[
     str | None,

@@ -8,10 +8,11 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.cli.common import DbOption, _fail, _store
+from moderator.ports import StoreError
+from moderator.ports.mail import SHUNTED
 from moderator.runtime.database import checked_url, described
-from moderator.store import StoreError, database_url, inbox, migrate
+from moderator.store import database_url, inbox, migrate
 from moderator.store.check import check_store
-from moderator.store.tables import SHUNTED
 
 app = typer.Typer(help="Create, upgrade and check the database.", no_args_is_help=True)
 

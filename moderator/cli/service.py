@@ -9,7 +9,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
-from moderator.store import StoreError
+from moderator.ports import StoreError
 
 game_app = typer.Typer(help="Games played by mail.", no_args_is_help=True)
 
@@ -216,8 +216,8 @@ def game_relay(
     db: DbOption = None,
 ) -> None:
     """Let players pass messages through the moderator in a game (Wolff 4.5), or stop it."""
+    from moderator.ports import GameNotFoundError
     from moderator.service.games import set_relay
-    from moderator.store.errors import GameNotFoundError
 
     if setting.lower() not in ("on", "off"):
         raise _fail("error: write 'on' or 'off'")

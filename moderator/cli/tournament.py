@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from moderator.cli.common import ConfigOption, DbOption, _config, _fail, _store
+from moderator.ports.errors import TournamentNotFoundError
+from moderator.ports.players import DIRECTOR
 
 player_app = typer.Typer(help="Players who signed on by mail.", no_args_is_help=True)
 tournament_app = typer.Typer(help="Tournaments run by mail.", no_args_is_help=True)
@@ -38,9 +40,9 @@ def player_role(
             raise _fail(f"error: nobody is registered with {address}: he signs on by mail first")
         roles = set(player.roles)
         if director is True:
-            roles.add(players.DIRECTOR)
+            roles.add(DIRECTOR)
         elif director is False:
-            roles.discard(players.DIRECTOR)
+            roles.discard(DIRECTOR)
         if director is not None:
             players.set_roles(tx, player.address, tuple(sorted(roles)))
     shown = ", ".join(sorted(roles)) or "none"
@@ -65,9 +67,10 @@ def tournament_create(
     db: DbOption = None,
 ) -> None:
     """Create a tournament, as its director's mail 'tournament create ...' would."""
+    from moderator.ports import Work
     from moderator.service import tournaments
     from moderator.store import players
-    from moderator.store.unit_of_work import Work, write
+    from moderator.store.unit_of_work import write
 
     cfg = _config(config)
     line = " ".join(["tournament", "create", name, *(settings or [])])
@@ -104,7 +107,7 @@ def tournament_standings(
     with _store(url, create=False) as store, store.reading() as tx:
         try:
             state = stored.load(tx, name.lower()).state
-        except stored.TournamentNotFoundError as exc:
+        except TournamentNotFoundError as exc:
             raise _fail(f"error: {exc}") from None
     typer.echo(standings(state))
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from moderator.demo.keys import ROBOT_DOMAIN
+from moderator.ports import Deadline
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.timing import reminders_behind
-from moderator.store.deadlines import Deadline
 
 #: Where every demo game begins: a fixed moment, after the robots' keys were made.
 DEMO_START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)

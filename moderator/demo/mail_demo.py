@@ -46,6 +46,7 @@ from moderator.demo.mailrobot import MailRobot
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
 from moderator.play.robot_games import DEFAULT_NAMES
+from moderator.ports.mail import PENDING
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.runtime.bootstrap import event_store
@@ -63,7 +64,6 @@ from moderator.schedule.timing import TimeLimits
 from moderator.service.games import start_game
 from moderator.store import deadlines, inbox, outbox, players
 from moderator.store.eventstore import EventStore
-from moderator.store.tables import PENDING
 
 GAME_ID = "demo"
 #: The demo game's time limits (the defaults: days, which the demo clock never reaches

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from moderator.demo.mailrobot import MailRobot
 from moderator.demo.tournament_run import TOURNAMENT, DemoRun
+from moderator.ports.players import DIRECTOR
 from moderator.rules.state import Step
 from moderator.store import outbox, players
 from moderator.store import tournaments as stored
@@ -116,7 +117,7 @@ async def _until(run: DemoRun, check: Callable[[], bool], doing: str) -> None:
 
 def _make_director(store: EventStore, address: str) -> None:
     with store.transaction() as tx:
-        players.set_roles(tx, address, (players.DIRECTOR,))
+        players.set_roles(tx, address, (DIRECTOR,))
 
 
 def _registered(store: EventStore, bots: list[MailRobot]) -> bool:

@@ -15,13 +15,13 @@ from pathlib import Path
 from moderator.demo.mail_demo import dump_inbox, where_lines
 from moderator.demo.tournament_run import TOURNAMENT, DemoRun
 from moderator.letters.tournaments import standings as standings_text
+from moderator.ports.mail import PENDING
 from moderator.rules.events import TimeCalled
 from moderator.rules.state import GameState, Step
 from moderator.runtime.bootstrap import event_store
 from moderator.runtime.config import Config
 from moderator.store import outbox
 from moderator.store import tournaments as stored
-from moderator.store.tables import PENDING
 from moderator.tournament.scoring import DIRECTOR, PLAY, TIME
 from moderator.tournament.state import TournamentState
 

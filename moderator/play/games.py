@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from moderator.play.dice import BoundDice, CountingDice, new_seed, sealed_start
 from moderator.play.errors import GameError
+from moderator.ports import DeadlineChange, GameWrite, Work
+from moderator.ports.deadlines import with_time_limits
 from moderator.reporting.knowledge import known_contents
 from moderator.reporting.narrate import history_lines
 from moderator.reporting.views import legal_json, player_view
@@ -24,8 +26,7 @@ from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
-from moderator.store.deadlines import DeadlineChange, with_time_limits
-from moderator.store.unit_of_work import GameWrite, Work, write
+from moderator.store.unit_of_work import write
 
 if TYPE_CHECKING:
     from moderator.schedule.timing import TimeLimits

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from moderator.orders import split_lines
 from moderator.play.queries import waiting_line
 from moderator.play.run import ANSWERED, DONE, run_orders
+from moderator.ports import Work, game_write
 from moderator.rules import events as ev
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
-from moderator.store.unit_of_work import Work, game_write, write
+from moderator.store.unit_of_work import write
 
 
 @dataclass

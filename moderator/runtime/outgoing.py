@@ -43,8 +43,8 @@ from moderator.audit import report_check
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.pictures.spec import Picture
+from moderator.ports import StoredMail
 from moderator.runtime.picture_worker import draw_png
-from moderator.store.outbox import StoredMail
 
 log = logging.getLogger(__name__)
 

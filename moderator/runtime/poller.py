@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 
 from moderator.mail.imap import ImapSource, UidValidityChangedError
+from moderator.ports.mail import RECEIVED
 from moderator.service.processing import BUSY, SKIPPED, Handler, process_message
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
-from moderator.store.tables import INBOUND, RECEIVED
+from moderator.store.tables import INBOUND
 
 log = logging.getLogger(__name__)
 

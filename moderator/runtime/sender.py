@@ -37,10 +37,10 @@ from moderator.mail.errors import GpgError, MailTransportError
 from moderator.mail.gpg import Keyring
 from moderator.mail.smtp import SmtpSession, SmtpSink, next_attempt
 from moderator.mail.verp import return_path
+from moderator.ports import StoredMail
 from moderator.runtime.outgoing import render_outgoing, wire_bytes
 from moderator.store import outbox
 from moderator.store.eventstore import EventStore
-from moderator.store.outbox import StoredMail
 
 log = logging.getLogger(__name__)
 

@@ -32,18 +32,21 @@ from datetime import timedelta
 from moderator.letters import address, answers
 from moderator.letters.moments import moment_line
 from moderator.letters.texts import MailInfo, Texts
+from moderator.ports import (
+    ASK,
+    CANCEL,
+    MOVE,
+    AddressChange,
+    Lookup,
+    Outcome,
+    OutgoingMail,
+    PendingAddressChange,
+    Player,
+)
+from moderator.ports.players import normal_address, token_hash, token_matches
 from moderator.service import (
     auth,
     notify,
-)
-from moderator.store.inbox import ASK, CANCEL, MOVE, AddressChange, Lookup, Outcome
-from moderator.store.outbox import OutgoingMail
-from moderator.store.players import (
-    PendingAddressChange,
-    Player,
-    normal_address,
-    token_hash,
-    token_matches,
 )
 
 #: How long a change waits for its confirmation from the old address.

@@ -21,11 +21,11 @@ from moderator.audit.bundle import dumps, file_name, make_bundle
 from moderator.letters import audits as letters
 from moderator.letters.audits import AuditFacts
 from moderator.letters.texts import Texts
+from moderator.ports import OutgoingMail
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.schedule import reference
 from moderator.schedule.record import GameRecord, iso
-from moderator.store.outbox import OutgoingMail
 
 #: An audit mail's kind in the outbox.
 AUDIT = "audit"

@@ -40,8 +40,8 @@ from moderator.mail.checks.base import MAIL_ERRORS
 from moderator.mail.errors import MailError
 from moderator.mail.intake import extract_text, parse
 from moderator.mail.signatures import SignatureStatus, Verification, Verifier
-from moderator.store.inbox import Lookup
-from moderator.store.players import Player, secret_matches
+from moderator.ports import Lookup, Player
+from moderator.ports.players import secret_matches
 
 #: Authentication methods.
 PGP, SECRET = "pgp", "secret"

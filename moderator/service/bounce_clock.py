@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from moderator.ports import Deadline, GameContext, Work, game_write
+from moderator.ports.deadlines import DONE
 from moderator.schedule import timing
 from moderator.service import bounces
 from moderator.store import Tx, players
-from moderator.store.deadlines import DONE, Deadline
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.unit_of_work import Work, game_write, write
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 
 
 def pause_over(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:
@@ -29,7 +30,7 @@ def pause_over(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )
     record, rows = bounces.resumed(game, seat, now)
-    mails = bounces.over(Lookup(tx), sender, game, record, seat, now, by_mail=False)
+    mails = bounces.over(SqlLookup(tx), sender, game, record, seat, now, by_mail=False)
     resumed = game_write(row.game_id, loaded.seq, record=record, deadlines=rows)
     write(tx, Work(games=(resumed,), mails=tuple(mails)), game_id=row.game_id)
     running = timing.current(record)

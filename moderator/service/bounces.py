@@ -47,17 +47,25 @@ from moderator.letters.bounces import ALREADY, NO_LIMITS, ONCE, PAUSED
 from moderator.letters.moments import moment_line
 from moderator.mail import verp
 from moderator.mail.intake import Bounce
+from moderator.ports import (
+    DeadlineChange,
+    GameContext,
+    GameWrite,
+    Lookup,
+    Outcome,
+    OutgoingMail,
+    Player,
+    StoredMail,
+    game_write,
+)
+from moderator.ports.deadlines import BOUNCE_END, BOUNCE_STEP, deadline_change
+from moderator.ports.mail import UNDELIVERED
+from moderator.ports.players import normal_address
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
 from moderator.service import notify
-from moderator.store.deadlines import BOUNCE_END, BOUNCE_STEP, DeadlineChange, deadline_change
-from moderator.store.inbox import GameContext, Lookup, Outcome
-from moderator.store.outbox import OutgoingMail, StoredMail
-from moderator.store.players import Player, normal_address
-from moderator.store.tables import UNDELIVERED
-from moderator.store.unit_of_work import GameWrite, game_write
 
 log = logging.getLogger(__name__)
 

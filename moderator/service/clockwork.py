@@ -38,6 +38,29 @@ from moderator.letters.moments import deadline_line
 from moderator.letters.texts import Texts
 from moderator.orders import render_order
 from moderator.play.dice import dice_for, seal_order, sealed
+from moderator.ports import (
+    ConflictError,
+    Deadline,
+    DeadlineChange,
+    GameContext,
+    LoadedGame,
+    OutgoingMail,
+    Player,
+    TournamentWrite,
+    Work,
+    game_write,
+)
+from moderator.ports.deadlines import (
+    ABSENCE_END,
+    BOUNCE_END,
+    CANCELLED,
+    DIGEST,
+    DONE,
+    DUE,
+    GAME_END,
+    deadline_change,
+    with_time_limits,
+)
 from moderator.rules import events as ev
 from moderator.rules import timelimit  # the rules core's time limit (Wolff 21.1)
 from moderator.rules.decide import decide
@@ -55,23 +78,9 @@ from moderator.service import (
     reliability,
     standing,
 )
-from moderator.store import ConflictError, EventStore, Tx, deadlines, players
-from moderator.store.deadlines import (
-    ABSENCE_END,
-    DIGEST,
-    DONE,
-    DUE,
-    GAME_END,
-    Deadline,
-    DeadlineChange,
-    deadline_change,
-    with_time_limits,
-)
-from moderator.store.eventstore import LoadedGame
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import OutgoingMail
-from moderator.store.players import Player
-from moderator.store.unit_of_work import TournamentWrite, Work, game_write, write
+from moderator.store import EventStore, Tx, deadlines, players
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +195,7 @@ def _one(store: EventStore, sender: str, row: Deadline, now: datetime) -> list[s
             return _time_called(tx, sender, fresh, now) if fresh.due_at <= now else []
         if fresh.kind == ABSENCE_END:
             return _absence_over(tx, sender, fresh, now) if fresh.due_at <= now else []
-        if fresh.kind == deadlines.BOUNCE_END:
+        if fresh.kind == BOUNCE_END:
             return bounce_clock.pause_over(tx, sender, fresh, now) if fresh.due_at <= now else []
         if fresh.kind == DIGEST:
             return digests.send_digest(tx, sender, fresh, now) if fresh.due_at <= now else []
@@ -230,7 +239,7 @@ def _resync(tx: Tx, row: Deadline, loaded: LoadedGame, now: datetime) -> list[st
     follows the player to act again, from now.
     """
     record, change = timing.follow(loaded.state, loaded.record.but(deadline=None), now)
-    write(tx, Work(closed=((row.id, deadlines.CANCELLED),)))
+    write(tx, Work(closed=((row.id, CANCELLED),)))
     changes = deadline_change(change) or (DeadlineChange("", None),)
     _store(tx, loaded, [], loaded.state, record, changes, [])
     shown = _shown(record)
@@ -298,7 +307,7 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )
     late = frozenset({row.player or ""})  # told what was done for him, whatever his choice
-    settled = notify.settle(sender, context, Lookup(tx), events, state, record, now, catch_up=late)
+    settled = notify.settle(sender, context, SqlLookup(tx), events, state, record, now, catch_up=late)
     ref = str(reference.current(row.game_id, state))
     actor = to_act(state)
     told = [
@@ -324,7 +333,7 @@ def _time_out(tx: Tx, sender: str, row: Deadline, loaded: LoadedGame, now: datet
     ]
     # A tournament game's timeout counts against whoever holds the seat (issue 7).
     counted, uncounted = reliability.count_quietly(
-        Lookup(tx), row.game_id, row.player or "", timeouts=1, now=now
+        SqlLookup(tx), row.game_id, row.player or "", timeouts=1, now=now
     )
     mails = [*told, *settled.mails]
     _store(tx, loaded, events, state, settled.record, settled.deadlines, mails, counted)
@@ -351,7 +360,7 @@ def _time_called(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]
     context = GameContext(
         row.game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, row.game_id)
     )
-    settled = notify.settle(sender, context, Lookup(tx), events, state, record, now)
+    settled = notify.settle(sender, context, SqlLookup(tx), events, state, record, now)
     ref = str(reference.current(row.game_id, state))
     called = next((e for e in events if isinstance(e, ev.TimeCalled)), None)
     told: list[OutgoingMail] = []

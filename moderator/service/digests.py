@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from moderator.ports import Deadline, DeadlineChange, GameContext, Work, game_write
+from moderator.ports.deadlines import DIGEST, DONE
 from moderator.rules.state import Step
 from moderator.schedule import notify as notify_choice
 from moderator.service import notify
 from moderator.store import Tx, players
-from moderator.store.deadlines import DIGEST, DONE, Deadline, DeadlineChange
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.unit_of_work import Work, game_write, write
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 
 #: The ``step`` of every digest deadline (one per player and game).
 STEP = "digest"
@@ -46,7 +47,7 @@ def send_digest(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:
         return []
     context = GameContext(row.game_id, loaded.state, loaded.seq, loaded.record, {})
     record, mails, _ = notify.report_round(
-        sender, context, Lookup(tx), [], loaded.state, loaded.record, set(),
+        sender, context, SqlLookup(tx), [], loaded.state, loaded.record, set(),
         catch_up=frozenset({seat}), digest=True,
     )
     following = digest_change(loaded.record.notify.get(seat), seat, now, player.time_zone)

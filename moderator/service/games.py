@@ -14,14 +14,15 @@ from datetime import datetime
 
 from moderator.play.errors import GameError
 from moderator.play.games import plan_game
+from moderator.ports import GameContext, Work, game_write
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
 from moderator.schedule.timing import TimeLimits
 from moderator.service import notify
 from moderator.store import players
 from moderator.store.eventstore import EventStore
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.unit_of_work import Work, game_write, write
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 
 
 class StartError(ValueError):
@@ -83,7 +84,7 @@ def start_game(
         write(tx, Work(games=(planned.but(record=base),)))
         context = GameContext(game_id, GameState(), 0, base, players.seats(tx, game_id))
         record, mails, _ = notify.report_round(
-            sender, context, Lookup(tx), planned.events, state, base, set()
+            sender, context, SqlLookup(tx), planned.events, state, base, set()
         )
         reported = game_write(game_id, len(planned.events), record=record)
         write(tx, Work(games=(reported,), mails=tuple(mails)), game_id=game_id)

@@ -15,18 +15,25 @@ from moderator.audit.seal import DIRECTOR_END
 from moderator.letters import tournaments as wording
 from moderator.letters.moments import deadline_line
 from moderator.play.dice import sealed
+from moderator.ports import (
+    DeadlineChange,
+    GameContext,
+    LoadedGame,
+    OutgoingMail,
+    Player,
+    Work,
+    game_write,
+)
+from moderator.ports.deadlines import GAME_END, deadline_change
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.schedule.record import Pause
 from moderator.service import audits, notify
 from moderator.service.tournament_games import TournamentOutcome, notice, to_seats
 from moderator.store import players
-from moderator.store.deadlines import GAME_END, DeadlineChange, deadline_change
-from moderator.store.eventstore import LoadedGame, Tx
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import OutgoingMail
-from moderator.store.players import Player
-from moderator.store.unit_of_work import Work, game_write, write
+from moderator.store.eventstore import Tx
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
 from moderator.tournament.errors import TournamentError
@@ -90,7 +97,7 @@ def stop_game(tx: Tx, sender: str, game_id: str, now: datetime) -> TournamentOut
     if not new:
         return TournamentOutcome()
     new, state, record = sealed(loaded.state, new, loaded.record, game_id, DIRECTOR_END, DIRECTOR_END)
-    settled = notify.settle(sender, context, Lookup(tx), new, state, record, now)
+    settled = notify.settle(sender, context, SqlLookup(tx), new, state, record, now)
     rows = (*settled.deadlines, DeadlineChange(GAME_END, None))
     game = game_write(game_id, loaded.seq, new, record=settled.record, state=state, deadlines=rows)
     write(tx, Work(games=(game,)))
@@ -108,7 +115,7 @@ def seat_handed_over(
     """The seat's report to its new holder (what the seat may see), and word to everyone."""
     context, loaded = _game_context(tx, game.game)
     settled = notify.settle(
-        sender, context, Lookup(tx), [], loaded.state, loaded.record, now, {replaced.seat}
+        sender, context, SqlLookup(tx), [], loaded.state, loaded.record, now, {replaced.seat}
     )
     write(
         tx,

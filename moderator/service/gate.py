@@ -15,13 +15,11 @@ from datetime import timedelta
 
 from moderator.letters import answers
 from moderator.mail.intake import Disposition
+from moderator.ports import GameContext, InboundMessage, Lookup, Outcome, Player, Seal
 from moderator.service import auth, seals
 from moderator.service.mail_reading import ReadMail, reasons
 from moderator.service.notify import REFUSAL, REPLY
 from moderator.service.replies import Replies
-from moderator.store.inbox import GameContext, InboundMessage, Lookup, Outcome
-from moderator.store.players import Player
-from moderator.store.seals import Seal
 
 _REGISTERED = "this address is registered already"
 

@@ -71,6 +71,7 @@ from moderator.mail.intake import (
 )
 from moderator.mail.limits import RawLimits
 from moderator.mail.signatures import Verifier
+from moderator.ports import GameContext, InboundMessage, Lookup, Outcome, Player
 from moderator.service import (
     address_change,
     auth,
@@ -87,8 +88,6 @@ from moderator.service.play_mail import play
 from moderator.service.replies import Replies
 from moderator.service.signon_mail import sign_on
 from moderator.service.tournament_mail import tournament
-from moderator.store.inbox import GameContext, InboundMessage, Lookup, Outcome
-from moderator.store.players import Player
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from moderator.ports import GameContext, Lookup
 from moderator.reporting.knowledge import Knowledge, knowledge_of
 from moderator.rules import events as ev
-from moderator.store.handling import GameContext, Lookup
 
 #: Games whose knowledge a process keeps.
 GAMES = 256

@@ -27,9 +27,9 @@ from moderator.mail.intake import (
 )
 from moderator.mail.limits import RawLimits, over_limit
 from moderator.mail.signatures import Verifier
+from moderator.ports import InboundMessage
 from moderator.schedule import reference
 from moderator.service import auth
-from moderator.store.inbox import InboundMessage
 
 #: How much of a mail over the intake's caps is read for its sender.
 _HEAD_BYTES = 16_384

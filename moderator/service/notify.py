@@ -27,6 +27,9 @@ from datetime import UTC, datetime
 from moderator.letters import notices as notice_letters
 from moderator.letters.texts import Texts
 from moderator.mail import compose
+from moderator.ports import DeadlineChange, GameContext, Lookup, OutgoingMail, Player
+from moderator.ports.deadlines import deadline_change
+from moderator.ports.players import normal_address
 from moderator.reporting.narrate import is_bookkeeping, may_see
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
@@ -37,10 +40,6 @@ from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord, count_on, counted
 from moderator.service import audits, auth, reports, state_cache
 from moderator.service.knowledge_cache import knowledge_after
-from moderator.store.deadlines import DeadlineChange, deadline_change
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import OutgoingMail
-from moderator.store.players import Player, normal_address
 
 #: Mail kinds (the outbox's ``kind``).
 REPORT, REPLY, REFUSAL, HISTORY, WELCOME = "report", "reply", "refusal", "history", "welcome"

@@ -12,13 +12,13 @@ from datetime import datetime, timedelta
 
 from moderator.letters import notices
 from moderator.letters.moments import deadline_line, span
+from moderator.ports import Player, Work, game_write
+from moderator.ports.deadlines import deadline_change
 from moderator.rules.legal import to_act
 from moderator.schedule import timing
 from moderator.service import notify
 from moderator.store import EventStore, deadlines, players
-from moderator.store.deadlines import deadline_change
-from moderator.store.players import Player
-from moderator.store.unit_of_work import Work, game_write, write
+from moderator.store.unit_of_work import write
 
 
 def after_outage(store: EventStore, sender: str, now: datetime, max_outage: timedelta) -> list[str]:

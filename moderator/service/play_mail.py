@@ -23,6 +23,16 @@ from moderator.orders import standing as orders_standing
 from moderator.orders.errors import OrderError
 from moderator.play.allowance import Allowance
 from moderator.play.run import DONE, REFUSED, LineResult, run_orders
+from moderator.ports import (
+    DeadlineChange,
+    GameContext,
+    Lookup,
+    Outcome,
+    OutgoingMail,
+    Player,
+    TournamentWrite,
+)
+from moderator.ports.deadlines import ABSENCE_END, deadline_change
 from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
@@ -44,11 +54,6 @@ from moderator.service.knowledge_cache import knowledge_after
 from moderator.service.mail_answers import HISTORIES_PER_MAIL
 from moderator.service.notify import HISTORY, REPLY
 from moderator.service.replies import Replies
-from moderator.store.deadlines import ABSENCE_END, DeadlineChange, deadline_change
-from moderator.store.inbox import GameContext, Lookup, Outcome
-from moderator.store.outbox import OutgoingMail
-from moderator.store.players import Player
-from moderator.store.unit_of_work import TournamentWrite
 
 #: The code of a refused absence line.
 ABSENCE_REFUSED = "E-ABSENCE"

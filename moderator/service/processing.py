@@ -21,20 +21,26 @@ from typing import Protocol
 
 from sqlalchemy.exc import DBAPIError
 
+from moderator.ports import (
+    ConflictError,
+    GameContext,
+    GameWrite,
+    InboundMessage,
+    Lookup,
+    MessageDone,
+    Outcome,
+    PlayerExistsError,
+    UnknownChangeError,
+    Work,
+)
+from moderator.ports.mail import PROCESSED, REJECTED
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
 from moderator.store import inbox
-from moderator.store.errors import ConflictError, PlayerExistsError, retryable
+from moderator.store.errors import retryable
 from moderator.store.eventstore import EventStore, Tx
-from moderator.store.handling import GameContext, InboundMessage, Lookup, Outcome
-from moderator.store.tables import PROCESSED, REJECTED
-from moderator.store.unit_of_work import (
-    GameWrite,
-    MessageDone,
-    UnknownChangeError,
-    Work,
-    write,
-)
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 
 #: What ``process_message`` did with a message besides its new status.  ``skipped``:
 #: another worker has it or had it; ``busy``: its game is being changed by another
@@ -111,7 +117,7 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
         raise _HandlerFailedError from exc
     context = inbox.context(tx, game_id) if game_id is not None else None
     try:
-        outcome = handler.handle(message, context, Lookup(tx))
+        outcome = handler.handle(message, context, SqlLookup(tx))
         state = replay(outcome.events, context.state) if context and outcome.events else None
     except Exception as exc:  # whatever the handler raises shunts the message
         if retryable(exc):

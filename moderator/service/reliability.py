@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from moderator.ports import Lookup, TournamentWrite, Work
 from moderator.rules.state import GameState
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
 from moderator.store.eventstore import Tx
-from moderator.store.handling import Lookup
-from moderator.store.unit_of_work import TournamentWrite, Work, write
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 from moderator.tournament import commands as cmd
 from moderator.tournament.decide import decide
 from moderator.tournament.errors import TournamentError
@@ -41,7 +42,7 @@ def record_reliability(
         TournamentError: the seat is unknown or the counts make no sense.
     """
     found = reliability_write(
-        Lookup(tx), game_id, seat, on_time=on_time, timeouts=timeouts, now=now
+        SqlLookup(tx), game_id, seat, on_time=on_time, timeouts=timeouts, now=now
     )
     if found is None:
         return False

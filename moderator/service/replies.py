@@ -17,12 +17,10 @@ from email.message import EmailMessage
 from moderator.letters import answers
 from moderator.letters.texts import MailInfo, Texts
 from moderator.mail.checks.base import header_text
+from moderator.ports import InboundMessage, Lookup, Outcome, OutgoingMail, Player
 from moderator.service import auth, notify
 from moderator.service.mail_reading import ReadMail, mail_info
 from moderator.service.notify import REFUSAL
-from moderator.store.inbox import InboundMessage, Lookup, Outcome
-from moderator.store.outbox import OutgoingMail
-from moderator.store.players import Player
 
 
 @dataclass(frozen=True, slots=True)

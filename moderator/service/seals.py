@@ -27,8 +27,8 @@ import hashlib
 import re
 from datetime import datetime, timedelta
 
+from moderator.ports import Seal, UsedSeal
 from moderator.service.auth import Signature
-from moderator.store.seals import Seal, UsedSeal
 
 __all__ = [
     "FUTURE_SLACK",

@@ -14,14 +14,13 @@ from datetime import timedelta
 
 from moderator.letters import answers
 from moderator.mail.signatures import Verifier
+from moderator.ports import Lookup, NewPlayer, Outcome, Player, Seal
+from moderator.ports.players import hash_secret, normal_address
 from moderator.service import auth, seals, signon
 from moderator.service.gate import sealed
 from moderator.service.mail_reading import ReadMail
 from moderator.service.notify import SIGNON_REFUSAL, WELCOME
 from moderator.service.replies import Replies
-from moderator.store.inbox import Lookup, NewPlayer, Outcome
-from moderator.store.players import Player, hash_secret, normal_address
-from moderator.store.seals import Seal
 
 
 def sign_on(

@@ -20,6 +20,17 @@ from datetime import datetime
 from moderator.letters import tournaments as wording
 from moderator.letters.moments import moment_line
 from moderator.play.dice import BoundDice, new_seed, sealed_start
+from moderator.ports import (
+    ConflictError,
+    GameContext,
+    GameNotFoundError,
+    GameWrite,
+    OutgoingMail,
+    Player,
+    TournamentWrite,
+    Work,
+    game_write,
+)
 from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.evolve import replay
@@ -33,12 +44,9 @@ from moderator.service import (
 from moderator.service.notify import NOTICE
 from moderator.store import players
 from moderator.store import tournaments as stored
-from moderator.store.errors import ConflictError, GameNotFoundError
 from moderator.store.eventstore import EventStore, Tx
-from moderator.store.inbox import GameContext, Lookup
-from moderator.store.outbox import OutgoingMail
-from moderator.store.players import Player
-from moderator.store.unit_of_work import GameWrite, TournamentWrite, Work, game_write, write
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
 from moderator.tournament import commands as cmd
 from moderator.tournament import events as tev
 from moderator.tournament.decide import decide
@@ -132,7 +140,7 @@ def _start(
     )
     context = GameContext(formed.game, GameState(), 0, record, players.seats(tx, formed.game))
     record, reports_out, _ = notify.report_round(
-        sender, context, Lookup(tx), events, game_state, record, set()
+        sender, context, SqlLookup(tx), events, game_state, record, set()
     )
     started = game_write(formed.game, 0, events, record=record, state=game_state, deadlines=changes)
     write(tx, Work(games=(started,)))

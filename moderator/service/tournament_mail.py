@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from moderator.ports import GameContext, Lookup, Outcome, Player
 from moderator.schedule import reference
 from moderator.service import tournaments
 from moderator.service.play_mail import play
 from moderator.service.replies import Replies
-from moderator.store.inbox import GameContext, Lookup, Outcome
-from moderator.store.players import Player
+from moderator.store.handling import SqlLookup
 
 
 def tournament(
@@ -51,6 +51,9 @@ def tournament(
         why = f"you have no seat in game {game.game_id}"
     elif game.game_id in tournaments.games_named(ours):
         why = f"your tournament lines change game {game.game_id}: send orders on their own"
+    if not isinstance(lookup, SqlLookup):  # until the runner applies each line's outcome
+        msg = "tournament lines are carried out in the SQL store's transaction"
+        raise TypeError(msg)
     done = tournaments.carry_out(
         lookup.transaction,
         player,

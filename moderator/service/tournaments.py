@@ -28,6 +28,9 @@ from typing import Any
 
 from moderator.letters import tournaments as wording
 from moderator.letters.moments import moment_line
+from moderator.ports import GameNotFoundError, Player, StoreError, TournamentWrite, Work
+from moderator.ports.errors import TournamentNotFoundError
+from moderator.ports.players import DIRECTOR
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.service import games_directed, notify
@@ -45,10 +48,8 @@ from moderator.service.tournament_games import (
 )
 from moderator.store import players
 from moderator.store import tournaments as stored
-from moderator.store.errors import GameNotFoundError, StoreError
 from moderator.store.eventstore import Tx
-from moderator.store.players import DIRECTOR, Player
-from moderator.store.unit_of_work import TournamentWrite, Work, write
+from moderator.store.unit_of_work import write
 from moderator.tournament import commands as cmd
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
@@ -185,7 +186,7 @@ def _carry_out_one(
 def _load(tx: Tx, name: str, *, lock: bool = False) -> stored.LoadedTournament:
     try:
         return stored.load(tx, name, lock=lock)
-    except stored.TournamentNotFoundError as exc:
+    except TournamentNotFoundError as exc:
         raise TournamentError(err.E_UNKNOWN, f"there is no tournament called {name}") from exc
 
 

@@ -5,6 +5,7 @@ with snapshots, inbound messages, the outbox and deadlines, in SQLite or Postgre
 
 from __future__ import annotations
 
+from moderator.ports.games import LoadedGame
 from moderator.store.check import CheckResult
 from moderator.store.config import DEFAULT_URL, ENV_VAR, database_url
 from moderator.store.errors import (
@@ -15,7 +16,7 @@ from moderator.store.errors import (
     SchemaError,
     StoreError,
 )
-from moderator.store.eventstore import EventStore, LoadedGame, Tx
+from moderator.store.eventstore import EventStore, Tx
 
 __all__ = [
     "DEFAULT_URL",

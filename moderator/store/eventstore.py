@@ -15,13 +15,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Self
 
 from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from moderator.ports.games import LoadedGame
 from moderator.rules.codec import decode, encode
 from moderator.rules.events import Event
 from moderator.rules.evolve import replay
@@ -38,17 +38,6 @@ from moderator.store.tables import EVENT, GAME, SNAPSHOT, utcnow
 SNAPSHOTS_KEPT = 3
 
 Clock = Callable[[], datetime]
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedGame:
-    """A game's state after its last event, and how it was reached."""
-
-    game_id: str
-    state: GameState
-    seq: int  # the last event's sequence number
-    record: GameRecord  # the service's record of the game beside its events
-    snapshot_seq: int  # the snapshot it started from (0: replayed from the first event)
 
 
 @contextmanager

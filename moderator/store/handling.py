@@ -1,125 +1,38 @@
 """
-What a handler of inbound mail sees and returns (``moderator.store.inbox`` runs it in
-the mail's transaction): the archived message, its game's context, a read-only
-``Lookup`` of the store, and the ``Outcome`` that the unit of work writes (events,
-mails, deadlines, players, changes of address and seals, all in that transaction).
-Kept apart from ``inbox`` so that the handler's contract reads on its own.
+The SQL store's ``Lookup`` (``moderator.ports.lookup``): what a use case may read of the
+store, inside the runner's transaction.  The types it answers with, the message, the
+game's context and the ``Outcome`` are the ports'; this module only reads the tables.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import select
 
+from moderator.ports.errors import GameNotFoundError
+from moderator.ports.games import GameContext
+from moderator.ports.mail import PROCESSED, REJECTED, InboundMessage, StoredMail, body_hash
+from moderator.ports.players import PendingAddressChange, Player
+from moderator.ports.writes import UsedSeal
 from moderator.rules.events import Event
-from moderator.rules.state import GameState, Step
+from moderator.rules.state import Step
 from moderator.schedule.record import GameRecord
 from moderator.store import players, seals, tournaments
-from moderator.store.deadlines import DeadlineChange
-from moderator.store.errors import GameNotFoundError
 from moderator.store.eventstore import Tx
-from moderator.store.outbox import (
-    OutgoingMail,
-    StoredMail,
-    count_since,
-    mail_by_id,
-    mail_by_message_id,
-)
-from moderator.store.tables import INBOUND, PROCESSED, REJECTED, TOURNAMENT
-from moderator.store.unit_of_work import (
-    ASK,
-    CANCEL,
-    MOVE,
-    AddressChange,
-    GameWrite,
-    NewPlayer,
-    TournamentWrite,
-)
+from moderator.store.outbox import count_since, mail_by_id, mail_by_message_id
+from moderator.store.tables import INBOUND, TOURNAMENT
 
-__all__ = [
-    "ASK",
-    "CANCEL",
-    "MOVE",
-    "AddressChange",
-    "GameContext",
-    "InboundMessage",
-    "Lookup",
-    "NewPlayer",
-    "Outcome",
-    "body_hash",
-]
-
-@dataclass(frozen=True, slots=True)
-class InboundMessage:
-    id: int
-    raw: bytes
-    message_id: str | None
-    mailbox: str
-    uidvalidity: int | None
-    uid: int | None
-    status: str
-    game_id: str | None
-    error: str | None
-    received_at: datetime
+__all__ = ["SqlLookup"]
 
 
-@dataclass(frozen=True, slots=True)
-class GameContext:
-    """What a handler may know about the message's game."""
-
-    game_id: str
-    state: GameState
-    seq: int
-    record: GameRecord
-    seats: Mapping[str, str]  # player address -> his name in the game
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class SqlLookup:
     """
-    What a handler decided: events to append, mails to send, the game's new record.
-    ``rejected``: the message was for no game or player we know (nothing changes).
-    ``players``: players to register (a sign-on), in the same transaction.
-    ``deadlines``: changes to the game's deadlines (the deadline that follows the player
-    to act, an absence's end), made in the same transaction.
-    ``addresses``: changes of players' addresses (asked for, confirmed, cancelled), made
-    in the same transaction.
-    ``seals``: digests of what authenticated the mail (``moderator.store.seals``), kept
-    in the same transaction so that the same signed text never acts twice.
-    ``tournaments``: tournament events the mail causes (a move made in time counts for
-    the seat's holder), appended in the same transaction.
-    ``games``: changes to games other than the message's own (a bounced report's game;
-    a player's mail clearing his undelivered mail in his other games), each optimistic
-    on the sequence number it was decided on.
-    ``undelivered``: outbox rows a bounce showed undelivered, with the bounce's reason.
-    """
-
-    events: tuple[Event, ...] = ()
-    mails: tuple[OutgoingMail, ...] = ()
-    record: GameRecord | None = None
-    rejected: bool = False
-    note: str = ""
-    players: tuple[NewPlayer, ...] = ()
-    deadlines: tuple[DeadlineChange, ...] = ()
-    addresses: tuple[AddressChange, ...] = ()
-    seals: tuple[seals.Seal, ...] = ()
-    tournaments: tuple[TournamentWrite, ...] = ()
-    games: tuple[GameWrite, ...] = ()
-    undelivered: tuple[tuple[int, str], ...] = ()
-
-
-class Lookup:
-    """
-    What a handler may read besides the message and its game, inside the message's
-    transaction: players, seats, today's mail to an address, earlier copies of the
-    message, the game's events.  Read only: a handler changes things through its
-    ``Outcome`` (work beyond the game, such as tournament lines, excepted: see
-    ``transaction``).
+    The ``Lookup`` port on the SQL store, in the transaction ``tx``: players, seats,
+    today's mail to an address, earlier copies of the message, the game's events.  Read
+    only: a use case changes things through its ``Outcome`` (work beyond the game, such
+    as tournament lines, excepted until their runner applies them: see ``transaction``).
     """
 
     def __init__(self, tx: Tx) -> None:
@@ -134,19 +47,19 @@ class Lookup:
     def now(self) -> datetime:
         return self._tx.now()
 
-    def player(self, address: str) -> players.Player | None:
+    def player(self, address: str) -> Player | None:
         """The player registered with ``address`` (any case)."""
         return players.player_by_address(self._tx, address)
 
-    def players_with_key(self, fingerprint: str) -> list[players.Player]:
+    def players_with_key(self, fingerprint: str) -> list[Player]:
         """The players whose pinned key has ``fingerprint``."""
         return players.players_by_fingerprint(self._tx, fingerprint)
 
-    def pending_address_change(self, old: str) -> players.PendingAddressChange | None:
+    def pending_address_change(self, old: str) -> PendingAddressChange | None:
         """The change of address waiting to be confirmed from ``old``."""
         return players.pending_address_change(self._tx, old)
 
-    def seated_players(self, game_id: str) -> dict[str, players.Player]:
+    def seated_players(self, game_id: str) -> dict[str, Player]:
         """The game's seats: name in the game -> player."""
         return players.seated_players(self._tx, game_id)
 
@@ -200,8 +113,8 @@ class Lookup:
                 return int(found)
         return None
 
-    def seal_used(self, digest: str) -> seals.UsedSeal | None:
-        """When the seal ``digest`` was used before (``moderator.store.seals``), if it was."""
+    def seal_used(self, digest: str) -> UsedSeal | None:
+        """When the seal ``digest`` was used before, if it was."""
         return seals.used(self._tx, digest)
 
     def active_games_of(self, address: str) -> list[tuple[str, str]]:
@@ -272,10 +185,3 @@ class Lookup:
         decides the message again, as one from the game's append does.
         """
         return self._tx
-
-
-def body_hash(raw: bytes) -> str:
-    """SHA-256 of the body (what follows the first blank line): the same text resent
-    through another route has the same hash."""
-    parts = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)
-    return hashlib.sha256(parts[1] if len(parts) == 2 else raw).hexdigest()

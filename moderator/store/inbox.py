@@ -9,52 +9,37 @@ writes the outcome through the unit of work, all in one transaction.
 
 from __future__ import annotations
 
-from email.parser import BytesHeaderParser
-from email.policy import compat32
 from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from moderator.letters import notices
-from moderator.store import players
-from moderator.store.errors import (
-    GameNotFoundError,
-    MessageNotFoundError,
-)
-from moderator.store.eventstore import EventStore, Tx
-from moderator.store.handling import (
-    ASK,
-    CANCEL,
-    MOVE,
-    AddressChange,
-    GameContext,
+from moderator.ports.errors import GameNotFoundError, MessageNotFoundError
+from moderator.ports.games import GameContext
+from moderator.ports.mail import (
+    PROCESSED,
+    RECEIVED,
+    REJECTED,
+    SHUNTED,
     InboundMessage,
-    Lookup,
-    NewPlayer,
-    Outcome,
+    OutgoingMail,
     body_hash,
+    header_message_id,
 )
-from moderator.store.outbox import OutgoingMail
-from moderator.store.tables import INBOUND, PROCESSED, RECEIVED, REJECTED, SHUNTED
-from moderator.store.unit_of_work import Work, write
+from moderator.ports.writes import Work
+from moderator.store import players
+from moderator.store.eventstore import EventStore, Tx
+from moderator.store.tables import INBOUND
+from moderator.store.unit_of_work import write
 
 __all__ = [
-    "ASK",
-    "CANCEL",
-    "MOVE",
     "PROCESSED",
     "RECEIVED",
     "REJECTED",
     "SHUNTED",
     "SKIPPED",
-    "AddressChange",
     "GameBusyError",
-    "GameContext",
-    "InboundMessage",
-    "Lookup",
-    "NewPlayer",
-    "Outcome",
     "body_hash",
     "claim",
     "context",
@@ -69,15 +54,6 @@ __all__ = [
 
 #: ``skipped``: another worker has the message or had it.
 SKIPPED = "skipped"
-
-
-def header_message_id(raw: bytes) -> str | None:
-    """The Message-ID header, if the headers can be read at all."""
-    try:
-        value = BytesHeaderParser(policy=compat32).parsebytes(raw).get("Message-ID")
-    except (ValueError, TypeError, LookupError):
-        return None
-    return _clean(str(value)).strip() or None if value is not None else None
 
 
 def _clean(text: str) -> str:

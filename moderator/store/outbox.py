@@ -24,15 +24,16 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, insert, or_, select, update
 
+from moderator.ports.mail import FAILED, PENDING, SENT, UNDELIVERED, OutgoingMail, StoredMail
 from moderator.store.eventstore import EventStore, Tx
-from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT, UNDELIVERED
+from moderator.store.tables import OUTBOX
 
 #: The domain of the Message-IDs the moderator makes.
 MESSAGE_ID_DOMAIN = "titan-moderator.invalid"
@@ -56,60 +57,6 @@ def wall_clock() -> datetime:
 def new_claim() -> str:
     """A claim token: unique, and saying which process holds the mail (host/pid/random)."""
     return f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:16]}"
-
-
-@dataclass(frozen=True, slots=True)
-class OutgoingMail:
-    """
-    A mail to send, as a handler returns it.
-
-    ``body`` is the text anybody may see (the sender signs it).  A report or reply also
-    has a ``private_body`` only its recipient may read, which is never signed and is
-    encrypted to ``recipient_key`` (his pinned fingerprint) when he has one, and a
-    one-time ``token`` that ties the two parts together (Wolff 4.5; see
-    ``moderator.mail.compose.report_mail``).  ``kind`` says what the mail is
-    (``report``, ``reply``, ``refusal``, ...).
-    """
-
-    recipient: str
-    subject: str
-    body: str
-    headers: Mapping[str, str] = field(default_factory=dict)
-    private_body: str | None = None
-    token: str | None = None
-    recipient_key: str | None = None
-    kind: str | None = None
-    #: The pictures to draw and attach when it is sent (``moderator.pictures.spec``).
-    pictures: Sequence[Mapping[str, Any]] = ()
-    #: Files to attach to the signed part as they are: ``filename``, ``content_type``
-    #: and ``text`` (the audit bundle at a game's end).
-    attachments: Sequence[Mapping[str, str]] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class StoredMail:
-    """A mail in the outbox."""
-
-    id: int
-    message_id: str
-    recipient: str
-    subject: str
-    body: str
-    headers: dict[str, str]
-    status: str
-    attempts: int
-    inbound_id: int | None
-    game_id: str | None
-    private_body: str | None = None
-    token: str | None = None
-    recipient_key: str | None = None
-    kind: str | None = None
-    created_at: datetime | None = None
-    #: The token of the claim the mail is held under, and until when (None: not held).
-    claim: str | None = None
-    claimed_until: datetime | None = None
-    pictures: tuple[Mapping[str, Any], ...] = ()
-    attachments: tuple[Mapping[str, str], ...] = ()
 
 
 def backoff(attempts: int) -> timedelta:

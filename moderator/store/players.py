@@ -6,61 +6,21 @@ shared secret (only a salted hash is stored).
 
 A player's address may change: a change is asked for from the new address and waits
 (``ask_address_change``) until it is confirmed from the old one (``move_player``).
-Seats name the player by his id, so his games follow him.
+Seats name the player by his id, so his games follow him.  The ``Player`` value and
+the forms of addresses, secrets and tokens are the ports' (``moderator.ports.players``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from moderator.ports.players import PendingAddressChange, Player, hash_secret, normal_address
 from moderator.store.errors import ConflictError, PlayerExistsError, StoreError
 from moderator.store.eventstore import Tx
 from moderator.store.tables import ADDRESS_CHANGE, PLAYER, SEAT
-
-_ITERATIONS = 200_000
-#: The role of a tournament director (``Player.roles``): he may create tournaments.
-DIRECTOR = "director"
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    id: int
-    name: str
-    address: str
-    time_zone: str
-    key_fingerprint: str | None
-    secret_hash: str | None
-    roles: tuple[str, ...] = ()
-
-    def has_role(self, role: str) -> bool:
-        return role in self.roles
-
-
-def normal_address(address: str) -> str:
-    return address.strip().lower()
-
-
-def hash_secret(secret: str, *, salt: bytes | None = None) -> str:
-    """``pbkdf2_sha256$iterations$salt$hash`` for a shared secret."""
-    salt = salt if salt is not None else secrets.token_bytes(16)
-    digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt, _ITERATIONS)
-    return f"pbkdf2_sha256${_ITERATIONS}${salt.hex()}${digest.hex()}"
-
-
-def secret_matches(secret: str, stored: str) -> bool:
-    scheme, iterations, salt, digest = stored.split("$")
-    if scheme != "pbkdf2_sha256":
-        return False
-    again = hashlib.pbkdf2_hmac("sha256", secret.encode(), bytes.fromhex(salt), int(iterations))
-    return hmac.compare_digest(again.hex(), digest)
 
 
 def add_player(
@@ -202,25 +162,6 @@ def seats(tx: Tx, game_id: str) -> dict[str, str]:
 
 
 # -- changes of address ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PendingAddressChange:
-    """A move of the account at ``old`` to ``new``, waiting to be confirmed from ``old``."""
-
-    old: str
-    new: str
-    token_hash: str  # ``token_hash``'s, never the token
-    requested_at: datetime
-
-
-def token_hash(token: str) -> str:
-    """SHA-256 of a confirmation token (random, so no salt or rounds are needed)."""
-    return hashlib.sha256(token.strip().lower().encode()).hexdigest()
-
-
-def token_matches(token: str, stored: str) -> bool:
-    return hmac.compare_digest(token_hash(token), stored)
 
 
 def pending_address_change(tx: Tx, old: str) -> PendingAddressChange | None:

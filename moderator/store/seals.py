@@ -5,42 +5,23 @@ A seal is written in the mail's own transaction (``moderator.store.inbox``), wit
 events and outbox rows the mail caused: either all of it is stored or none.  The
 digest is the primary key, so two workers racing with two copies of one signed text
 cannot both win: the loser's insert fails, its transaction is decided again, and the
-second decision sees the seal.
+second decision sees the seal.  ``Seal`` and ``UsedSeal`` are the ports'
+(``moderator.ports.writes``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from moderator.ports.writes import Seal, UsedSeal
 from moderator.store.errors import ConflictError
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.tables import USED_SEAL
 
-__all__ = ["Seal", "UsedSeal", "prune", "prune_store", "record", "used"]
-
-
-@dataclass(frozen=True, slots=True)
-class Seal:
-    """
-    A digest to keep: ``kind`` (``pgp`` or ``secret``), and when the row may be
-    dropped (``expires_at``; None: kept).
-    """
-
-    digest: str
-    kind: str
-    expires_at: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class UsedSeal:
-    """A seal already kept: when it was first used, and by which inbound message."""
-
-    used_at: datetime
-    inbound_id: int | None
+__all__ = ["prune", "prune_store", "record", "used"]
 
 
 def used(tx: Tx, digest: str) -> UsedSeal | None:

@@ -30,17 +30,8 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
-#: Inbound message states.  ``received``: archived, not yet processed; ``processed``: its
-#: orders were carried out (some may have been refused, with a reply); ``rejected``: not
-#: for any game or player we know (answered, nothing changed); ``shunted``: processing
-#: failed with an error and the message waits for a person.
-RECEIVED, PROCESSED, REJECTED, SHUNTED = "received", "processed", "rejected", "shunted"
-INBOUND_STATES = (RECEIVED, PROCESSED, REJECTED, SHUNTED)
-#: Outbox states: ``pending`` (to send, at ``next_attempt_at``), ``sent``, ``failed`` (gave up),
-#: ``undelivered`` (sent, and a bounce came back for it: ``moderator.service.bounces``).
-PENDING, SENT, FAILED, UNDELIVERED = "pending", "sent", "failed", "undelivered"
-#: Deadline states.
-DUE, DONE, CANCELLED = "due", "done", "cancelled"
+from moderator.ports.deadlines import DUE
+from moderator.ports.mail import PENDING, RECEIVED
 
 
 def utcnow() -> datetime:

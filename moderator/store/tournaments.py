@@ -23,9 +23,10 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from moderator.store.errors import StoreError
+from moderator.ports.errors import StoreError, TournamentExistsError, TournamentNotFoundError
+from moderator.ports.players import normal_address
 from moderator.store.eventstore import Tx
-from moderator.store.players import normal_address, player_by_address
+from moderator.store.players import player_by_address
 from moderator.store.snapshots import decode_as, encode_as, shape_of
 from moderator.store.streams import append_records
 from moderator.store.tables import SEAT, TOURNAMENT, TOURNAMENT_EVENT
@@ -36,28 +37,6 @@ from moderator.tournament.state import TournamentState, replay
 #: Events folded by a load before it writes the state back as the snapshot.
 SNAPSHOT_EVERY = 100
 _SHAPE = shape_of(TournamentState)
-
-
-class TournamentNotFoundError(StoreError, LookupError):
-    """Raised when no tournament by the given name is stored."""
-
-    def __init__(self, tournament_id: str) -> None:
-        super().__init__(tournament_id)
-        self.tournament_id = tournament_id
-
-    def __str__(self) -> str:
-        return f"there is no tournament called {self.tournament_id!r}"
-
-
-class TournamentExistsError(StoreError):
-    """Raised when a tournament is created under a name that is taken."""
-
-    def __init__(self, tournament_id: str) -> None:
-        super().__init__(tournament_id)
-        self.tournament_id = tournament_id
-
-    def __str__(self) -> str:
-        return f"there is already a tournament called {self.tournament_id!r}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """
-The one writer: a ``Work`` (what a use case decided) applied in the caller's
-transaction.  Every change to a stream goes through ``write``: a game's events, its
-record and deadlines, a new game with its seats, a tournament's events, players to
-register, changes of address, seals, outbox rows and the rows a bounce showed
-undelivered.  Use cases decide and return; only this module makes their decisions
+The one writer: a ``Work`` (what a use case decided, ``moderator.ports.writes``)
+applied in the caller's transaction.  Every change to a stream goes through ``write``:
+a game's events, its record and deadlines, a new game with its seats, a tournament's
+events, players to register, changes of address, seals, outbox rows and the rows a
+bounce showed undelivered.  Use cases decide and return; only this module makes their decisions
 durable, all of them together or none.
 
 A write is optimistic per stream: each ``GameWrite``/``TournamentWrite`` carries the
@@ -14,132 +14,16 @@ lands.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
-
 from sqlalchemy import update
 
-from moderator.rules.events import Event
+from moderator.ports.errors import UnknownChangeError
+from moderator.ports.writes import ASK, CANCEL, MOVE, AddressChange, GameWrite, MessageDone, Work
 from moderator.rules.evolve import replay
-from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
 from moderator.store import deadlines, players, seals, tournaments
-from moderator.store.deadlines import DeadlineChange
 from moderator.store.eventstore import Tx
-from moderator.store.outbox import OutgoingMail, add_mails, mark_undelivered
+from moderator.store.outbox import add_mails, mark_undelivered
 from moderator.store.tables import INBOUND
-from moderator.tournament import events as tev
-
-
-class UnknownChangeError(ValueError):
-    """A decision asked for a change the store does not know (a bug in the decider)."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameWrite:
-    """
-    What changes in one game: ``events`` after event ``seq`` (the state they lead to in
-    ``state``, for the snapshot), its new ``record``, its deadlines.  ``create`` makes the
-    game first (``seq`` 0), with ``seats`` ((seat, address) pairs) taken.
-    """
-
-    game_id: str
-    seq: int
-    events: tuple[Event, ...] = ()
-    record: GameRecord | None = None
-    state: GameState | None = None
-    deadlines: tuple[DeadlineChange, ...] = ()
-    create: bool = False
-    seats: tuple[tuple[str, str], ...] = ()
-
-    def but(self, **changes: Any) -> GameWrite:
-        return dataclasses.replace(self, **changes)
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentWrite:
-    """A tournament's ``events`` after event ``seq`` (``director`` creates the stream)."""
-
-    tournament_id: str
-    seq: int
-    events: tuple[tev.TournamentEvent, ...]
-    director: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NewPlayer:
-    """A player to register (a sign-on by mail)."""
-
-    name: str
-    address: str
-    time_zone: str = "UTC"
-    key_fingerprint: str | None = None
-    secret_hash: str | None = None  # ``players.hash_secret``'s; never the secret itself
-
-
-#: What an ``AddressChange`` does: keep a change waiting for confirmation, carry it out,
-#: forget it.
-ASK, MOVE, CANCEL = "ask", "move", "cancel"
-
-
-@dataclass(frozen=True, slots=True)
-class AddressChange:
-    """
-    A change of the address ``old``: ``ASK`` keeps a move to ``new`` waiting for
-    confirmation (only the ``token_hash`` of the token mailed to ``old``), ``MOVE`` gives
-    the player at ``old`` the address ``new`` everywhere, ``CANCEL`` forgets the move.
-    """
-
-    what: str
-    old: str
-    new: str = ""
-    token_hash: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class MessageDone:
-    """An inbound mail dealt with: its new status, its game and a note for the log."""
-
-    message_id: int
-    status: str
-    game_id: str | None = None
-    note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Work:
-    """Everything one decision changes, written together by ``write``."""
-
-    games: tuple[GameWrite, ...] = ()
-    tournaments: tuple[TournamentWrite, ...] = ()
-    mails: tuple[OutgoingMail, ...] = ()
-    players: tuple[NewPlayer, ...] = ()
-    addresses: tuple[AddressChange, ...] = ()
-    seals: tuple[seals.Seal, ...] = ()
-    #: Deadline rows dealt with: (id, new status), e.g. a timeout carried out.
-    closed: tuple[tuple[int, str], ...] = ()
-    #: Tournament seats handed over: (game, seat, new holder's address).
-    reseats: tuple[tuple[str, str, str], ...] = ()
-    #: The inbound mail this work settles, if any.
-    message: MessageDone | None = None
-    #: Outbox rows a bounce showed undelivered: (id, the bounce's reason).
-    undelivered: tuple[tuple[int, str], ...] = ()
-
-    def __add__(self, other: Work) -> Work:
-        return Work(
-            self.games + other.games,
-            self.tournaments + other.tournaments,
-            self.mails + other.mails,
-            self.players + other.players,
-            self.addresses + other.addresses,
-            self.seals + other.seals,
-            self.closed + other.closed,
-            self.reseats + other.reseats,
-            other.message or self.message,
-            self.undelivered + other.undelivered,
-        )
 
 
 def write(
@@ -226,30 +110,4 @@ def _change_address(tx: Tx, change: AddressChange) -> None:
         raise UnknownChangeError(f"unknown address change {change.what!r}")
 
 
-def game_write(
-    game_id: str,
-    seq: int,
-    events: Sequence[Event] = (),
-    *,
-    record: GameRecord | None = None,
-    state: GameState | None = None,
-    deadlines: Sequence[DeadlineChange] = (),
-) -> GameWrite:
-    """A ``GameWrite`` from any sequences (the common case of a running game)."""
-    return GameWrite(game_id, seq, tuple(events), record, state, tuple(deadlines))
-
-
-__all__ = [
-    "ASK",
-    "CANCEL",
-    "MOVE",
-    "AddressChange",
-    "GameWrite",
-    "MessageDone",
-    "NewPlayer",
-    "TournamentWrite",
-    "UnknownChangeError",
-    "Work",
-    "game_write",
-    "write",
-]
+__all__ = ["write"]

@@ -18,10 +18,11 @@ from moderator.audit.bundle import make_bundle
 from moderator.audit.verify import verify
 from moderator.play.games import plan_game
 from moderator.play.messages import order
+from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, migrate
-from moderator.store.unit_of_work import Work, write
+from moderator.store.unit_of_work import write
 
 GAME = "g9"
 

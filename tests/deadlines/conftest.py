@@ -16,12 +16,11 @@ from typing import Any
 import pytest
 
 from moderator.play.games import new_game
+from moderator.ports import Deadline, StoredMail
 from moderator.rules.legal import to_act
 from moderator.schedule.timing import TimeLimits
 from moderator.service import MailGameHandler, clockwork
 from moderator.store import EventStore, deadlines, outbox, players
-from moderator.store.deadlines import Deadline
-from moderator.store.outbox import StoredMail
 
 from ..service import conftest as service
 from ..service.conftest import MODERATOR, Clock, Table, address, secret_of

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from moderator.ports.deadlines import ABSENCE_END
 from moderator.schedule.timing import TimeLimits
 from moderator.store import deadlines
 
@@ -111,7 +112,7 @@ def test_absent_cancel_brings_the_deadline_back(make_desk: Callable[..., Desk]) 
         (notice,) = to(sent.mails, name)
         assert "Ann is back" in notice.body and "ended early" in notice.body
     with desk.store.reading() as tx:
-        ends = [d for d in deadlines.open_deadlines(tx) if d.kind == deadlines.ABSENCE_END]
+        ends = [d for d in deadlines.open_deadlines(tx) if d.kind == ABSENCE_END]
     assert ends and ends[0].due_at == desk.clock.now  # told at the next check
     desk.check()
     assert desk.mails()  # the absence's end
@@ -126,7 +127,7 @@ def test_withdrawing_a_coming_absence(make_desk: Callable[..., Desk]) -> None:
     assert row is not None and row.due_at == datetime(2024, 7, 4, 10, tzinfo=UTC)
     assert all("withdrawn the absence" in m.body for m in to(sent.mails, "Bob"))
     with desk.store.reading() as tx:
-        assert [d for d in deadlines.open_deadlines(tx) if d.kind == deadlines.ABSENCE_END] == []
+        assert [d for d in deadlines.open_deadlines(tx) if d.kind == ABSENCE_END] == []
 
 
 def test_an_absence_line_with_orders_in_one_mail(make_desk: Callable[..., Desk]) -> None:

@@ -16,15 +16,16 @@ import pytest
 from sqlalchemy import select, update
 
 from moderator.mail import verp
+from moderator.ports import StoredMail
+from moderator.ports.deadlines import BOUNCE_END
+from moderator.ports.mail import PENDING, UNDELIVERED
 from moderator.reporting.views import legal_orders
 from moderator.runtime.bootstrap import mail_handler
 from moderator.runtime.config import load_config
 from moderator.schedule.record import GameRecord, Undelivered
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
-from moderator.store.deadlines import BOUNCE_END
-from moderator.store.outbox import StoredMail
-from moderator.store.tables import OUTBOX, PENDING, PLAYER, UNDELIVERED
+from moderator.store.tables import OUTBOX, PLAYER
 
 from ..gpgparties import GpgWorld
 from ..mail.bounce_samples import delayed, dsn, failure_notice

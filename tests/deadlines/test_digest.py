@@ -8,7 +8,7 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from moderator import robot
-from moderator.store import deadlines
+from moderator.ports.deadlines import DIGEST
 
 from .conftest import Desk, to
 
@@ -32,7 +32,7 @@ def test_a_digest_player_gets_one_report_a_day_at_his_hour(
         f"{quiet.lower()}@example.org", "reply"
     )
     assert "one digest a day at 18:30 your time" in (answer.private_body or "")
-    (row,) = [d for d in desk.open() if d.kind == deadlines.DIGEST]
+    (row,) = [d for d in desk.open() if d.kind == DIGEST]
     local = row.due_at.astimezone(ZoneInfo("Europe/Berlin"))
     assert (local.hour, local.minute, row.player) == (18, 30, quiet)
     assert row.due_at > start and row.due_at - start <= timedelta(days=1)
@@ -52,7 +52,7 @@ def test_a_digest_player_gets_one_report_a_day_at_his_hour(
     (digest,) = to(desk.mails(), quiet, "report")
     assert f"{mover} " in digest.body and "Since your last report" in digest.body
     assert desk.table.record.reported[quiet] == desk.table.state.version
-    (following,) = [d for d in desk.open() if d.kind == deadlines.DIGEST]
+    (following,) = [d for d in desk.open() if d.kind == DIGEST]
     assert following.due_at == row.due_at + timedelta(days=1)
     # Nothing new by the next day: no mail, and the next digest is set all the same.
     assert desk.at(following.due_at) == [f"g1: {quiet}'s daily digest not needed (nothing new)"]
@@ -62,9 +62,9 @@ def test_a_digest_player_gets_one_report_a_day_at_his_hour(
 def test_turning_digest_off_closes_its_deadline(make_desk: Callable[..., Desk]) -> None:
     desk = make_desk(("Ann", "Bob"))
     desk.orders("Bob", "notify digest 7", ref=False)
-    assert [d.step for d in desk.open() if d.kind == deadlines.DIGEST] == ["digest"]
+    assert [d.step for d in desk.open() if d.kind == DIGEST] == ["digest"]
     desk.orders("Bob", "notify turn", ref=False)
-    assert [d for d in desk.open() if d.kind == deadlines.DIGEST] == []
+    assert [d for d in desk.open() if d.kind == DIGEST] == []
     assert desk.table.record.notify["Bob"] == "turn"
 
 
@@ -82,7 +82,7 @@ def test_the_daily_digest_says_it_is_one_in_its_subject(make_desk: Callable[...,
     line, _ = robot.choose_order(desk.table.state, rng)
     desk.orders(mover, line)
     desk.mails()
-    (row,) = [d for d in desk.open() if d.kind == deadlines.DIGEST]
+    (row,) = [d for d in desk.open() if d.kind == DIGEST]
     assert f"g1: {quiet}'s daily digest sent" in desk.at(row.due_at)
     (digest,) = to(desk.mails(), quiet, "report")
     assert digest.subject.startswith(f"[titan g1] Daily digest: turn 1, split step, {mover} "

@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from moderator import robot
+from moderator.ports.deadlines import GAME_END
 from moderator.reporting.views import legal_json
 from moderator.rules import events as ev
 from moderator.rules.state import GameState, Step
-from moderator.store import deadlines
 
 from .conftest import Desk, hours, position, to
 
@@ -70,7 +70,7 @@ def _time_limited(make_desk: Callable[..., Desk]) -> Desk:
 def test_wolff_21_1_the_end_date_is_a_deadline_of_the_game(make_desk: Callable[..., Desk]) -> None:
     desk = _time_limited(make_desk)
     assert desk.table.record.ends_at == START + hours(30)
-    (end,) = [d for d in desk.open() if d.kind == deadlines.GAME_END]
+    (end,) = [d for d in desk.open() if d.kind == GAME_END]
     assert end.due_at == START + hours(30) and end.player is None
     assert desk.advance(hours=29) == []
 
@@ -90,7 +90,7 @@ def test_wolff_21_1_end_date_gives_every_player_one_more_turn(
         assert "the game ends after Ann's turn in\nround 3" in told.body
         assert to(mails, name, "report")
     assert desk.check() == []  # called once
-    assert [d for d in desk.open() if d.kind == deadlines.GAME_END] == []
+    assert [d for d in desk.open() if d.kind == GAME_END] == []
     _play_to_the_end(desk)
     events = desk.store.load("g1")
     after = events[seq:]

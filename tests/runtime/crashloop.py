@@ -34,11 +34,11 @@ from moderator.demo.hub import MailHub
 from moderator.mail.smtp import SmtpSink
 from moderator.play.games import new_game
 from moderator.play.messages import carry_out
+from moderator.ports import LoadedGame
+from moderator.ports.mail import SENT
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, inbox, outbox, players
-from moderator.store.eventstore import LoadedGame
-from moderator.store.tables import SENT
 
 MODERATOR = "moderator@titan.example"
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org"}

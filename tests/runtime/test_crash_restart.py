@@ -20,9 +20,9 @@ from pathlib import Path
 
 from moderator.demo.hub import MailHub
 from moderator.mail.imap import ImapSource
+from moderator.ports import LoadedGame
+from moderator.ports.mail import SENT
 from moderator.store import EventStore, inbox, outbox
-from moderator.store.eventstore import LoadedGame
-from moderator.store.tables import SENT
 
 from . import crashloop
 from .crashloop import PLAYERS, CrashRun

@@ -27,11 +27,11 @@ from moderator.cli import app
 from moderator.mail import compose
 from moderator.mail.dkim import DkimSigner, load_signer
 from moderator.mail.smtp import SmtpSink
+from moderator.ports import OutgoingMail
 from moderator.runtime.bootstrap import dkim_signer
 from moderator.runtime.config import ConfigError, load_config
 from moderator.runtime.sender import Sender
 from moderator.store import EventStore, outbox
-from moderator.store.outbox import OutgoingMail
 
 from ..gpgparties import GpgWorld
 

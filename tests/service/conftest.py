@@ -22,11 +22,11 @@ from sqlalchemy import create_engine, inspect, text
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.play.games import new_game
+from moderator.ports import StoredMail
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
 from moderator.service import MailGameHandler, processing
 from moderator.store import EventStore, inbox, migrate, outbox, players
-from moderator.store.outbox import StoredMail
 
 from ..gpgparties import Party, SigningTime, make_party, need_gpg, short_gpg_home
 

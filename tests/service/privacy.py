@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from moderator.ports import StoredMail
 from moderator.reporting.knowledge import Knowledge as Certain
 from moderator.reporting.knowledge import knowledge_of, sorted_characters
 from moderator.reporting.narrate import describe, is_bookkeeping
@@ -27,7 +28,6 @@ from moderator.reporting.wording import _chars
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState, Legion
-from moderator.store.outbox import StoredMail
 
 _LEGION_LINE = re.compile(
     r"\b(?P<marker>(?:Bk|Bu|Br|Gd|Gr|Rd)\d\d)\b[^\n:]*?\b(?P<height>\d+) high: (?P<contents>[^\n]*)"

@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from moderator.ports import Player
+from moderator.ports.players import token_matches
 from moderator.store import EventStore, inbox, players
 from moderator.store import tournaments as stored
 from moderator.store.tables import ADDRESS_CHANGE
@@ -67,7 +69,7 @@ def token_of(sent: Sent) -> str:
     return found[1]
 
 
-def player_at(store: EventStore, where: str) -> players.Player | None:
+def player_at(store: EventStore, where: str) -> Player | None:
     with store.reading() as tx:
         return players.player_by_address(tx, where)
 
@@ -98,7 +100,7 @@ def test_a_signed_request_from_the_new_address_mails_the_old_one_a_token(
     # Only a hash of the token is kept; nothing moved yet.
     ((old, new, hashed),) = pending(table.store)
     assert (old, new) == (OLD, NEW) and token not in hashed
-    assert players.token_matches(token, hashed)
+    assert token_matches(token, hashed)
     assert player_at(table.store, OLD) is not None and player_at(table.store, NEW) is None
 
 

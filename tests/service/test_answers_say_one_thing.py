@@ -13,11 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from moderator.play.games import new_game, plan_game
+from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
-from moderator.store.unit_of_work import Work, write
+from moderator.store.unit_of_work import write
 
 from .conftest import MODERATOR, Table, address, full_text, seat_players
 from .test_reports import ENGAGED, SPLIT, at_first_split

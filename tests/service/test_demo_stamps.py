@@ -20,8 +20,9 @@ from moderator.demo.clock import (
 from moderator.demo.keys import drop_gnupg_home, new_gnupg_home, shipped_key
 from moderator.mail.gpg import Keyring
 from moderator.play.robot_games import DEFAULT_NAMES
+from moderator.ports import Deadline
+from moderator.ports.deadlines import DUE
 from moderator.schedule.limits import TimeLimits
-from moderator.store.deadlines import DUE, Deadline
 
 
 def test_every_default_robot_has_a_shipped_key_made_before_the_demo_clock_starts():

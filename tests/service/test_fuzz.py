@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from moderator.ports import StoredMail
 from moderator.service import processing
 from moderator.store import inbox, outbox
 
@@ -126,7 +127,7 @@ def mails(draw: st.DrawFn) -> bytes:
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def fuzz_table(
     request: pytest.FixtureRequest, world: World, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Callable[[bytes], tuple[str, int, list[outbox.StoredMail], bytes]]]:
+) -> Iterator[Callable[[bytes], tuple[str, int, list[StoredMail], bytes]]]:
     from moderator.play.games import new_game
     from moderator.service import MailGameHandler
     from moderator.store import EventStore
@@ -145,7 +146,7 @@ def fuzz_table(
         table = Table(store, MailGameHandler(lambda: keyring, MODERATOR))
         table.set_record(allow_secrets=True)
 
-        def run(raw: bytes) -> tuple[str, int, list[outbox.StoredMail], bytes]:
+        def run(raw: bytes) -> tuple[str, int, list[StoredMail], bytes]:
             message_id = inbox.receive(store, raw)
             status = processing.process_message(store, message_id, table.handler)
             with store.reading() as tx:
@@ -163,7 +164,7 @@ def fuzz_table(
 )
 @given(raw=mails())
 def test_garbage_never_breaks_the_service(
-    fuzz_table: Callable[[bytes], tuple[str, int, list[outbox.StoredMail], bytes]], raw: bytes
+    fuzz_table: Callable[[bytes], tuple[str, int, list[StoredMail], bytes]], raw: bytes
 ) -> None:
     before = fuzz_table(b"From: nobody@nowhere.example\r\n\r\nhello\r\n")[1]
     status, after, sent, archived = fuzz_table(raw)

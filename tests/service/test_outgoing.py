@@ -17,8 +17,8 @@ from PIL import Image
 from moderator.mail import compose
 from moderator.mail.intake import Action, parse, screen
 from moderator.pictures.spec import report_pictures
+from moderator.ports import StoredMail
 from moderator.runtime.outgoing import render_outgoing
-from moderator.store.outbox import StoredMail
 
 from .conftest import MODERATOR, Table, World
 

@@ -234,7 +234,7 @@ def test_no_mail_holds_what_its_reader_may_not_see(
 
 def test_the_checker_catches_a_leak(world: World) -> None:
     """The check itself: a report with another player's hidden legion is caught."""
-    from moderator.store.outbox import StoredMail
+    from moderator.ports import StoredMail
 
     events, _state, _ = robot_prefix(["Ann", "Bob"], 3, 12)
     knowledge = Knowledge()

@@ -20,12 +20,13 @@ from sqlalchemy import select
 from sqlmodel import SQLModel
 
 from moderator.play.games import new_game
+from moderator.ports import StoredMail
+from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.schedule.timing import TimeLimits
 from moderator.service import MailGameHandler, processing, seals
 from moderator.service import tournaments as tournament_service
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import seals as kept_seals
-from moderator.store.outbox import StoredMail
 
 from ..gpgparties import Party
 from .conftest import (
@@ -107,7 +108,7 @@ def club(store: EventStore, world: World, clock: Clock) -> Iterator[Club]:
                 key_fingerprint=world.players[name].fingerprint,
                 secret=secret_of(name),
             )
-        players.set_roles(tx, address(DIRECTOR), (players.DIRECTOR,))
+        players.set_roles(tx, address(DIRECTOR), (DIRECTOR_ROLE,))
     for game_id, seated in (("g1", ["Ann", "Bob"]), ("g2", ["Ann", "Cy"])):
         new_game(store, game_id, seated, seed=5, time_limits=TimeLimits())
         with store.transaction() as tx:

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from moderator.play.games import new_game
+from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.runtime.config import Config, GnupgSettings
 from moderator.runtime.service import Service
 from moderator.schedule.timing import TimeLimits
@@ -42,7 +43,7 @@ def prepare(db: str, world: World) -> None:
                 if name != "Di":
                     players.add_player(tx, name, address(name),
                                        key_fingerprint=world.players[name].fingerprint)
-            players.set_roles(tx, address(DIRECTOR), (players.DIRECTOR,))
+            players.set_roles(tx, address(DIRECTOR), (DIRECTOR_ROLE,))
         for game_id, seated in (("g1", ["Ann", "Bob"]), ("g2", ["Ann", "Cy"])):
             new_game(store, game_id, seated, seed=5, time_limits=TimeLimits())
             with store.transaction() as tx:

@@ -18,12 +18,12 @@ from typer.testing import CliRunner
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import seed_hash
 from moderator.cli import app
+from moderator.ports import StoredMail
 from moderator.rules.legal import to_act
 from moderator.schedule.record import Dice, GameRecord
 from moderator.service import MailGameHandler
 from moderator.service.games import StartError, start_game
 from moderator.store import EventStore, outbox, players
-from moderator.store.outbox import StoredMail
 
 from .conftest import MODERATOR, Table, address, secret_of
 

@@ -13,6 +13,7 @@ import pytest
 
 from moderator.mail import compose
 from moderator.mail.intake import ReplyBudget
+from moderator.ports import StoredMail
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, inbox, outbox
@@ -39,7 +40,7 @@ def first_order(table: Table) -> tuple[str, str]:
     return actor, legal_orders(state, actor)[0]
 
 
-def all_mail(store: EventStore) -> list[outbox.StoredMail]:
+def all_mail(store: EventStore) -> list[StoredMail]:
     with store.reading() as tx:
         return outbox.mails(tx)
 

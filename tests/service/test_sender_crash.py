@@ -26,12 +26,14 @@ from sqlalchemy import select as select_rows
 from moderator.demo.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
+from moderator.ports import OutgoingMail, StoredMail
+from moderator.ports.mail import PENDING, SENT
 from moderator.runtime.config import Config
 from moderator.runtime.sender import Sender
 from moderator.runtime.service import Service
 from moderator.store import EventStore, outbox
-from moderator.store.outbox import LEASE, OutgoingMail
-from moderator.store.tables import OUTBOX, PENDING, SENT
+from moderator.store.outbox import LEASE
+from moderator.store.tables import OUTBOX
 
 from .loopback import loopback_config
 
@@ -64,7 +66,7 @@ def one_mail(store: EventStore) -> str:
     return message_id
 
 
-def row(store: EventStore) -> outbox.StoredMail:
+def row(store: EventStore) -> StoredMail:
     with store.reading() as tx:
         (found,) = outbox.mails(tx)
     return found

@@ -9,6 +9,8 @@ import pytest
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.play.games import new_game
+from moderator.ports import Player
+from moderator.ports.players import secret_matches
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, players
 
@@ -48,7 +50,7 @@ def signed_signon(signer: Party, sender: Party, body: str) -> bytes:
     return message.as_bytes(policy=compose.POLICY)
 
 
-def registered(store: EventStore, address: str = NEW) -> players.Player | None:
+def registered(store: EventStore, address: str = NEW) -> Player | None:
     with store.reading() as tx:
         return players.player_by_address(tx, address)
 
@@ -119,7 +121,7 @@ def test_sign_on_with_a_secret_keeps_only_its_hash(store: EventStore) -> None:
     player = registered(store)
     assert player is not None and player.key_fingerprint is None
     assert player.secret_hash and "correct-horse" not in player.secret_hash
-    assert players.secret_matches("correct-horse-battery", player.secret_hash)
+    assert secret_matches("correct-horse-battery", player.secret_hash)
     assert all("correct-horse" not in (m.body + (m.private_body or "")) for m in mails)
     # Seated in a game that allows secrets, Dora plays by mail with her secret.
     new_game(store, "g2", ["Dora", "Eve"], seed=3)

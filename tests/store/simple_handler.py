@@ -15,8 +15,7 @@ from email.policy import default
 from email.utils import parseaddr
 
 from moderator.play.messages import carry_out
-from moderator.store.inbox import GameContext, InboundMessage, Lookup, Outcome
-from moderator.store.outbox import OutgoingMail
+from moderator.ports import GameContext, InboundMessage, Lookup, Outcome, OutgoingMail
 
 _GAME_LINE = re.compile(r"^\s*game\s+(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 

@@ -16,9 +16,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from moderator.play.robot_games import play_robot_game
+from moderator.ports import ConflictError
 from moderator.schedule.record import GameRecord
 from moderator.service import processing
-from moderator.store import ConflictError, EventStore, inbox, outbox
+from moderator.store import EventStore, inbox, outbox
 from moderator.store.check import check_store
 
 from .mailbox import order_chain, seated_game

@@ -14,11 +14,11 @@ import pytest
 from sqlalchemy import text, update
 from sqlalchemy.exc import DBAPIError
 
+from moderator.ports import ConflictError, GameContext, InboundMessage, Outcome
 from moderator.schedule.record import GameRecord
 from moderator.service import processing
 from moderator.store import EventStore, inbox
-from moderator.store.errors import ConflictError, retryable
-from moderator.store.inbox import GameContext, InboundMessage, Outcome
+from moderator.store.errors import retryable
 from moderator.store.tables import GAME
 
 from .mailbox import order_mail, seated_game

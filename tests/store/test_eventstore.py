@@ -11,15 +11,11 @@ from sqlalchemy import text, update
 from moderator.play.games import new_game
 from moderator.play.messages import order
 from moderator.play.robot_games import RobotGameSummary
+from moderator.ports import ConflictError, GameExistsError, GameNotFoundError
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.schedule.record import Dice, GameRecord
-from moderator.store import (
-    ConflictError,
-    EventStore,
-    GameExistsError,
-    GameNotFoundError,
-)
+from moderator.store import EventStore
 from moderator.store.check import check_store
 from moderator.store.snapshots import encode_state
 from moderator.store.tables import SNAPSHOT

@@ -8,23 +8,25 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+from moderator.ports import (
+    GameContext,
+    InboundMessage,
+    MessageNotFoundError,
+    Outcome,
+    OutgoingMail,
+    StoredMail,
+    StoreError,
+)
+from moderator.ports.deadlines import DONE
+from moderator.ports.mail import FAILED, PENDING, SENT
+from moderator.ports.players import secret_matches
 from moderator.rules.evolve import replay
 from moderator.runtime import worker
 from moderator.schedule.record import GameRecord
 from moderator.service import processing
-from moderator.store import (
-    EventStore,
-    MessageNotFoundError,
-    StoreError,
-    deadlines,
-    inbox,
-    outbox,
-    players,
-)
+from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store.check import check_store
-from moderator.store.inbox import GameContext, InboundMessage, Outcome
-from moderator.store.outbox import OutgoingMail
-from moderator.store.tables import FAILED, OUTBOX, PENDING, SENT
+from moderator.store.tables import OUTBOX
 
 from .mailbox import next_order, order_mail, seated_game
 from .simple_handler import OrderMailHandler
@@ -198,7 +200,7 @@ def test_outbox_delivery_retries_then_gives_up(make_store: Callable[..., EventSt
     assert len(set(ids)) == 2
     sent: list[str] = []
 
-    def send(mail: outbox.StoredMail) -> None:
+    def send(mail: StoredMail) -> None:
         if mail.recipient == "b@x":
             raise ConnectionError("relay refused")
         sent.append(mail.message_id)
@@ -251,8 +253,8 @@ def test_players_seats_and_secrets(store: EventStore) -> None:
         assert players.seats(tx, "g") == {"ann@example.org": "Ann", "bob@example.org": "Bob"}
     assert ann is not None and ann.time_zone == "Europe/Berlin" and ann.secret_hash
     assert "s3cret" not in ann.secret_hash
-    assert players.secret_matches("s3cret", ann.secret_hash)
-    assert not players.secret_matches("guess", ann.secret_hash)
+    assert secret_matches("s3cret", ann.secret_hash)
+    assert not secret_matches("guess", ann.secret_hash)
     with pytest.raises(StoreError, match="registered already"), store.transaction() as tx:
         players.add_player(tx, "Ann again", "ann@example.org")
     with pytest.raises(StoreError, match="is taken"), store.transaction() as tx:
@@ -268,6 +270,6 @@ def test_deadlines(store: EventStore) -> None:
     with store.transaction() as tx:
         (due,) = deadlines.due_deadlines(tx, noon + timedelta(hours=1))
         assert (due.id, due.player, due.due_at) == (early, "Ann", noon)
-        assert deadlines.close_deadline(tx, early, deadlines.DONE)
-        assert not deadlines.close_deadline(tx, early, deadlines.DONE)
+        assert deadlines.close_deadline(tx, early, DONE)
+        assert not deadlines.close_deadline(tx, early, DONE)
         assert deadlines.due_deadlines(tx, noon + timedelta(hours=1)) == []

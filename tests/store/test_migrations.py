@@ -14,10 +14,12 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
+from moderator.ports import OutgoingMail
+from moderator.ports.errors import SchemaError
 from moderator.rules import events as ev
 from moderator.rules.codec import encode
 from moderator.schedule.record import Dice, GameRecord, upcast_0
-from moderator.store import EventStore, SchemaError, migrate
+from moderator.store import EventStore, migrate
 from moderator.store.check import check_store
 from moderator.store.tables import TABLES
 
@@ -225,7 +227,7 @@ def test_outbox_parts_are_added_to_an_older_outbox(empty_url: str) -> None:
         outbox.add_mails(
             tx,
             [
-                outbox.OutgoingMail(
+                OutgoingMail(
                     "ann@example.org",
                     "new",
                     "public",

@@ -9,6 +9,8 @@ import random
 
 from moderator import robot
 from moderator.play.dice import CountingDice
+from moderator.ports import Player
+from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.rules.decide import decide
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act
@@ -28,15 +30,15 @@ def secret_of(name: str) -> str:
     return f"{name.lower()}-secret-42"
 
 
-def register(where: EventStore, *names: str) -> dict[str, players.Player]:
+def register(where: EventStore, *names: str) -> dict[str, Player]:
     """Register players with secrets (Dee as a director); returns them by name."""
-    found: dict[str, players.Player] = {}
+    found: dict[str, Player] = {}
     with where.transaction() as tx:
         for name in names:
             if players.player_by_address(tx, address(name)) is None:
                 players.add_player(tx, name, address(name), secret=secret_of(name))
             if name == DIRECTOR:
-                players.set_roles(tx, address(name), (players.DIRECTOR,))
+                players.set_roles(tx, address(name), (DIRECTOR_ROLE,))
             player = players.player_by_address(tx, address(name))
             assert player is not None
             found[name] = player

@@ -6,13 +6,14 @@ tournament job.
 
 from __future__ import annotations
 
+from moderator.ports import StoredMail
+from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.service import MailGameHandler, clockwork, processing
 from moderator.service import tournaments as service
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import tournaments as stored
-from moderator.store.outbox import StoredMail
 
 from ..service.conftest import Clock, headers_of, plain_mail
 from .conftest import DIRECTOR, MODERATOR, address, register, secret_of
@@ -135,7 +136,7 @@ def test_a_director_line_naming_the_mails_game_leaves_its_orders_unread(
 ) -> None:
     opened(store)
     with store.transaction() as tx:
-        players.set_roles(tx, address("Ann"), (players.DIRECTOR,))
+        players.set_roles(tx, address("Ann"), (DIRECTOR_ROLE,))
     for name in NAMES:
         send(store, name, ["join tournament duel"])
     service.form_games(store, MODERATOR, clock.now, seed=3)

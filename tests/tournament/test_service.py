@@ -12,6 +12,8 @@ from datetime import timedelta
 import pytest
 
 from moderator.audit.verify import verify
+from moderator.ports import StoredMail
+from moderator.ports.deadlines import GAME_END
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
@@ -19,7 +21,6 @@ from moderator.service import MailGameHandler, processing
 from moderator.service import tournaments as service
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store import tournaments as stored
-from moderator.store.outbox import StoredMail
 
 from ..service.conftest import Clock, headers_of, plain_mail
 from ..service.privacy import Knowledge, leaks
@@ -231,7 +232,7 @@ def test_pause_resume_and_extend_move_the_clock(any_store: EventStore, clock: Cl
     assert record.ends_at == first[0].created_at + timedelta(days=92)
     with store.reading() as tx:
         (acting,) = [d for d in deadlines.open_deadlines(tx, game_id) if d.acting]
-        (end,) = [d for d in deadlines.open_deadlines(tx, game_id) if d.kind == deadlines.GAME_END]
+        (end,) = [d for d in deadlines.open_deadlines(tx, game_id) if d.kind == GAME_END]
     assert acting.due_at > clock.now and end.due_at == record.ends_at
     out = lines_of(store, DIRECTOR, [f"extend {game_id} 24"], clock)
     assert "Deadline now" in reply_of(out, DIRECTOR)

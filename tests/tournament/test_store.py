@@ -7,9 +7,12 @@ from datetime import UTC, datetime
 import pytest
 
 from moderator.play.games import new_game
+from moderator.ports import ConflictError, StoreError
+from moderator.ports.errors import TournamentExistsError, TournamentNotFoundError
+from moderator.ports.players import DIRECTOR
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
-from moderator.store import ConflictError, EventStore, StoreError, players
+from moderator.store import EventStore, players
 from moderator.store import tournaments as stored
 from moderator.tournament import events as ev
 from moderator.tournament.settings import Settings
@@ -46,10 +49,10 @@ def test_append_is_optimistic_and_load_folds(any_store: EventStore) -> None:
 def test_names_are_unique_and_unknown_ones_are_refused(any_store: EventStore) -> None:
     with any_store.transaction() as tx:
         stored.create(tx, "t", "dee@x")
-        with pytest.raises(stored.TournamentExistsError, match="already a tournament"):
+        with pytest.raises(TournamentExistsError, match="already a tournament"):
             stored.create(tx, "t", "dee@x")
     with any_store.reading() as tx:
-        with pytest.raises(stored.TournamentNotFoundError, match="no tournament called 'u'"):
+        with pytest.raises(TournamentNotFoundError, match="no tournament called 'u'"):
             stored.load(tx, "u")
         assert not stored.exists(tx, "u")
 
@@ -96,7 +99,7 @@ def test_roles_are_stored_with_the_player(any_store: EventStore) -> None:
         assert not players.set_roles(tx, "nobody@x", ("director",))
     with any_store.reading() as tx:
         ann = players.player_by_address(tx, address("Ann"))
-    assert ann is not None and ann.roles == ("director",) and ann.has_role(players.DIRECTOR)
+    assert ann is not None and ann.roles == ("director",) and ann.has_role(DIRECTOR)
 
 
 def test_the_game_record_holds_what_the_clock_reads() -> None:
