@@ -1,7 +1,9 @@
 """
 Outgoing mail (PGP/MIME, RFC 3156) and the signature check of incoming mail.
 
-Everything here is pure except for the ``Keyring`` it is given.
+Everything here is pure except for the keyring it is given (a ``Signer`` or a
+``Verifier``: ``moderator.mail.gpg.Keyring`` in the service, built by the composition
+root), so that the use cases that read or compose mail do not import GnuPG.
 
 **What the moderator signs (Wolff 4.5).**  A player must never hold legion
 contents (even of his own legions) signed by the moderator: he could show
@@ -48,12 +50,8 @@ from email.message import EmailMessage, Message, MIMEPart
 from email.parser import BytesParser
 from email.utils import collapse_rfc2231_value, format_datetime, parseaddr
 
-from moderator.mail.gpg import (
-    Keyring,
-    find_clearsigned,
-    signature_hash,
-)
-from moderator.mail.signatures import SignatureStatus, Verification, Verifier
+from moderator.mail.pgp_packets import find_clearsigned, signature_hash
+from moderator.mail.signatures import SignatureStatus, Signer, Verification, Verifier
 
 #: The policy of everything built here: CRLF line ends, 7bit-clean output.
 POLICY = email.policy.SMTP.clone(cte_type="7bit")
@@ -106,7 +104,7 @@ def text_part(text: str, *, description: str | None = None) -> MIMEPart:
     return part
 
 
-def signed_mime(body_parts: Sequence[str | MIMEPart], keyring: Keyring, signer: str) -> EmailMessage:
+def signed_mime(body_parts: Sequence[str | MIMEPart], keyring: Signer, signer: str) -> EmailMessage:
     """
     A PGP/MIME signed message (RFC 3156 section 5) over ``body_parts``.
 
@@ -121,7 +119,7 @@ def signed_mime(body_parts: Sequence[str | MIMEPart], keyring: Keyring, signer: 
     return message
 
 
-def encrypted_mime(entity: MIMEPart, keyring: Keyring, recipients: Sequence[str]) -> MIMEPart:
+def encrypted_mime(entity: MIMEPart, keyring: Signer, recipients: Sequence[str]) -> MIMEPart:
     """
     ``entity`` encrypted to ``recipients`` as multipart/encrypted (RFC 3156
     section 4).  Not signed: see the module docstring.
@@ -141,7 +139,7 @@ def encrypted_mime(entity: MIMEPart, keyring: Keyring, recipients: Sequence[str]
     return part
 
 
-def decrypt_mime(part: Message, keyring: Keyring) -> EmailMessage:
+def decrypt_mime(part: Message, keyring: Signer) -> EmailMessage:
     """
     The MIME entity inside a multipart/encrypted part.
 
@@ -160,7 +158,7 @@ def decrypt_mime(part: Message, keyring: Keyring) -> EmailMessage:
     return email.message_from_bytes(plain, _class=EmailMessage, policy=POLICY)
 
 
-def report_mail(public_text: str, private_text: str, token: str, keyring: Keyring, signer: str,
+def report_mail(public_text: str, private_text: str, token: str, keyring: Signer, signer: str,
                 recipient_fpr: str | None, headers: Mapping[str, str], *,
                 public_extra: Sequence[MIMEPart] = (),
                 private_extra: Sequence[MIMEPart] = ()) -> EmailMessage:
@@ -385,7 +383,7 @@ def _own_parts(message: Message) -> Iterator[Message]:
                 yield from _own_parts(sub)
 
 
-def _fill_signed(container: Message, entity: MIMEPart, keyring: Keyring, signer: str) -> None:
+def _fill_signed(container: Message, entity: MIMEPart, keyring: Signer, signer: str) -> None:
     """Make ``container`` multipart/signed over ``entity``."""
     signed_bytes = entity.as_bytes(policy=POLICY)
     signature = keyring.sign_detached(signed_bytes, signer)

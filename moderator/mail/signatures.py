@@ -1,12 +1,15 @@
 """
-What a signature check says (``SignatureStatus``, ``Verification``) and what the mail
-service needs of a keyring to check one (``Verifier``), apart from the GnuPG adapter
-(``moderator.mail.gpg.Keyring``, which fulfils ``Verifier``): the use cases read
-signatures and pin keys without naming the adapter that makes them.
+What a signature check says (``SignatureStatus``, ``Verification``), what the mail
+service needs of a keyring to check one (``Verifier``) and what composing a mail needs
+of it (``Signer``), apart from the GnuPG adapter (``moderator.mail.gpg.Keyring``, which
+fulfils both): the use cases read signatures, pin keys and compose mail without naming
+the adapter that does the cryptography.  The composition root builds the keyring and
+hands it in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -70,4 +73,17 @@ class Verifier(Protocol):
         """Import public keys; the fingerprints imported."""
 
 
-__all__ = ["SignatureStatus", "Verification", "Verifier"]
+class Signer(Protocol):
+    """The keyring as composing and reading PGP/MIME sees it (``moderator.mail.compose``)."""
+
+    def sign_detached(self, data: bytes, signer: str) -> bytes:
+        """A detached signature over ``data`` by the key ``signer`` (a fingerprint)."""
+
+    def encrypt(self, data: bytes, recipients: Sequence[str], sign_with: str | None = None) -> bytes:
+        """``data`` encrypted (armored) to the keys ``recipients`` (fingerprints)."""
+
+    def decrypt(self, data: bytes) -> bytes:
+        """``data`` decrypted with a secret key the keyring holds."""
+
+
+__all__ = ["SignatureStatus", "Signer", "Verification", "Verifier"]

@@ -12,7 +12,8 @@ import gnupg
 import pytest
 
 from moderator.mail.errors import GpgError, MailError
-from moderator.mail.gpg import Keyring, normalize_fingerprint, signature_hash
+from moderator.mail.gpg import Keyring, normalize_fingerprint
+from moderator.mail.pgp_packets import signature_hash
 from moderator.mail.signatures import SignatureStatus
 
 CORPUS = Path("/work/shared/mail-corpus")
