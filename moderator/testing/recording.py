@@ -1,0 +1,226 @@
+"""
+``RecordingUnitOfWork``: what ``moderator.store.unit_of_work.write`` does to the tables,
+done to a ``MemoryLookup``, with every ``Work`` it applied kept in ``applied``.
+
+A use-case test decides (the use case reads the memory through the ``Lookup`` port),
+applies (``apply`` for an ``Outcome``, as the mail runner turns one into ``Work``;
+``write`` for ``Work``), and decides again on what it wrote.  The same rules hold as in
+the store: every stream is optimistic on the sequence number its decision was made on
+(``ConflictError``), a name taken raises, and a write that fails changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from moderator.ports.errors import (
+    ConflictError,
+    StoreError,
+    TournamentExistsError,
+    TournamentNotFoundError,
+    UnknownChangeError,
+)
+from moderator.ports.games import GameContext, Outcome
+from moderator.ports.mail import PROCESSED, REJECTED, UNDELIVERED, InboundMessage
+from moderator.ports.players import PendingAddressChange, normal_address
+from moderator.ports.writes import (
+    ASK,
+    CANCEL,
+    MOVE,
+    AddressChange,
+    GameWrite,
+    MessageDone,
+    TournamentWrite,
+    UsedSeal,
+    Work,
+)
+from moderator.testing.memory import MemoryLookup, StoredTournament
+from moderator.tournament import events as tev
+from moderator.tournament.state import replay as replay_tournament
+
+__all__ = ["RecordingUnitOfWork"]
+
+
+class RecordingUnitOfWork:
+    """The unit of work on a ``MemoryLookup``; ``applied``: each ``Work`` that took."""
+
+    def __init__(self, memory: MemoryLookup) -> None:
+        self.memory = memory
+        self.applied: list[Work] = []
+
+    def apply(
+        self,
+        outcome: Outcome,
+        game: GameContext | None = None,
+        message: InboundMessage | None = None,
+    ) -> dict[str, int]:
+        """
+        Apply what a handler decided about ``message`` (if any) in ``game`` (if any), as
+        the mail runner does: the game's events, record and deadlines, the other games,
+        players, addresses, seals, tournaments, mails and the message's new state.
+        """
+        own: tuple[GameWrite, ...] = ()
+        if game is not None:
+            changed = bool(outcome.events) or outcome.record is not None
+            own = (
+                GameWrite(
+                    game.game_id,
+                    game.seq,
+                    outcome.events,
+                    record=outcome.record,
+                    deadlines=outcome.deadlines if changed else (),
+                ),
+            )
+        elif outcome.events:
+            msg = "the outcome has events for no game"
+            raise ValueError(msg)
+        done = None
+        if message is not None:
+            status = REJECTED if outcome.rejected else PROCESSED
+            done = MessageDone(message.id, status, game.game_id if game else None, outcome.note)
+        work = Work(
+            games=own + outcome.games,
+            tournaments=outcome.tournaments,
+            mails=outcome.mails,
+            players=outcome.players,
+            addresses=outcome.addresses,
+            seals=outcome.seals,
+            message=done,
+            undelivered=outcome.undelivered,
+        )
+        return self.write(
+            work,
+            inbound_id=message.id if message else None,
+            game_id=game.game_id if game else None,
+        )
+
+    def write(
+        self, work: Work, *, inbound_id: int | None = None, game_id: str | None = None
+    ) -> dict[str, int]:
+        """``store.unit_of_work.write`` on the memory: all of ``work`` or, raising, none."""
+        saved = self.memory.tables.copy()
+        try:
+            heads = self._write(work, inbound_id, game_id)
+        except BaseException:
+            self.memory.tables = saved
+            raise
+        self.applied.append(work)
+        return heads
+
+    def _write(self, work: Work, inbound_id: int | None, game_id: str | None) -> dict[str, int]:
+        memory = self.memory
+        heads: dict[str, int] = {}
+        for deadline_id, status in work.closed:
+            memory.tables.closed[deadline_id] = status
+        for held, seat, address in work.reseats:
+            self._reseat(held, seat, address)
+        for game in work.games:
+            heads[game.game_id] = self._game(game)
+        for stream in work.tournaments:
+            self._tournament(stream)
+        for new in work.players:
+            memory.add_player(
+                new.name,
+                new.address,
+                time_zone=new.time_zone,
+                key_fingerprint=new.key_fingerprint,
+                secret_hash=new.secret_hash,
+            )
+        for change in work.addresses:
+            self._change_address(change)
+        for seal in work.seals:
+            if seal.digest in memory.tables.seals:
+                msg = f"the seal {seal.digest[:12]}... was used by another mail meanwhile"
+                raise ConflictError(msg)
+            memory.tables.seals[seal.digest] = UsedSeal(memory.now(), inbound_id)
+        about = game_id or (work.games[0].game_id if len(work.games) == 1 else None)
+        for mail in work.mails:
+            memory.add_mail(mail, inbound_id=inbound_id, game_id=about)
+        for mail_id, reason in work.undelivered:
+            self._undelivered(mail_id, reason)
+        if work.message is not None:
+            done = work.message
+            memory.settle(done.message_id, done.status, done.game_id, done.note)
+        return heads
+
+    def _game(self, game: GameWrite) -> int:
+        memory = self.memory
+        if game.create:
+            memory.add_game(game.game_id, record=game.record)
+        for seat, address in game.seats:
+            memory.seat(game.game_id, seat, address)
+        seq = game.seq
+        if game.events or game.record is not None:
+            seq = memory.append(
+                game.game_id, game.seq, game.events, record=game.record, state=game.state
+            )
+        memory.tables.games[game.game_id].deadlines.extend(game.deadlines)
+        return seq
+
+    def _tournament(self, stream: TournamentWrite) -> None:
+        tournaments = self.memory.tables.tournaments
+        if stream.director is not None:
+            if stream.tournament_id in tournaments:
+                raise TournamentExistsError(stream.tournament_id)
+            tournaments[stream.tournament_id] = StoredTournament(normal_address(stream.director))
+        found = tournaments.get(stream.tournament_id)
+        if found is None:
+            raise TournamentNotFoundError(stream.tournament_id)
+        if stream.seq != len(found.events):
+            msg = f"tournament {stream.tournament_id!r} is at event {len(found.events)}"
+            raise ConflictError(msg)
+        found.events.extend(stream.events)
+
+    def _reseat(self, game_id: str, seat: str, address: str) -> None:
+        stored = self.memory.tables.games.get(game_id)
+        player = self.memory.player(address)
+        if stored is None or player is None or seat not in stored.seats:
+            msg = f"game {game_id!r} has no seat {seat!r} for {normal_address(address)!r}"
+            raise StoreError(msg)
+        if any(pid == player.id and s != seat for s, pid in stored.seats.items()):
+            msg = f"{player.address!r} has another seat in game {game_id!r} already"
+            raise StoreError(msg)
+        stored.seats[seat] = player.id
+
+    def _change_address(self, change: AddressChange) -> None:
+        tables = self.memory.tables
+        old, new = normal_address(change.old), normal_address(change.new)
+        if change.what == ASK:
+            tables.changes[old] = PendingAddressChange(
+                old, new, change.token_hash, self.memory.now()
+            )
+        elif change.what == MOVE:
+            player = self.memory.player(old)
+            if self.memory.player(new) is not None or player is None:
+                msg = f"the address {old!r} cannot move to {new!r} any more"
+                raise ConflictError(msg)
+            tables.players[player.id] = replace(player, address=new)
+            tables.changes.pop(old, None)
+            self._tournaments_follow(old, new)
+        elif change.what == CANCEL:
+            tables.changes.pop(old, None)
+        else:
+            raise UnknownChangeError(f"unknown address change {change.what!r}")
+
+    def _tournaments_follow(self, old: str, new: str) -> None:
+        """As ``store.tournaments.move_address``: every tournament that knows him records it."""
+        for stored in (t for _, t in sorted(self.memory.tables.tournaments.items())):
+            if stored.director == old:
+                stored.director = new
+            state = replay_tournament(stored.events)
+            knows = (
+                state.director == old
+                or old in state.entrants
+                or any(old in game.everyone for game in state.games.values())
+            )
+            if knows:
+                at = self.memory.now().isoformat()
+                stored.events.append(tev.AddressChanged(old=old, new=new, at=at))
+
+    def _undelivered(self, mail_id: int, reason: str) -> None:
+        tables = self.memory.tables
+        found = self.memory.outbox_mail(mail_id)
+        if found is not None and found.status != UNDELIVERED:
+            tables.outbox[mail_id - 1] = replace(found, status=UNDELIVERED)
+            tables.mail_errors[mail_id] = reason
+

@@ -1,0 +1,391 @@
+"""
+The ``Lookup`` port's contract: the same questions get the same answers from the
+in-memory store of the use-case tests (``moderator.testing``), SQLite and PostgreSQL.
+
+Each backend is filled the one way the service fills the store, through the unit of
+work (``Work``: the SQL store's ``write``, the memory's ``RecordingUnitOfWork``), so
+the suite holds the two writers to one behaviour as well as the two readers.
+PostgreSQL is the ``postgres_url`` server of ``tests/conftest.py``: skipped without
+its binaries, a failure under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+
+from moderator.play.games import plan_game
+from moderator.ports import (
+    ASK,
+    MOVE,
+    AddressChange,
+    ConflictError,
+    GameNotFoundError,
+    GameWrite,
+    InboundMessage,
+    Lookup,
+    MessageDone,
+    NewPlayer,
+    OutgoingMail,
+    Seal,
+    TournamentWrite,
+    UsedSeal,
+    Work,
+    game_write,
+)
+from moderator.ports.mail import PROCESSED, REJECTED, UNDELIVERED
+from moderator.ports.players import token_hash
+from moderator.rules import commands as cmd
+from moderator.rules.decide import decide
+from moderator.rules.dice import NoDice
+from moderator.rules.evolve import replay
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.schedule.record import GameRecord
+from moderator.store import EventStore, inbox, migrate, outbox
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
+from moderator.testing.memory import MemoryLookup
+from moderator.testing.recording import RecordingUnitOfWork
+from moderator.tournament import events as tev
+from moderator.tournament.settings import Settings
+
+from .conftest import _empty_postgres
+
+NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+ANN, BOB, CY = "ann@example.org", "bob@example.net", "cy@example.com"
+KEY = "AB" * 20
+
+
+class Backend(Protocol):
+    """A store as the contract uses it: written through the unit of work, read by lookup."""
+
+    now: datetime
+
+    def write(self, work: Work, *, inbound_id: int | None = None) -> dict[str, int]: ...
+
+    def receive(self, raw: bytes) -> int: ...
+
+    def outbox_ids(self) -> list[int]: ...
+
+    def inbound(self, message_id: int) -> InboundMessage: ...
+
+    def reading(self) -> AbstractContextManager[Lookup]: ...
+
+
+class MemoryBackend:
+    def __init__(self) -> None:
+        self.now = NOW
+        self.memory = MemoryLookup(lambda: self.now)
+        self.unit = RecordingUnitOfWork(self.memory)
+
+    def write(self, work: Work, *, inbound_id: int | None = None) -> dict[str, int]:
+        return self.unit.write(work, inbound_id=inbound_id)
+
+    def receive(self, raw: bytes) -> int:
+        return self.memory.receive(raw).id
+
+    def outbox_ids(self) -> list[int]:
+        return [m.id for m in self.memory.outbox()]
+
+    def inbound(self, message_id: int) -> InboundMessage:
+        return self.memory.inbound(message_id)
+
+    @contextmanager
+    def reading(self) -> Iterator[Lookup]:
+        yield self.memory
+
+
+class SqlBackend:
+    def __init__(self, url: str) -> None:
+        self.now = NOW
+        self.store = EventStore(url, clock=lambda: self.now)
+
+    def write(self, work: Work, *, inbound_id: int | None = None) -> dict[str, int]:
+        with self.store.transaction() as tx:
+            return write(tx, work, inbound_id=inbound_id)
+
+    def receive(self, raw: bytes) -> int:
+        return inbox.receive(self.store, raw)
+
+    def outbox_ids(self) -> list[int]:
+        with self.store.transaction() as tx:
+            return [m.id for m in outbox.mails(tx)]
+
+    def inbound(self, message_id: int) -> InboundMessage:
+        with self.store.transaction() as tx:
+            return inbox.message(tx, message_id)
+
+    @contextmanager
+    def reading(self) -> Iterator[Lookup]:
+        with self.store.transaction() as tx:
+            yield SqlLookup(tx)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "memory":
+        yield MemoryBackend()
+        return
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.sqlite'}"
+        migrate.upgrade(url)
+    else:
+        url = request.getfixturevalue("postgres_url")
+        _empty_postgres(url)
+    sql = SqlBackend(url)
+    yield sql
+    sql.store.close()
+
+
+def register(backend: Backend, *addresses: str, key: str | None = None) -> None:
+    names = {ANN: "Ann", BOB: "Bob", CY: "Cy"}
+    new = tuple(NewPlayer(names.get(a.lower(), a), a, key_fingerprint=key) for a in addresses)
+    backend.write(Work(players=new))
+
+
+def two_player_game(backend: Backend, game_id: str = "g1") -> tuple[GameWrite, GameState]:
+    """A new game of Ann and Bob (a use case's decision), written."""
+    planned, state = plan_game(
+        game_id, ["Ann", "Bob"], 3, None, None, NOW, seats=(("Ann", ANN), ("Bob", BOB))
+    )
+    backend.write(Work(games=(planned,)))
+    return planned, state
+
+
+def mail(to: str, kind: str | None = "report", subject: str = "Turn 1") -> OutgoingMail:
+    return OutgoingMail(to, subject, "the public text", kind=kind)
+
+
+# -- players ------------------------------------------------------------------------------
+
+
+def test_a_player_is_found_by_his_address_in_any_case(backend: Backend) -> None:
+    register(backend, "Ann@Example.ORG")
+    with backend.reading() as lookup:
+        found = lookup.player("  ann@example.org ")
+        assert found is not None and found.name == "Ann" and found.address == ANN
+        assert lookup.player("ANN@EXAMPLE.ORG") == found
+        assert lookup.player(BOB) is None
+
+
+def test_players_with_a_key_are_found_by_its_fingerprint(backend: Backend) -> None:
+    """A key may be pinned by more than one player; they come in the order they signed on."""
+    register(backend, ANN, key=KEY)
+    register(backend, BOB, key=KEY)
+    register(backend, CY)
+    with backend.reading() as lookup:
+        assert [p.address for p in lookup.players_with_key(KEY.lower())] == [ANN, BOB]
+        assert lookup.players_with_key("CD" * 20) == []
+
+
+def test_a_change_of_address_waits_for_its_confirmation(backend: Backend) -> None:
+    """Asked from the new address, kept by its token's hash; carried out, the seats follow."""
+    register(backend, ANN, BOB)
+    two_player_game(backend)
+    hashed = token_hash("tok-1")
+    backend.write(Work(addresses=(AddressChange(ASK, "ANN@example.org", CY, hashed),)))
+    with backend.reading() as lookup:
+        waiting = lookup.pending_address_change(ANN)
+        assert waiting is not None and (waiting.old, waiting.new) == (ANN, CY)
+        assert waiting.token_hash == hashed and waiting.requested_at == NOW
+    backend.write(Work(addresses=(AddressChange(MOVE, ANN, CY),)))
+    with backend.reading() as lookup:
+        assert lookup.pending_address_change(ANN) is None
+        assert lookup.player(ANN) is None
+        assert lookup.seats("g1") == {CY: "Ann", BOB: "Bob"}
+        assert lookup.games_of(CY) == [("g1", "Ann")]
+
+
+def test_a_move_to_a_taken_address_conflicts_and_changes_nothing(backend: Backend) -> None:
+    register(backend, ANN, BOB)
+    with pytest.raises(ConflictError):
+        move = AddressChange(MOVE, ANN, BOB)
+        backend.write(Work(players=(NewPlayer("Cy", CY),), addresses=(move,)))
+    with backend.reading() as lookup:
+        assert lookup.player(CY) is None and lookup.player(ANN) is not None
+
+
+# -- games, seats and events --------------------------------------------------------------
+
+
+def test_seats_name_the_players_of_a_game(backend: Backend) -> None:
+    register(backend, ANN, BOB, CY)
+    two_player_game(backend, "g2")
+    two_player_game_of(backend, "g1", (("Cy", CY), ("Ann", ANN)))
+    with backend.reading() as lookup:
+        assert lookup.seats("g2") == {ANN: "Ann", BOB: "Bob"}
+        seated = lookup.seated_players("g1")
+        assert {seat: p.address for seat, p in seated.items()} == {"Cy": CY, "Ann": ANN}
+        assert lookup.games_of("ANN@example.org") == [("g1", "Ann"), ("g2", "Ann")]
+        assert lookup.games_of("nobody@example.org") == []
+        assert lookup.seats("nope") == {} and lookup.seated_players("nope") == {}
+
+
+def two_player_game_of(backend: Backend, game_id: str, seats: tuple[tuple[str, str], ...]) -> None:
+    planned, _ = plan_game(game_id, ["Ann", "Bob"], 5, None, None, NOW, seats=seats)
+    backend.write(Work(games=(planned,)))
+
+
+def test_a_game_reads_as_it_was_written(backend: Backend) -> None:
+    register(backend, ANN, BOB)
+    planned, state = two_player_game(backend)
+    with backend.reading() as lookup:
+        game = lookup.game("g1")
+        assert game is not None
+        assert (game.game_id, game.seq, game.state) == ("g1", len(planned.events), state)
+        assert game.record == planned.record == lookup.record("g1")
+        assert dict(game.seats) == {ANN: "Ann", BOB: "Bob"}
+        assert lookup.game("nope") is None and lookup.record("nope") is None
+
+
+def test_events_after_and_up_to_a_sequence_number(backend: Backend) -> None:
+    register(backend, ANN, BOB)
+    planned, state = two_player_game(backend)
+    more = decide(state, cmd.Withdraw(player=to_act(state)), NoDice())
+    backend.write(Work(games=(game_write("g1", state.version, more),)))
+    every = [*planned.events, *more]
+    with backend.reading() as lookup:
+        assert lookup.events("g1") == every
+        assert lookup.events("g1", after=1) == every[1:]
+        assert lookup.events("g1", after=1, upto=2) == every[1:2]
+        assert lookup.events("g1", after=len(every)) == []
+        with pytest.raises(GameNotFoundError):
+            lookup.events("nope")
+
+
+def test_active_games_leave_out_games_over_and_seats_out_of_the_game(backend: Backend) -> None:
+    register(backend, ANN, BOB, CY)
+    _, state = two_player_game(backend, "over")
+    ended = decide(state, cmd.Withdraw(player=to_act(state)), NoDice())
+    assert replay(ended, state).step is Step.OVER
+    backend.write(Work(games=(game_write("over", state.version, ended),)))
+    two_player_game_of(backend, "running", (("Ann", ANN), ("Zed", CY)))
+    with backend.reading() as lookup:
+        assert lookup.active_games_of(ANN) == [("running", "Ann")]
+        assert lookup.active_games_of(CY) == []  # "Zed" is no player of the game
+
+
+def test_a_stale_write_conflicts_and_nothing_of_its_work_lands(backend: Backend) -> None:
+    """Optimistic per stream: a decision on an old sequence number is made again."""
+    register(backend, ANN, BOB)
+    _, state = two_player_game(backend)
+    more = decide(state, cmd.Withdraw(player=to_act(state)), NoDice())
+    stale = game_write("g1", state.version - 1, more, record=GameRecord(players=("X",)))
+    with pytest.raises(ConflictError):
+        backend.write(Work(players=(NewPlayer("Cy", CY),), games=(stale,), mails=(mail(CY),)))
+    with backend.reading() as lookup:
+        assert lookup.player(CY) is None and lookup.mails_today(CY) == 0
+        game = lookup.game("g1")
+        assert game is not None and game.seq == state.version and game.record != stale.record
+
+
+# -- mail -----------------------------------------------------------------------------------
+
+
+def test_mails_today_count_since_midnight_utc_by_kind(backend: Backend) -> None:
+    """A mail written without a kind counts as every kind (it predates kinds)."""
+    backend.now = NOW.replace(hour=0) - timedelta(minutes=1)
+    backend.write(Work(mails=(mail(ANN),)))
+    backend.now = NOW.replace(hour=0, minute=1)
+    backend.write(Work(mails=(mail(ANN), mail(ANN, "reply"), mail(ANN, None), mail(BOB))))
+    backend.now = NOW
+    with backend.reading() as lookup:
+        assert lookup.mails_today(ANN) == 3
+        assert lookup.mails_today(" Ann@Example.org ", ("report",)) == 2
+        assert lookup.mails_today(ANN, ("reply", "refusal")) == 2
+        assert lookup.mails_today(CY) == 0
+
+
+def test_outbox_mail_by_id_and_by_message_id(backend: Backend) -> None:
+    backend.write(Work(mails=(mail(ANN, subject="first"), mail(BOB, subject="second"))))
+    first, second = backend.outbox_ids()
+    backend.write(Work(undelivered=((second, "550 no such user"),)))
+    with backend.reading() as lookup:
+        one = lookup.outbox_mail(first)
+        assert one is not None and (one.recipient, one.subject) == (ANN, "first")
+        assert one.kind == "report"
+        assert one.created_at == NOW and one.message_id
+        assert lookup.outbox_mail_by_message_id(one.message_id) == one
+        two = lookup.outbox_mail(second)
+        assert two is not None and two.status == UNDELIVERED
+        assert lookup.outbox_mail(second + 100) is None
+        assert lookup.outbox_mail_by_message_id("<nothing@example.org>") is None
+
+
+RAW = b"Message-ID: <m1@example.org>\r\nSubject: orders\r\n\r\nroll\r\n"
+
+
+def test_an_earlier_copy_is_one_already_dealt_with(backend: Backend) -> None:
+    """The same Message-ID and body, processed or rejected before: a copy, or a replay."""
+    first = backend.receive(RAW)
+    again = backend.inbound(backend.receive(b"Received: by elsewhere\r\n" + RAW))
+    with backend.reading() as lookup:
+        assert lookup.earlier_copy(again) is None  # the first is not dealt with yet
+    backend.write(Work(message=MessageDone(first, PROCESSED)))
+    other_body = backend.inbound(backend.receive(RAW.replace(b"roll", b"split")))
+    itself = backend.inbound(first)
+    with backend.reading() as lookup:
+        assert lookup.earlier_copy(again) == first
+        assert lookup.earlier_copy(itself) is None
+        assert lookup.earlier_copy(other_body) is None
+
+
+def test_without_a_message_id_only_the_same_bytes_are_a_copy(backend: Backend) -> None:
+    bare = b"Subject: orders\r\n\r\nroll\r\n"
+    first = backend.receive(bare)
+    backend.write(Work(message=MessageDone(first, REJECTED)))
+    same = backend.inbound(backend.receive(bare))
+    other_headers = backend.inbound(backend.receive(b"Subject: x\r\n\r\nroll\r\n"))
+    with backend.reading() as lookup:
+        assert lookup.earlier_copy(same) == first
+        assert lookup.earlier_copy(other_headers) is None
+
+
+# -- seals and tournaments -----------------------------------------------------------------
+
+
+def test_a_seal_counts_once(backend: Backend) -> None:
+    message = backend.receive(RAW)
+    with backend.reading() as lookup:
+        assert lookup.seal_used("d1") is None
+    backend.write(Work(seals=(Seal("d1", "pgp"),)), inbound_id=message)
+    with backend.reading() as lookup:
+        assert lookup.seal_used("d1") == UsedSeal(NOW, message)
+    with pytest.raises(ConflictError):
+        backend.write(Work(seals=(Seal("d1", "secret"),)))
+
+
+def test_a_tournament_has_a_head_and_a_director(backend: Backend) -> None:
+    register(backend, ANN, BOB)
+    created = tev.TournamentCreated(
+        tournament="spring",
+        director=ANN,
+        director_name="Ann",
+        settings=Settings().to_payload(),
+        at=NOW.isoformat(),
+    )
+    backend.write(Work(tournaments=(TournamentWrite("spring", 0, (created,), "Ann@Example.org"),)))
+    with backend.reading() as lookup:
+        assert lookup.tournament_head("spring") == 1
+        assert lookup.director("spring") == ANN
+        assert lookup.tournament_head("autumn") is None and lookup.director("autumn") is None
+    with pytest.raises(ConflictError):
+        backend.write(Work(tournaments=(TournamentWrite("spring", 0, (created,)),)))
+    backend.write(Work(addresses=(AddressChange(MOVE, ANN, CY),)))
+    with backend.reading() as lookup:
+        assert lookup.director("spring") == CY
+        assert lookup.tournament_head("spring") == 2  # the move is recorded in its stream
+
+
+def test_now_is_the_stores_clock(backend: Backend) -> None:
+    with backend.reading() as lookup:
+        assert lookup.now() == NOW and lookup.database
+    backend.now = NOW + timedelta(days=1)
+    with backend.reading() as lookup:
+        assert lookup.now() == NOW + timedelta(days=1)
