@@ -23,6 +23,7 @@ from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.play.games import new_game
 from moderator.ports import StoredMail
+from moderator.rules.events import Event
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
 from moderator.service import MailGameHandler, processing
@@ -211,44 +212,27 @@ def full_text(mail: StoredMail) -> str:
     return f"{mail.body}\n\n--- private part ---\n{mail.private_body}"
 
 
-@dataclass
-class Table:
-    """A game in a store, with seated players, and a handler to send it mail."""
+class OrderMail:
+    """Mail to a game in the players' words: what the SQL and the in-memory tables share
+    (``send`` and ``state`` are each table's own)."""
 
-    store: EventStore
-    handler: MailGameHandler
-    game_id: str = "g1"
-    counter: list[int] = field(default_factory=lambda: [0])
+    game_id: str
+    counter: list[int]
+
+    def send(self, raw: bytes) -> Sent:
+        raise NotImplementedError
 
     @property
     def state(self) -> GameState:
-        return self.store.load_state(self.game_id).state
-
-    @property
-    def record(self) -> GameRecord:
-        return self.store.record(self.game_id)
+        raise NotImplementedError
 
     @property
     def ref(self) -> str:
         return f"ref {self.game_id}-{self.state.version}"
 
-    def set_record(self, **changes: Any) -> None:
-        """Change fields of the game's record (``GameRecord.but``)."""
-        with self.store.transaction() as tx:
-            loaded = tx.load(self.game_id)
-            tx.append(self.game_id, loaded.seq, [], record=loaded.record.but(**changes))
-
     def next_id(self) -> str:
         self.counter[0] += 1
         return f"<mail-{self.game_id}-{self.counter[0]}@example.org>"
-
-    def send(self, raw: bytes) -> Sent:
-        message_id = inbox.receive(self.store, raw)
-        status = processing.process_message(self.store, message_id, self.handler)
-        with self.store.reading() as tx:
-            note = inbox.message(tx, message_id).error
-            mails = outbox.mails(tx, inbound_id=message_id)
-        return Sent(message_id, status, note, mails)
 
     def orders(
         self,
@@ -281,6 +265,44 @@ class Table:
             assert party is not None
             return self.send(pgp_mime_mail(party, text, headers))
         return self.send(plain_mail(text, headers))
+
+
+@dataclass
+class Table(OrderMail):
+    """A game in a store, with seated players, and a handler to send it mail."""
+
+    store: EventStore
+    handler: MailGameHandler
+    game_id: str = "g1"
+    counter: list[int] = field(default_factory=lambda: [0])
+
+    @property
+    def state(self) -> GameState:
+        return self.store.load_state(self.game_id).state
+
+    @property
+    def record(self) -> GameRecord:
+        return self.store.record(self.game_id)
+
+    def events(self) -> list[Event]:
+        return self.store.load(self.game_id)
+
+    def now(self) -> datetime:
+        return self.store.clock()
+
+    def set_record(self, **changes: Any) -> None:
+        """Change fields of the game's record (``GameRecord.but``)."""
+        with self.store.transaction() as tx:
+            loaded = tx.load(self.game_id)
+            tx.append(self.game_id, loaded.seq, [], record=loaded.record.but(**changes))
+
+    def send(self, raw: bytes) -> Sent:
+        message_id = inbox.receive(self.store, raw)
+        status = processing.process_message(self.store, message_id, self.handler)
+        with self.store.reading() as tx:
+            note = inbox.message(tx, message_id).error
+            mails = outbox.mails(tx, inbound_id=message_id)
+        return Sent(message_id, status, note, mails)
 
 
 def seat_players(

@@ -2,28 +2,29 @@
 Wolff 4.5 by mail (issue 17): a legion shown and a message passed on reach exactly the
 players named, at once, in the private part next to the one-time token and never in
 the signed part; the sender sees them echoed; the step reference stays good across
-them; messages have a daily allowance and the game master may turn them off.
+them; messages have a daily allowance and the game master may turn them off.  On the
+in-memory store (``memory_table``).
 """
 
 from __future__ import annotations
 
+from moderator.ports.mail import PROCESSED
 from moderator.rules import events as ev
 from moderator.service import play_mail
-from moderator.store import EventStore, inbox
 
-from .conftest import address
-from .test_standing_orders import _engaged
+from .conftest import Clock, address
+from .memory_table import engaged_in_memory
 
 
 def test_wolff_4_5_a_show_and_a_message_reach_only_those_named_never_signed(
-    store: EventStore,
+    clock: Clock,
 ) -> None:
-    table = _engaged(store)
+    table = engaged_in_memory(clock)
     legion = next(lg for lg in table.state.legions.values() if lg.owner == "Cy")
     sent = table.orders(
         "Cy", f"show {legion.marker} to Bob\ntell Bob: my {legion.marker} is no bluff"
     )
-    assert sent.status == inbox.PROCESSED, sent.note
+    assert sent.status == PROCESSED, sent.note
     (bob,) = sent.to(address("Bob"))
     private = bob.private_body or ""
     assert f"Cy shows {legion.marker} to Bob (all it holds, Wolff 4.5)" in private
@@ -37,24 +38,24 @@ def test_wolff_4_5_a_show_and_a_message_reach_only_those_named_never_signed(
 
 
 def test_wolff_4_5_the_step_reference_stays_good_across_shows_and_messages(
-    store: EventStore,
+    clock: Clock,
 ) -> None:
-    table = _engaged(store)
+    table = engaged_in_memory(clock)
     ref = table.ref
     actor = "Ann"
     told = table.orders("Bob", "tell all: good luck", ref=ref)
-    assert told.status == inbox.PROCESSED
+    assert told.status == PROCESSED
     assert table.ref != ref  # the log moved on ...
     sent = table.orders(actor, "engage 1", ref=ref)  # ... yet her reference still holds
-    assert sent.status == inbox.PROCESSED, sent.note
-    assert any(isinstance(e, ev.EngagementStarted) for e in table.store.load("g1"))
+    assert sent.status == PROCESSED, sent.note
+    assert any(isinstance(e, ev.EngagementStarted) for e in table.events())
 
 
 def test_wolff_4_5_messages_have_a_daily_allowance_and_the_game_master_may_stop_them(
-    store: EventStore,
+    clock: Clock,
 ) -> None:
-    table = _engaged(store)
-    table.set_record(relayed={"Bob": f"{table.store.clock().date().isoformat()} "
+    table = engaged_in_memory(clock)
+    table.set_record(relayed={"Bob": f"{table.now().date().isoformat()} "
                                         f"{play_mail.RELAYS_A_DAY}"})
     sent = table.orders("Bob", "tell Cy: one more")
     (answer,) = sent.to(address("Bob"))
@@ -66,4 +67,4 @@ def test_wolff_4_5_messages_have_a_daily_allowance_and_the_game_master_may_stop_
     sent = table.orders("Cy", "tell Bob: hello")
     (answer,) = sent.to(address("Cy"))
     assert "turned off passing messages" in f"{answer.body}{answer.private_body}"
-    assert not any(isinstance(e, ev.MessageRelayed) for e in table.store.load("g1"))
+    assert not any(isinstance(e, ev.MessageRelayed) for e in table.events())

@@ -1,4 +1,7 @@
-"""Signing on by mail: with a key that signs the sign-on, or with a secret."""
+"""
+Signing on by mail: with a key that signs the sign-on, or with a secret.  The use case
+runs on the in-memory store (``memory_table.memory_desk``) with real GnuPG keyrings.
+"""
 
 from __future__ import annotations
 
@@ -8,25 +11,20 @@ import pytest
 
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
-from moderator.play.games import new_game
-from moderator.ports import Player
+from moderator.play.games import plan_game
+from moderator.ports import Player, StoredMail, Work
+from moderator.ports.mail import PROCESSED, REJECTED
 from moderator.ports.players import secret_matches
-from moderator.service import MailGameHandler
-from moderator.store import EventStore, inbox, players
 
 from ..gpgparties import Party
-from .conftest import MODERATOR, Table, World, full_text, headers_of, plain_mail
+from .conftest import Clock, World, full_text, headers_of, plain_mail
+from .memory_table import MemoryDesk, memory_desk
 
 NEW = "stranger@elsewhere.example"
 
 
-def handler(keyring: Keyring | None) -> MailGameHandler:
-    return MailGameHandler((lambda: keyring) if keyring else None, MODERATOR)
-
-
-def send(store: EventStore, raw: bytes, keyring: Keyring | None) -> tuple[str, str, list]:
-    table = Table(store, handler(keyring))
-    sent = table.send(raw)
+def send(where: MemoryDesk, raw: bytes) -> tuple[str, str, list[StoredMail]]:
+    sent = where.send(raw)
     return sent.status, sent.note or "", sent.mails
 
 
@@ -50,18 +48,18 @@ def signed_signon(signer: Party, sender: Party, body: str) -> bytes:
     return message.as_bytes(policy=compose.POLICY)
 
 
-def registered(store: EventStore, address: str = NEW) -> Player | None:
-    with store.reading() as tx:
-        return players.player_by_address(tx, address)
+def registered(where: MemoryDesk, address: str = NEW) -> Player | None:
+    return where.memory.player(address)
 
 
 def test_sign_on_with_an_attached_key_that_signs_the_mail(
-    store: EventStore, stranger: Party, fresh_keyring: Keyring
+    clock: Clock, stranger: Party, fresh_keyring: Keyring
 ) -> None:
+    desk = memory_desk(clock, fresh_keyring)
     raw = signed_signon(stranger, stranger, "signon Stella Stranger\ntimezone Europe/Berlin\n")
-    status, note, mails = send(store, raw, fresh_keyring)
-    assert status == inbox.PROCESSED, note
-    player = registered(store)
+    status, note, mails = send(desk, raw)
+    assert status == PROCESSED, note
+    player = registered(desk)
     assert player is not None
     assert (player.name, player.time_zone) == ("Stella Stranger", "Europe/Berlin")
     assert player.key_fingerprint == stranger.fingerprint and player.secret_hash is None
@@ -77,19 +75,21 @@ def test_sign_on_with_an_attached_key_that_signs_the_mail(
 
 
 def test_sign_on_with_an_inline_key_in_a_clearsigned_mail(
-    store: EventStore, stranger: Party, fresh_keyring: Keyring
+    clock: Clock, stranger: Party, fresh_keyring: Keyring
 ) -> None:
+    desk = memory_desk(clock, fresh_keyring)
     key = stranger.keyring.export_public(stranger.fingerprint)
     block = stranger.keyring.clearsign(f"signon Stella\n\n{key}", stranger.fingerprint)
     raw = plain_mail(block.decode(), headers_of("Stella", sender=NEW))
-    status, note, _mails = send(store, raw, fresh_keyring)
-    assert status == inbox.PROCESSED, note
-    assert registered(store).key_fingerprint == stranger.fingerprint  # type: ignore[union-attr]
+    status, note, _mails = send(desk, raw)
+    assert status == PROCESSED, note
+    assert registered(desk).key_fingerprint == stranger.fingerprint  # type: ignore[union-attr]
 
 
 def test_a_key_must_sign_its_own_sign_on(
-    store: EventStore, stranger: Party, world: World, fresh_keyring: Keyring
+    clock: Clock, stranger: Party, world: World, fresh_keyring: Keyring
 ) -> None:
+    desk = memory_desk(clock, fresh_keyring)
     unsigned = EmailMessage(policy=compose.POLICY)
     for key, value in headers_of("Stranger", sender=NEW).items():
         unsigned[key] = value
@@ -100,41 +100,40 @@ def test_a_key_must_sign_its_own_sign_on(
         subtype="pgp-keys",
         filename="key.asc",
     )
-    status, note, mails = send(store, unsigned.as_bytes(), fresh_keyring)
-    assert status == inbox.REJECTED and "carries a public key but is not signed" in note
+    status, note, mails = send(desk, unsigned.as_bytes())
+    assert status == REJECTED and "carries a public key but is not signed" in note
     assert [(m.recipient, m.kind) for m in mails] == [(NEW, "signon-refusal")]
     assert "sign the mail with that same key" in mails[0].body
-    assert registered(store) is None
+    assert registered(desk) is None
     # Signed, but by another key than the one sent: refused too, and answered again
     # (up to five answers a day to an address nobody registered).
     raw = signed_signon(world.players["Ann"], stranger, "signon Stella\n")
-    status, note, mails = send(store, raw, fresh_keyring)
-    assert status == inbox.REJECTED and "must be signed with the key you send" in note
+    status, note, mails = send(desk, raw)
+    assert status == REJECTED and "must be signed with the key you send" in note
     assert [(m.recipient, m.kind) for m in mails] == [(NEW, "signon-refusal")]
-    assert registered(store) is None
+    assert registered(desk) is None
 
 
-def test_sign_on_with_a_secret_keeps_only_its_hash(store: EventStore) -> None:
+def test_sign_on_with_a_secret_keeps_only_its_hash(clock: Clock) -> None:
+    desk = memory_desk(clock)
     raw = plain_mail("signon Dora\nsecret correct-horse-battery\n", headers_of("Dora", sender=NEW))
-    status, note, mails = send(store, raw, None)
-    assert status == inbox.PROCESSED, note
-    player = registered(store)
+    status, note, mails = send(desk, raw)
+    assert status == PROCESSED, note
+    player = registered(desk)
     assert player is not None and player.key_fingerprint is None
     assert player.secret_hash and "correct-horse" not in player.secret_hash
     assert secret_matches("correct-horse-battery", player.secret_hash)
     assert all("correct-horse" not in (m.body + (m.private_body or "")) for m in mails)
     # Seated in a game that allows secrets, Dora plays by mail with her secret.
-    new_game(store, "g2", ["Dora", "Eve"], seed=3)
-    with store.transaction() as tx:
-        players.seat_player(tx, "g2", "Dora", NEW)
-        loaded = tx.load("g2")
-        tx.append("g2", loaded.seq, [], record=loaded.record.but(allow_secrets=True))
+    planned, _ = plan_game("g2", ["Dora", "Eve"], 3, None, None, desk.now(), seats=[("Dora", NEW)])
+    assert planned.record is not None
+    desk.unit.write(Work(games=(planned.but(record=planned.record.but(allow_secrets=True)),)))
     raw = plain_mail(
         "game g2\nsecret correct-horse-battery\nstatus\n",
         headers_of("Dora", sender=NEW, message_id="<dora-2@x>"),
     )
-    status, note, mails = send(store, raw, None)
-    assert status == inbox.PROCESSED, note
+    status, note, mails = send(desk, raw)
+    assert status == PROCESSED, note
 
 
 @pytest.mark.parametrize(
@@ -150,30 +149,32 @@ def test_sign_on_with_a_secret_keeps_only_its_hash(store: EventStore) -> None:
     ],
     ids=["short-secret", "time-zone", "name", "nothing-to-authenticate"],
 )
-def test_bad_sign_ons_are_refused(store: EventStore, body: str, why: str) -> None:
-    status, note, mails = send(store, plain_mail(body, headers_of("Dora", sender=NEW)), None)
-    assert status == inbox.REJECTED and why in note
+def test_bad_sign_ons_are_refused(clock: Clock, body: str, why: str) -> None:
+    desk = memory_desk(clock)
+    status, note, mails = send(desk, plain_mail(body, headers_of("Dora", sender=NEW)))
+    assert status == REJECTED and why in note
     assert [m.kind for m in mails] == ["signon-refusal"] and why in full_text(mails[0])
-    assert registered(store) is None
+    assert registered(desk) is None
 
 
-def test_a_registered_address_cannot_sign_on_again(store: EventStore) -> None:
-    with store.transaction() as tx:
-        players.add_player(tx, "Ann", "ann@example.org", secret="ann-secret-42")
+def test_a_registered_address_cannot_sign_on_again(clock: Clock) -> None:
+    desk = memory_desk(clock)
+    desk.memory.add_player("Ann", "ann@example.org", secret="ann-secret-42")
     raw = plain_mail("signon Mallory\nsecret another-secret\n", headers_of("Ann"))
-    status, _note, mails = send(store, raw, None)
-    assert status == inbox.REJECTED
-    assert registered(store, "ann@example.org").name == "Ann"  # type: ignore[union-attr]
+    status, _note, mails = send(desk, raw)
+    assert status == REJECTED
+    assert registered(desk, "ann@example.org").name == "Ann"  # type: ignore[union-attr]
     assert [m.recipient for m in mails] == ["ann@example.org"]
     assert "this address is registered already" in full_text(mails[0])
     assert "change address from ann@example.org" in mails[0].body
 
 
-def test_refused_sign_ons_are_answered_five_times_a_day(store: EventStore) -> None:
+def test_refused_sign_ons_are_answered_five_times_a_day(clock: Clock) -> None:
     """Today the second failed attempt of a day went unanswered; five are answered now."""
+    desk = memory_desk(clock)
     answered = []
     for attempt in range(7):
         body = f"signon Dora\nsecret short{attempt}\n"
-        _status, _note, mails = send(store, plain_mail(body, headers_of("Dora", sender=NEW)), None)
+        _status, _note, mails = send(desk, plain_mail(body, headers_of("Dora", sender=NEW)))
         answered.append(len(mails))
     assert answered == [1, 1, 1, 1, 1, 0, 0]

@@ -1,4 +1,7 @@
-"""Standing orders by mail (issue 15): kept private, used for their owner, told to him."""
+"""
+Standing orders by mail (issue 15): kept private, used for their owner, told to him.
+The use case runs on the in-memory store (``memory_table``): decide, apply, decide again.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +9,20 @@ import copy
 from typing import Any
 
 from moderator.play.games import new_game
+from moderator.ports.mail import PROCESSED
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.service import MailGameHandler
-from moderator.store import EventStore, inbox
+from moderator.store import EventStore
 
-from .conftest import MODERATOR, Table, address, seat_players
+from .conftest import MODERATOR, Clock, Table, address, seat_players
+from .memory_table import engaged_in_memory
 from .test_reports import ENGAGED
 
 
 def _engaged(store: EventStore, position: dict[str, Any] = ENGAGED) -> Table:
+    """The same game in a store (``engaged_in_memory``'s), for the tests through SQL."""
     new_game(store, "g1", None, seed=3, position=position)
     seat_players(store, "g1", ["Ann", "Bob", "Cy"])
     table = Table(store, MailGameHandler(None, MODERATOR))
@@ -24,8 +30,8 @@ def _engaged(store: EventStore, position: dict[str, Any] = ENGAGED) -> Table:
     return table
 
 
-def test_wolff_9_4_a_standing_order_is_known_to_the_moderator_alone(store: EventStore) -> None:
-    table = _engaged(store)
+def test_wolff_9_4_a_standing_order_is_known_to_the_moderator_alone(clock: Clock) -> None:
+    table = engaged_in_memory(clock)
     sent = table.orders("Bob", "standing when attacked: fight", ref=False)
     (answer,) = sent.to(address("Bob"))
     assert "Your standing orders now: standing when attacked: fight." in (
@@ -36,14 +42,14 @@ def test_wolff_9_4_a_standing_order_is_known_to_the_moderator_alone(store: Event
     assert table.record.standing == {"Bob": ("standing when attacked: fight",)}
 
 
-def test_a_standing_order_answers_for_its_owner_and_he_is_told(store: EventStore) -> None:
+def test_a_standing_order_answers_for_its_owner_and_he_is_told(clock: Clock) -> None:
     """Ann attacks; Bob's standing order makes no proposal and fights for him, so the
     game does not wait for his mail.  Only Bob sees that a standing order acted."""
-    table = _engaged(store)
+    table = engaged_in_memory(clock)
     table.orders("Bob", "standing when attacked: fight", ref=False)
     sent = table.orders("Ann", "engage 1")
-    assert sent.status == inbox.PROCESSED, sent.note
-    events = table.store.load("g1")
+    assert sent.status == PROCESSED, sent.note
+    events = table.events()
     (used,) = [e for e in events if isinstance(e, ev.StandingOrderUsed)]
     assert used.player == "Bob" and used.visible_to == frozenset({"Bob"})
     assert used.order == "no more proposals"
@@ -57,17 +63,17 @@ def test_a_standing_order_answers_for_its_owner_and_he_is_told(store: EventStore
 
 
 def test_9_2_a_standing_order_to_flee_never_stands_for_another_choice(
-    store: EventStore,
+    clock: Clock,
 ) -> None:
     """Bob asked to flee, but his attacked legion holds his Titan, a lord, so he may
     not flee (9.2): the standing order gives nothing else, and the game waits for Bob."""
     lorded = copy.deepcopy(ENGAGED)
     lorded["legions"][1]["contents"] = ["Titan", "Gargoyle"]
     lorded["legions"][2]["contents"] = ["Centaur"]
-    table = _engaged(store, lorded)
+    table = engaged_in_memory(clock, lorded)
     table.orders("Bob", "standing when attacked: flee", ref=False)
     sent = table.orders("Ann", "engage 1")
     state = table.state
-    assert not [e for e in table.store.load("g1") if isinstance(e, ev.StandingOrderUsed)]
+    assert not [e for e in table.events() if isinstance(e, ev.StandingOrderUsed)]
     assert state.step is Step.NEGOTIATE and to_act(state) == "Bob"
     assert [m.kind for m in sent.to(address("Bob"))] == ["report"]
