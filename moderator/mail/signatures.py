@@ -79,7 +79,9 @@ class Signer(Protocol):
     def sign_detached(self, data: bytes, signer: str) -> bytes:
         """A detached signature over ``data`` by the key ``signer`` (a fingerprint)."""
 
-    def encrypt(self, data: bytes, recipients: Sequence[str], sign_with: str | None = None) -> bytes:
+    def encrypt(
+        self, data: bytes, recipients: Sequence[str], sign_with: str | None = None
+    ) -> bytes:
         """``data`` encrypted (armored) to the keys ``recipients`` (fingerprints)."""
 
     def decrypt(self, data: bytes) -> bytes:
