@@ -79,8 +79,8 @@ def random_positions(players: int, seed: int, count: int) -> list[GameState]:
         (["random", "competent"], 2),
         (["competent", "competent"], 3),
         (["competent", "random", "random"], 4),
-        (["random", "competent", "random", "competent"], 5),
-        (["competent", "random", "competent", "random", "random"], 6),
+        (["random", "competent", "competent", "competent"], 5),
+        (["competent", "competent", "random", "competent", "competent"], 6),
         (["competent"] * 6, 7),
     ],
 )
@@ -269,3 +269,19 @@ def test_it_decides_the_same_with_the_hidden_truth_scrambled(players: int, seed:
         again = robots.order(seat_view(other, seat), random.Random(seed))
         assert first == again
     assert hidden_seen > 50
+
+
+def test_the_seat_view_shows_other_legions_heights_but_not_their_hidden_contents() -> None:
+    state = random_positions(3, 21, 400)[-1]
+    seat = to_act(state)
+    assert seat is not None
+    view = seat_view(state, seat, certain={})
+    for sight in view.legions:
+        legion = state.legions[sight.marker]
+        assert sight.height == legion.height and sight.land == legion.land
+        if legion.owner == seat or legion.known_by(seat):
+            assert sight.known == legion.contents
+        else:
+            assert sight.known == ()
+    assert list(view.legal) == legal_commands(state)
+    assert seat_view(state, "Nobody").legal == ()
