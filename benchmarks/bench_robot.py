@@ -14,7 +14,8 @@ Strength, with fixed seeds (game i of a row has dice seed BASE + i):
   in one game are rated as copies and the kind takes their mean.
 
 Cost: the median and 99th percentile of the competent robot's decisions, and a whole
-two-player game between competent robots (targets 200 ms, 2 s and 60 s on one core).
+two-player game between competent robots (targets 200 ms, 2 s and 60 s on one core),
+in processor time, so that other work on the machine does not count.
 
 Run it with ``nice`` (it takes several minutes at the default size):
 ``nice python3 benchmarks/bench_robot.py --games 200``.  Needs ``openskill``
@@ -155,8 +156,8 @@ def main() -> None:
             print(f"{kind:<12}{mu:>8.2f}{sigma:>8.2f}{ordinal:>9.2f}")
 
     decisions = [t for r in everything for t in r.decisions.get("competent", [])]
-    whole = [r.seconds for r in mirrored]
-    print("\nCost (one core, competent robot)")
+    whole = [r.cpu_seconds for r in mirrored]
+    print("\nCost (processor time on one core, competent robot)")
     print(f"{'measure':<44}{'value':>10}{'target':>10}{'samples':>9}")
     print(
         f"{'median decision':<44}{statistics.median(decisions) * 1000:>8.1f}ms"

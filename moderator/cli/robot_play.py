@@ -23,7 +23,10 @@ def _game_text(number: int, result: MatchResult) -> str:
         who = ", ".join(f"{p} ({result.kinds[p]})" for p in group)
         tied = " (tied)" if len(group) > 1 else ""
         lines.append(f"  {place}. {who}{tied}")
-    lines.append(f"  {result.turns} turns, {result.actions} orders, {result.seconds:.1f} s")
+    lines.append(
+        f"  {result.turns} turns, {result.actions} orders, {result.seconds:.1f} s "
+        f"({result.cpu_seconds:.1f} s of processor time)"
+    )
     return "\n".join(lines)
 
 
