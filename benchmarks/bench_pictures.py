@@ -25,7 +25,7 @@ from moderator.pictures.spec import layers, report_pictures
 from moderator.reporting.views import player_view
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, load_variant
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pictures"))
 from positions import BOARD  # the tests' six-player position
@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     view = player_view(replay([position_event(BOARD)]), "Ann")
-    svg_to_png(battleland_svg("Plains"))  # load the fonts once, outside the timings
+    svg_to_png(battleland_svg(load_variant(STANDARD), "Plains"))  # load the fonts once, outside the timings
     _measure(
         "masterboard",
         lambda: masterboard_svg(view, "Ann", game="g1", changed=[41, 200]),
@@ -69,8 +69,8 @@ def main() -> None:
         print(f"{picture.kind + ', report':<24} draw + rasterise {sent_ms:6.1f} ms  "
               f"PNG {len(png) / 1024:5.1f} KB")
     _measure("battle (Tower)", lambda: battle_svg(view, "Ann", game="g1"), args.repeat)
-    for terrain in sorted(load_variant().battlelands):
-        _measure(f"battleland {terrain}", lambda t=terrain: battleland_svg(t), args.repeat)
+    for terrain in sorted(load_variant(STANDARD).battlelands):
+        _measure(f"battleland {terrain}", lambda t=terrain: battleland_svg(load_variant(STANDARD), t), args.repeat)
 
 
 if __name__ == "__main__":

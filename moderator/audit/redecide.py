@@ -160,7 +160,7 @@ def _check_standing(
         raise NotDecided("a standing order's note is seen by its owner alone")
     lines = [line for line in used.standing.split("; ") if line]
     try:
-        read = standing_orders.read(lines)
+        read = standing_orders.read(lines, state.variant)
         given = standing_orders.decide_for(state, read)
     except OrderError as exc:
         raise NotDecided(f"the standing order {used.standing!r} cannot be read: {exc}") from exc

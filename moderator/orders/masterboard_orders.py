@@ -15,7 +15,7 @@ from moderator.rules import commands as cmd
 def parse_colour(r: Reader) -> Result:
     name = r.take()
     r.end()
-    return cmd.ChooseColour(player=r.player, colour=colour_name(name, r.line))
+    return cmd.ChooseColour(player=r.player, colour=colour_name(name, r.variant, r.line))
 
 
 def parse_split(r: Reader) -> Result:

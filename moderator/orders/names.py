@@ -1,12 +1,14 @@
 """Names in orders: legion markers, characters, colours, battleland hexes and players.
 
 Players write these in any case, singular or plural, or abridged; this module turns what
-they wrote into the canonical name, or says why it cannot.  It knows nothing about the
+they wrote into the canonical name, or says why it cannot.  Markers, characters and
+colours are those of the game's variant, which every reader here is given.  It knows nothing about the
 order a name appears in: that is for the reader and the order parsers built on it.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -19,7 +21,7 @@ from moderator.orders.errors import (
     OrderError,
 )
 from moderator.rules.state import GameState
-from moderator.rules.variant import LABELS, load_variant
+from moderator.rules.variant import LABELS, Variant
 
 #: What looks like a legion marker code: two letters and a number (checked against markers).
 CODE_SHAPE = re.compile(r"([A-Za-z]{2})([0-9]{1,2})")
@@ -34,29 +36,28 @@ EVERYBODY = ("all", "everybody", "everyone")
 _NAME_LIST = re.compile(r"[,;|]")
 
 
-def _build_markers() -> dict[str, str]:
+@functools.cache
+def _markers(variant: Variant) -> dict[str, str]:
+    """Marker code or picture name (casefolded) -> code, built once per variant."""
     found: dict[str, str] = {}
-    for pairs in load_variant().markers.values():
+    for pairs in variant.markers.values():
         for code, name in pairs:
             found[code.casefold()] = code
             found[name.casefold()] = code
     return found
 
 
-_MARKERS = _build_markers()
-
-
-def marker_code(token: str) -> str | None:
+def marker_code(token: str, variant: Variant) -> str | None:
     """The canonical code ("Rd01") for a marker code in any case or a marker name."""
     m = CODE_SHAPE.fullmatch(token)
     if m:
         token = f"{m.group(1)}{int(m.group(2)):02d}"
-    return _MARKERS.get(token.casefold())
+    return _markers(variant).get(token.casefold())
 
 
-def marker_colour_codes() -> list[str]:
+def marker_colour_codes(variant: Variant) -> list[str]:
     """The two-letter colour codes that begin marker codes ("Bk", "Rd", ...), sorted."""
-    return sorted({code[:2] for code in _MARKERS.values()})
+    return sorted({code[:2] for code in _markers(variant).values()})
 
 
 def _lead(line: str) -> str:
@@ -85,21 +86,21 @@ def _none_of(code: str, token: str, line: str, kind: str, names: Iterable[str]) 
     )
 
 
-def exact_creature(token: str) -> str | None:
+def exact_creature(token: str, variant: Variant) -> str | None:
     """The canonical name of a character written in full (any case, singular or plural)."""
     try:
-        return load_variant().creature(token).name
+        return variant.creature(token).name
     except KeyError:
         return None
 
 
-def creature_name(token: str, line: str = "") -> str:
+def creature_name(token: str, variant: Variant, line: str = "") -> str:
     """The canonical name of a character written in any case, singular, plural or abridged."""
-    exact = exact_creature(token)
+    exact = exact_creature(token, variant)
     if exact is not None:
         return exact
     key = token.casefold()
-    kinds = load_variant().creatures.values()
+    kinds = variant.creatures.values()
     if len(key) >= _MIN_PREFIX:
         hits = sorted(
             {
@@ -114,9 +115,8 @@ def creature_name(token: str, line: str = "") -> str:
     raise _none_of(E_CREATURE, token, line, "character", [k.name for k in kinds])
 
 
-def colour_name(token: str, line: str = "") -> str:
+def colour_name(token: str, variant: Variant, line: str = "") -> str:
     """The canonical colour for a colour name, its marker code ("Rd") or a clear beginning."""
-    variant = load_variant()
     key = token.casefold()
     codes = {pairs[0][0][:2].casefold(): colour for colour, pairs in variant.markers.items()}
     if key in codes:

@@ -75,6 +75,7 @@ from moderator.orders.query_orders import parse_help, parse_history, plain_query
 from moderator.orders.reader import TOKEN, Reader, Result
 from moderator.rules import commands as cmd
 from moderator.rules.state import GameState
+from moderator.rules.variant import Variant
 
 __all__ = [
     "Result",
@@ -87,13 +88,17 @@ __all__ = [
 
 
 
-def parse_order(line: str, player: str, state: GameState | None = None) -> cmd.Command | Query:
-    """Read one order line for ``player``.
+def parse_order(
+    line: str, player: str, state: GameState | None = None, *, variant: Variant | None = None
+) -> cmd.Command | Query:
+    """Read one order line for ``player``, in the game ``state`` (its variant names the
+    markers, characters and colours a line may name).
 
-    ``state`` is needed only for ``propose`` (to tell the attacker from the defender and
+    ``state`` is needed too for ``propose`` (to tell the attacker from the defender and
     to know what an eliminated legion holds) and for a bare ``engage`` (when exactly one
-    engagement is waiting).  Raises ``OrderError`` (or a subclass) when the line cannot
-    be read; never anything else.
+    engagement is waiting).  Without a state, the lines are read in ``variant``, or, if
+    none is given either, in a game not yet set up (the standard game's names).  Raises
+    ``OrderError`` (or a subclass) when the line cannot be read; never anything else.
     """
     if is_tell(line):
         return parse_tell(line, player, state)  # a message keeps its '#' and its full stop
@@ -107,7 +112,11 @@ def parse_order(line: str, player: str, state: GameState | None = None) -> cmd.C
     handler = _HANDLERS.get(word)
     if handler is None:
         raise _unknown_order(tokens[0], line)
-    reader = Reader(line, tokens[1:], player, state, _USAGE_OF.get(word, word))
+    if state is not None:
+        variant = state.variant
+    elif variant is None:
+        variant = GameState().variant
+    reader = Reader(line, tokens[1:], player, state, _USAGE_OF.get(word, word), variant)
     return handler(reader)
 
 
@@ -142,10 +151,10 @@ def _move_or_maneuver(r: Reader) -> Result:
         return parse_maneuver(r)
     if CODE_SHAPE.fullmatch(raw):  # shaped like a marker code: the marker error says more
         return parse_move(r, teleport=False)
-    if exact_creature(raw) is not None or _to_a_hex(r):
+    if exact_creature(raw, r.variant) is not None or _to_a_hex(r):
         return parse_maneuver(r)
     try:
-        creature_name(raw, r.line)
+        creature_name(raw, r.variant, r.line)
     except AmbiguousOrderError:
         raise
     except OrderError:

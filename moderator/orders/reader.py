@@ -23,7 +23,7 @@ from moderator.orders.names import (
 from moderator.orders.queries import Query
 from moderator.rules import commands as cmd
 from moderator.rules.state import GameState
-from moderator.rules.variant import SIDES
+from moderator.rules.variant import SIDES, Variant
 
 #: What one order line reads into.
 Result = cmd.Command | Query
@@ -50,7 +50,13 @@ class Reader:
     """The tokens after the order word, read left to right."""
 
     def __init__(
-        self, line: str, tokens: list[str], player: str, state: GameState | None, usage: str
+        self,
+        line: str,
+        tokens: list[str],
+        player: str,
+        state: GameState | None,
+        usage: str,
+        variant: Variant,
     ) -> None:
         self.line = line
         self.tokens = tokens
@@ -58,6 +64,8 @@ class Reader:
         self.player = player
         self.state = state
         self.usage = usage
+        #: The game's variant: the markers, characters and colours a line may name.
+        self.variant = variant
 
     # -- primitives ------------------------------------------------------
 
@@ -101,14 +109,14 @@ class Reader:
 
     def marker(self) -> str:
         token = self.take()
-        code = marker_code(token)
+        code = marker_code(token, self.variant)
         if code is not None:
             return code
         if CODE_SHAPE.fullmatch(token):
             self.error(
                 E_MARKER,
                 f"there is no legion marker {token!r}; a marker code is a colour code "
-                f"({', '.join(marker_colour_codes())}) and a number from 01 to 12",
+                f"({', '.join(marker_colour_codes(self.variant))}) and a number from 01 to 12",
             )
         self.error(
             E_MARKER,
@@ -121,7 +129,7 @@ class Reader:
         if self.at_end():
             return False
         raw = self.tokens[self.pos]
-        return exact_creature(raw) is None and marker_code(raw) is not None
+        return exact_creature(raw, self.variant) is None and marker_code(raw, self.variant) is not None
 
     def next_is_number(self) -> bool:
         """Whether the next token is a decimal number."""
@@ -180,7 +188,7 @@ class Reader:
         return side
 
     def creature(self) -> str:
-        return creature_name(self.take(), self.line)
+        return creature_name(self.take(), self.variant, self.line)
 
     def count(self) -> int | None:
         """A count before a character name ("2 centaurs", "two centaurs"), if any."""

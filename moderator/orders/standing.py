@@ -39,7 +39,7 @@ from moderator.rules import commands as cmd
 from moderator.rules.battlefield import Fighter
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant
 
 CODE = "E-STANDING"
 ASK = "ask"
@@ -103,25 +103,26 @@ def _body(line: str) -> str:
     return text.removeprefix("standing").strip()
 
 
-def read(lines: Iterable[str]) -> Standing:
+def read(lines: Iterable[str], variant: Variant) -> Standing:
     """
-    The standing orders ``lines`` give, in order.
+    The standing orders ``lines`` give, in order, with creatures named as ``variant``
+    (the game's) names them.
 
     Raises:
         OrderError: a line that is not a standing order, with what may be written.
     """
     standing = Standing()
     for line in lines:
-        _apply(standing, line)
+        _apply(standing, line, variant)
     return standing
 
 
-def merged(kept: Sequence[str], new: Iterable[str]) -> tuple[str, ...]:
+def merged(kept: Sequence[str], new: Iterable[str], variant: Variant) -> tuple[str, ...]:
     """The stored lines after ``new`` ones: each replaces the earlier of its kind, and
     ``ask`` lines only remove (raises OrderError for an unreadable line)."""
     out = {_key(line): line.strip() for line in kept}
     for line in new:
-        read([line])  # checks it
+        read([line], variant)  # checks it
         key = _key(line)
         out.pop(key, None)
         if not _body(line).endswith(ASK):
@@ -129,7 +130,7 @@ def merged(kept: Sequence[str], new: Iterable[str]) -> tuple[str, ...]:
     return tuple(out.values())
 
 
-def _apply(standing: Standing, line: str) -> None:
+def _apply(standing: Standing, line: str, variant: Variant) -> None:
     text = _body(line)
     if found := _ATTACKED.match(text):
         marker, what = (found.group("marker") or "*").title(), found.group("what")
@@ -145,7 +146,7 @@ def _apply(standing: Standing, line: str) -> None:
         standing.muster_best = text == "muster best"
     elif found := _MUSTER_IF.match(text):
         creature = found.group("creature")
-        known = {c.lower(): c for c in load_variant().creatures}
+        known = {c.lower(): c for c in variant.creatures}
         if creature.rstrip("s") in known:
             creature = creature.rstrip("s")
         if creature not in known:
@@ -174,7 +175,7 @@ def decide_for(state: GameState, standing: Standing) -> cmd.Command | None:
     if state.step is Step.NEGOTIATE:
         return _attacked(state, player, standing, legal)
     if state.step is Step.SUMMON:
-        return _summon(standing, legal)
+        return _summon(state, standing, legal)
     if state.step is Step.MUSTER and player == state.active:
         return _muster(state, standing, legal)
     if state.step is Step.BATTLE and state.battle is not None:
@@ -226,7 +227,7 @@ def _attacked(
     return found[0] if found else None
 
 
-def _summon(standing: Standing, legal: list[cmd.Command]) -> cmd.Command | None:
+def _summon(state: GameState, standing: Standing, legal: list[cmd.Command]) -> cmd.Command | None:
     if standing.summon == "never":
         return next(iter(_of(legal, cmd.Decline)), None)
     if standing.summon != "best":
@@ -234,7 +235,7 @@ def _summon(standing: Standing, legal: list[cmd.Command]) -> cmd.Command | None:
     offers = [c for c in legal if isinstance(c, cmd.Summon)]
     if not offers:
         return None
-    power = {name: load_variant().creatures[name].power for name in {c.lord for c in offers}}
+    power = {name: state.variant.creatures[name].power for name in {c.lord for c in offers}}
     best = max(power.values())
     top = [c for c in offers if power[c.lord] == best]
     return top[0] if len(top) == 1 else None  # which legion gives it: his choice
@@ -251,7 +252,7 @@ def _muster(state: GameState, standing: Standing, legal: list[cmd.Command]) -> c
         if named:
             return named[0]
     if standing.muster_best and markers:
-        creatures = load_variant().creatures
+        creatures = state.variant.creatures
         return max(
             (c for c in musters if c.marker == markers[0]),
             key=lambda c: (creatures[c.creature].power * creatures[c.creature].skill, c.creature),

@@ -22,8 +22,8 @@ from typing import Any
 from moderator.pictures import battle_marks, svg
 from moderator.pictures.hexes import HEADER, RADIUS, WIDTH, centre, corners, side
 from moderator.pictures.layout import SQRT3
-from moderator.reporting.views import battle_model
-from moderator.rules.variant import LABELS, Battleland, load_variant
+from moderator.reporting.views import battle_model, view_variant
+from moderator.rules.variant import LABELS, Battleland, Variant
 
 FOOTER_LETTERS = 105  # a line of 12-pixel text across the picture
 COUNTER_WIDTH = 80.0
@@ -202,6 +202,7 @@ def _reach_line(model: Mapping[str, Any], viewer: str | None, start: str) -> str
 
 
 def battleland_layers(
+    variant: Variant,
     terrain: str,
     model: Mapping[str, Any] | None = None,
     *,
@@ -212,7 +213,7 @@ def battleland_layers(
     viewer: str | None = None,
 ) -> tuple[str, str]:
     """
-    The battleland of ``terrain``, with the battle of ``model`` (a ``battle_model``) on
+    The battleland of ``terrain`` in ``variant``, with the battle of ``model`` (a ``battle_model``) on
     it if given, as two SVG documents of one size: the land (paper, hexes, hazards and
     their key; the same for every battle there of as many lines) and, on a clear canvas,
     the battle (header, entry sides and their key, counters, the characters off the
@@ -220,7 +221,7 @@ def battleland_layers(
     player -> his colour's name, for the header.  ``reach``: (a hex, the hexes its
     character may move to), ringed, with ``viewer`` named as "you" in their key.
     """
-    land = load_variant().battlelands[terrain]
+    land = variant.battlelands[terrain]
     colours = colours or {}
     ground: list[str] = []
     for label in LABELS:
@@ -262,6 +263,7 @@ def battleland_layers(
 
 
 def battleland_svg(
+    variant: Variant,
     terrain: str,
     model: Mapping[str, Any] | None = None,
     *,
@@ -271,7 +273,9 @@ def battleland_svg(
 ) -> str:
     """``battleland_layers`` as one SVG document."""
     return svg.merge(
-        *battleland_layers(terrain, model, colours=colours, colour_names=colour_names, game=game)
+        *battleland_layers(
+            variant, terrain, model, colours=colours, colour_names=colour_names, game=game
+        )
     )
 
 
@@ -289,6 +293,7 @@ def battle_layers(
         raise ValueError("no battle is being fought")
     names = {str(p["name"]): str(p["color"]) for p in view["players"] if p.get("color")}
     return battleland_layers(
+        view_variant(view),
         model["terrain"],
         model,
         colours=svg.player_colours(view["players"]),

@@ -21,7 +21,7 @@ from typing import Any
 
 from moderator.pictures import signs, svg
 from moderator.pictures.layout import Cell, Grid, board_layout
-from moderator.rules.variant import load_variant
+from moderator.reporting.views import view_variant
 
 WIDTH = 800
 MARGIN = 8
@@ -182,7 +182,7 @@ def masterboard_layers(
     grid = _grid()
     layout = board_layout()
     outlined = sorted(set(changed) & set(layout))
-    lands = load_variant().lands
+    lands = view_variant(view).lands
     colours = svg.player_colours(view["players"])
     by_land: dict[int, list[Mapping[str, Any]]] = {}
     for legion in sorted(view["legions"], key=lambda lg: str(lg["marker"])):

@@ -28,7 +28,7 @@ from moderator.pictures.masterboard import masterboard_layers, masterboard_svg
 MASTERBOARD, BATTLE = "masterboard", "battle"
 _KINDS = (MASTERBOARD, BATTLE)
 #: The keys of a ``player_view`` a drawing reads; the rest is left out of the outbox.
-_VIEW_KEYS = ("turn", "phase", "step", "active", "to_act", "winner")
+_VIEW_KEYS = ("turn", "phase", "step", "active", "to_act", "winner", "variant")
 _PLAYER_KEYS = ("name", "color", "score", "eliminated")
 _LEGION_KEYS = ("marker", "owner", "land", "height")
 _ENGAGEMENT_KEYS = ("land", "attacker", "defender", "attacker_player", "defender_player")

@@ -134,6 +134,6 @@ def legion_lines(
         contents = ", ".join([*found.known, *unknown])
     else:
         contents = "contents unknown to you"
-    name = marker_names().get(marker, "")
+    name = marker_names(state.variant).get(marker, "")
     where = f"{marker} ({name}), {info['owner']}'s, in {info['land']}"
     return [f"{where}, {info['height']} high: {contents}"]

@@ -16,7 +16,6 @@ from moderator.rules.battlefield import Fighter
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import Battle, GameState
 from moderator.rules.strikes import rangestrike_options, strike_options
-from moderator.rules.variant import load_variant
 
 _KINDS: dict[type[cmd.Command], str] = {
     cmd.ChooseColour: "colour",
@@ -227,7 +226,7 @@ def legal_lines(state: GameState, player: str | None = None) -> list[str]:
     actor = to_act(state)
     if actor is None or (player is not None and player != actor):
         return []
-    lands = load_variant().lands
+    lands = state.variant.lands
     return [
         f"{render_order(c, state)}  # {lands[c.land].terrain}"
         if isinstance(c, cmd.MoveLegion) and c.land in lands

@@ -55,7 +55,7 @@ from moderator.reporting.visibility import may_see
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant
 
 __all__ = [
     "InconsistentKnowledgeError",
@@ -92,17 +92,18 @@ class KnownLegion:
         return self.unknown == 0
 
 
-def _order_key(creature: str) -> tuple[int, int, str]:
+def _order_key(variant: Variant, creature: str) -> tuple[int, int, str]:
     try:
-        value = load_variant().creature(creature).value
+        value = variant.creature(creature).value
     except KeyError:
         value = 0
     return (0 if creature == TITAN else 1, -value, creature)
 
 
-def sorted_characters(characters: Iterable[str]) -> tuple[str, ...]:
-    """Characters in report order: the Titan first, then by value (16.0), then by name."""
-    return tuple(sorted(characters, key=_order_key))
+def sorted_characters(variant: Variant, characters: Iterable[str]) -> tuple[str, ...]:
+    """Characters in report order: the Titan first, then by value (16.0, in ``variant``),
+    then by name."""
+    return tuple(sorted(characters, key=lambda c: _order_key(variant, c)))
 
 
 def legion_line(known: KnownLegion, land: int, terrain: str, picture: str | None = None) -> str:
@@ -147,7 +148,7 @@ class Knowledge:
             marker=marker,
             owner=legion.owner,
             height=legion.height,
-            known=sorted_characters(known),
+            known=sorted_characters(self.state.variant, known),
             unknown=legion.height - len(known),
         )
 

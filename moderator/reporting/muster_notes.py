@@ -9,7 +9,6 @@ from __future__ import annotations
 from moderator.rules.legal import to_act
 from moderator.rules.muster import MAX_HEIGHT, muster_options, qualifications
 from moderator.rules.state import GameState, Legion, Step
-from moderator.rules.variant import load_variant
 
 
 def _a(word: str) -> str:
@@ -20,12 +19,12 @@ def why_not(state: GameState, legion: Legion) -> str | None:
     """Why ``legion`` (moved, not yet mustered) can muster nothing; None if it can."""
     if not legion.moved or legion.mustered or muster_options(state, legion):
         return None
-    variant = load_variant()
+    variant = state.variant
     terrain = variant.lands[legion.land].terrain
     where = f"{legion.marker} in {legion.land} ({terrain})"
     if legion.height >= MAX_HEIGHT:
         return f"{where}: it is {MAX_HEIGHT} high, the most a legion may be (4.1)"
-    qualified = sorted({c for c, _ in qualifications(legion.contents, terrain)})
+    qualified = sorted({c for c, _ in qualifications(variant, legion.contents, terrain)})
     if qualified:
         return f"{where}: the caretaker has no {', '.join(qualified)} left (18.0)"
     chain = variant.muster_chains.get(terrain, ())

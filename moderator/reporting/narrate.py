@@ -27,7 +27,7 @@ __all__ = ["describe", "history_lines", "is_bookkeeping", "may_see"]
 _DESCRIBERS: Describers = {**narrate_board.DESCRIBERS, **narrate_battle.DESCRIBERS}
 
 
-def describe(event: ev.Event, state: GameState | None = None) -> str:
+def describe(event: ev.Event, state: GameState) -> str:
     """One readable line for ``event``; ``state`` (the game before it) names the owners."""
     describer = _DESCRIBERS.get(type(event))
     if describer is None:

@@ -21,7 +21,7 @@ DESCRIBERS: Describers = {}
 _on = registrar(DESCRIBERS)
 
 
-def _sides(state: GameState | None) -> tuple[Battle | None, dict[str, str], dict[str, str]]:
+def _sides(state: GameState) -> tuple[Battle | None, dict[str, str], dict[str, str]]:
     """The battle (if any), its sides' players and their legions' markers."""
     battle = state.battle if state is not None else None
     eng = state.engagement if state is not None else None
@@ -31,14 +31,14 @@ def _sides(state: GameState | None) -> tuple[Battle | None, dict[str, str], dict
     return battle, players, {ATTACKER: eng.attacker, DEFENDER: eng.defender}
 
 
-def _fighter(state: GameState | None, fighter_id: int) -> Fighter | None:
+def _fighter(state: GameState, fighter_id: int) -> Fighter | None:
     battle = state.battle if state is not None else None
     if battle is None:
         return None
     return next((f for f in battle.fighters if f.id == fighter_id), None)
 
 
-def _who(state: GameState | None, fighter_id: int, *, at: bool = False) -> str:
+def _who(state: GameState, fighter_id: int, *, at: bool = False) -> str:
     """ "Ann's cyclops" (with its hex, "Ann's cyclops (D4)", when ``at``)."""
     f = _fighter(state, fighter_id)
     if f is None:
@@ -48,7 +48,7 @@ def _who(state: GameState | None, fighter_id: int, *, at: bool = False) -> str:
     return f"{text} ({f.hex})" if at and f.hex else text
 
 
-def _grouped(state: GameState | None, fighter_ids: Iterable[int]) -> str:
+def _grouped(state: GameState, fighter_ids: Iterable[int]) -> str:
     """ "Bob's ogre, troll; Ann's cyclops": characters by owner, in the order given."""
     _, players, _ = _sides(state)
     by_owner: dict[str, list[str]] = {}
@@ -69,7 +69,7 @@ def _hits(n: int) -> str:
 
 
 @_on(ev.BattleStarted)
-def _battle_started(e: ev.BattleStarted, state: GameState | None) -> str:
+def _battle_started(e: ev.BattleStarted, state: GameState) -> str:
     eng = state.engagement if state is not None else None
     where = f"Battle at {e.land} ({e.terrain})"
     if eng is None:
@@ -88,7 +88,7 @@ _STEP_WORDS = {
 
 
 @_on(ev.BattleStepBegan)
-def _battle_step_began(e: ev.BattleStepBegan, state: GameState | None) -> str:
+def _battle_step_began(e: ev.BattleStepBegan, state: GameState) -> str:
     battle, players, _ = _sides(state)
     if battle is None or is_bookkeeping(e):
         return f"Battle turn {e.turn}: {e.step} step"
@@ -99,25 +99,25 @@ def _battle_step_began(e: ev.BattleStepBegan, state: GameState | None) -> str:
 
 
 @_on(ev.FighterMoved)
-def _fighter_moved(e: ev.FighterMoved, state: GameState | None) -> str:
+def _fighter_moved(e: ev.FighterMoved, state: GameState) -> str:
     if e.from_hex is None:
         return f"{_who(state, e.fighter)} enters at {e.to_hex}"
     return f"{_who(state, e.fighter)} moves {e.from_hex} -> {e.to_hex}"
 
 
 @_on(ev.ManeuverReset)
-def _maneuver_reset(e: ev.ManeuverReset, state: GameState | None) -> str:
+def _maneuver_reset(e: ev.ManeuverReset, state: GameState) -> str:
     _, players, _ = _sides(state)
     return f"{players[e.side]} takes the maneuver back: every character moved returns"
 
 
 @_on(ev.FightersLeftOff)
-def _fighters_left_off(e: ev.FightersLeftOff, state: GameState | None) -> str:
+def _fighters_left_off(e: ev.FightersLeftOff, state: GameState) -> str:
     return f"Slain for not entering the battleland (10.1): {_grouped(state, e.fighters)}"
 
 
 @_on(ev.JoinUndone)
-def _join_undone(e: ev.JoinUndone, state: GameState | None) -> str:
+def _join_undone(e: ev.JoinUndone, state: GameState) -> str:
     where = f"goes back to {e.source}" if e.source else "goes back to the caretaker"
     owner = _owner(e.marker, state)
     who = f"{owner}'s {e.creature.lower()}" if owner else e.creature.lower()
@@ -125,13 +125,13 @@ def _join_undone(e: ev.JoinUndone, state: GameState | None) -> str:
 
 
 @_on(ev.DriftDamaged)
-def _drift_damaged(e: ev.DriftDamaged, state: GameState | None) -> str:
+def _drift_damaged(e: ev.DriftDamaged, state: GameState) -> str:
     victims = ", ".join(_who(state, fid, at=True) for fid in e.fighters)
     return f"Drift damage: 1 hit to {victims}"
 
 
 @_on(ev.StrikeRolled)
-def _strike_rolled(e: ev.StrikeRolled, state: GameState | None) -> str:
+def _strike_rolled(e: ev.StrikeRolled, state: GameState) -> str:
     verb = "rangestrikes" if e.rangestrike else "strikes"
     via = f" via {' '.join(e.via)}" if e.via else ""
     rolls = " ".join(str(r) for r in e.rolls)
@@ -149,7 +149,7 @@ def _strike_rolled(e: ev.StrikeRolled, state: GameState | None) -> str:
 
 
 @_on(ev.CarryAllocated)
-def _carry_allocated(e: ev.CarryAllocated, state: GameState | None) -> str:
+def _carry_allocated(e: ev.CarryAllocated, state: GameState) -> str:
     battle, players, _ = _sides(state)
     striker = _fighter(state, battle.carry[0]) if battle and battle.carry else None
     who = players[striker.side] if striker is not None else "The striker"
@@ -164,18 +164,18 @@ def _carry_allocated(e: ev.CarryAllocated, state: GameState | None) -> str:
 
 
 @_on(ev.ConcessionAttempted)
-def _concession_attempted(e: ev.ConcessionAttempted, state: GameState | None) -> str:
+def _concession_attempted(e: ev.ConcessionAttempted, state: GameState) -> str:
     _, players, _ = _sides(state)
     return f"{players[e.side]} attempts to concede"
 
 
 @_on(ev.SlainRemoved)
-def _slain_removed(e: ev.SlainRemoved, state: GameState | None) -> str:
+def _slain_removed(e: ev.SlainRemoved, state: GameState) -> str:
     return f"Slain: {_grouped(state, e.fighters)}"
 
 
 @_on(ev.BattleEnded)
-def _battle_ended(e: ev.BattleEnded, state: GameState | None) -> str:
+def _battle_ended(e: ev.BattleEnded, state: GameState) -> str:
     battle, players, markers = _sides(state)
 
     def legion(side: str) -> str:

@@ -29,13 +29,13 @@ _on = registrar(DESCRIBERS)
 
 
 @_on(ev.GameCreated)
-def _game_created(e: ev.GameCreated, state: GameState | None) -> str:
+def _game_created(e: ev.GameCreated, state: GameState) -> str:
     dice = " (with scripted dice)" if e.scripted_dice else ""
     return f"A game of Titan was created for {_and(e.players)}{dice}"
 
 
 @_on(ev.TowersRolled)
-def _towers_rolled(e: ev.TowersRolled, state: GameState | None) -> str:
+def _towers_rolled(e: ev.TowersRolled, state: GameState) -> str:
     rolls = ", ".join(f"{name} {roll}" for name, roll in e.rolls)
     if not e.assigned:
         return f"Tower rolls: {rolls}; no tower assigned, roll again"
@@ -44,20 +44,20 @@ def _towers_rolled(e: ev.TowersRolled, state: GameState | None) -> str:
 
 
 @_on(ev.ColourChosen)
-def _colour_chosen(e: ev.ColourChosen, state: GameState | None) -> str:
+def _colour_chosen(e: ev.ColourChosen, state: GameState) -> str:
     return f"{e.player} chose {e.colour}"
 
 
 @_on(ev.LegionsPlaced)
-def _legions_placed(e: ev.LegionsPlaced, state: GameState | None) -> str:
+def _legions_placed(e: ev.LegionsPlaced, state: GameState) -> str:
     placed = "; ".join(
-        f"{owner}'s {marker} in {land_name(land)}" for marker, owner, land, _ in e.legions
+        f"{owner}'s {marker} in {land_name(state.variant, land)}" for marker, owner, land, _ in e.legions
     )
     return f"Starting legions of eight placed: {placed}"
 
 
 @_on(ev.PositionLoaded)
-def _position_loaded(e: ev.PositionLoaded, state: GameState | None) -> str:
+def _position_loaded(e: ev.PositionLoaded, state: GameState) -> str:
     who = ", ".join(
         f"{name} ({colour}, tower {tower}, {score} points{', out' if out else ''})"
         for name, colour, tower, score, out, _ in e.players
@@ -72,37 +72,37 @@ def _position_loaded(e: ev.PositionLoaded, state: GameState | None) -> str:
 
 
 @_on(ev.TurnStarted)
-def _turn_started(e: ev.TurnStarted, state: GameState | None) -> str:
+def _turn_started(e: ev.TurnStarted, state: GameState) -> str:
     return f"Turn {e.turn} begins: {e.player} to play"
 
 
 @_on(ev.LegionSplit)
-def _legion_split(e: ev.LegionSplit, state: GameState | None) -> str:
+def _legion_split(e: ev.LegionSplit, state: GameState) -> str:
     owner = _owner(e.parent, state)
     who = f"{owner} split" if owner else "Split:"
     return f"{who} {e.child} off {e.parent} ({e.parent_height} and {e.child_height})"
 
 
 @_on(ev.SplitContents)
-def _split_contents(e: ev.SplitContents, state: GameState | None) -> str:
-    return f"(secret) {e.child} takes {_chars(e.moved)} from {e.parent}"
+def _split_contents(e: ev.SplitContents, state: GameState) -> str:
+    return f"(secret) {e.child} takes {_chars(state.variant, e.moved)} from {e.parent}"
 
 
 @_on(ev.MovementRolled)
-def _movement_rolled(e: ev.MovementRolled, state: GameState | None) -> str:
+def _movement_rolled(e: ev.MovementRolled, state: GameState) -> str:
     if e.mulligan:
         return f"{e.player} took the mulligan and rolled a {e.roll}"
     return f"{e.player} rolled a {e.roll} for movement"
 
 
 @_on(ev.LegionMoved)
-def _legion_moved(e: ev.LegionMoved, state: GameState | None) -> str:
+def _legion_moved(e: ev.LegionMoved, state: GameState) -> str:
     verb = "moved"
     if e.teleport == "tower":
         verb = "teleported (tower teleport)"
     elif e.teleport == "titan":
         verb = "teleported (Titan teleport)"
-    text = f"{_legion(e.marker, state, name=True)} {verb} from {land_name(e.from_land)} to {land_name(e.to_land)}"
+    text = f"{_legion(e.marker, state, name=True)} {verb} from {land_name(state.variant, e.from_land)} to {land_name(state.variant, e.to_land)}"
     if e.lord_shown:
         text += f", showing its {e.lord_shown}"
     if e.entry:
@@ -113,35 +113,35 @@ def _legion_moved(e: ev.LegionMoved, state: GameState | None) -> str:
 
 
 @_on(ev.MoveUndone)
-def _move_undone(e: ev.MoveUndone, state: GameState | None) -> str:
+def _move_undone(e: ev.MoveUndone, state: GameState) -> str:
     return f"{_legion(e.marker, state)}'s move was undone; it is back in {e.back_to}"
 
 
 @_on(ev.MovementEnded)
-def _movement_ended(e: ev.MovementEnded, state: GameState | None) -> str:
+def _movement_ended(e: ev.MovementEnded, state: GameState) -> str:
     return f"{e.player} finished moving"
 
 
 @_on(ev.LegionsRecombined)
-def _legions_recombined(e: ev.LegionsRecombined, state: GameState | None) -> str:
-    return f"{_and(e.absorbed)} rejoined {_legion(e.marker, state)} in {land_name(e.land)} (4.3)"
+def _legions_recombined(e: ev.LegionsRecombined, state: GameState) -> str:
+    return f"{_and(e.absorbed)} rejoined {_legion(e.marker, state)} in {land_name(state.variant, e.land)} (4.3)"
 
 
 @_on(ev.CreatureMustered)
-def _creature_mustered(e: ev.CreatureMustered, state: GameState | None) -> str:
+def _creature_mustered(e: ev.CreatureMustered, state: GameState) -> str:
     verb = "was reinforced with" if e.reinforcement else "mustered"
-    shown = f", showing {_chars(e.shown)}" if e.shown else ""
+    shown = f", showing {_chars(state.variant, e.shown)}" if e.shown else ""
     return f"{_legion(e.marker, state)} {verb} {_a(e.creature)}{shown}"
 
 
 @_on(ev.TurnEnded)
-def _turn_ended(e: ev.TurnEnded, state: GameState | None) -> str:
+def _turn_ended(e: ev.TurnEnded, state: GameState) -> str:
     return f"{e.player} ended the turn"
 
 
 @_on(ev.PlayerWithdrew)
-def _player_withdrew(e: ev.PlayerWithdrew, state: GameState | None) -> str:
-    removed = "; ".join(f"{m} ({_chars(c)})" for m, c in e.legions)
+def _player_withdrew(e: ev.PlayerWithdrew, state: GameState) -> str:
+    removed = "; ".join(f"{m} ({_chars(state.variant, c)})" for m, c in e.legions)
     return f"{e.player} withdrew from the game" + (
         f"; legions removed: {removed}" if removed else ""
     )
@@ -151,20 +151,20 @@ def _player_withdrew(e: ev.PlayerWithdrew, state: GameState | None) -> str:
 
 
 @_on(ev.EngagementStarted)
-def _engagement_started(e: ev.EngagementStarted, state: GameState | None) -> str:
+def _engagement_started(e: ev.EngagementStarted, state: GameState) -> str:
     return (
-        f"Engagement at {land_name(e.land)}: {_legion(e.attacker, state)} attacks "
+        f"Engagement at {land_name(state.variant, e.land)}: {_legion(e.attacker, state)} attacks "
         f"{_legion(e.defender, state)}"
     )
 
 
 @_on(ev.LegionRevealed)
-def _legion_revealed(e: ev.LegionRevealed, state: GameState | None) -> str:
+def _legion_revealed(e: ev.LegionRevealed, state: GameState) -> str:
     why = f" ({e.reason})" if e.reason else ""
-    return f"{_legion(e.marker, state)} revealed{why}: {_chars(e.contents)}"
+    return f"{_legion(e.marker, state)} revealed{why}: {_chars(state.variant, e.contents)}"
 
 
-def _terms(proposal: tuple[tuple[str, ...], tuple[str, ...]], state: GameState | None) -> str:
+def _terms(proposal: tuple[tuple[str, ...], tuple[str, ...]], state: GameState) -> str:
     eng = state.engagement if state is not None else None
     attacker, defender = (
         ("the attacker", "the defender")
@@ -175,11 +175,11 @@ def _terms(proposal: tuple[tuple[str, ...], tuple[str, ...]], state: GameState |
         )
     )
     a_loss, d_loss = proposal
-    return f"{attacker} loses {_chars(a_loss)}; {defender} loses {_chars(d_loss)}"
+    return f"{attacker} loses {_chars(state.variant, a_loss)}; {defender} loses {_chars(state.variant, d_loss)}"
 
 
 @_on(ev.ProposalsMade)
-def _proposals_made(e: ev.ProposalsMade, state: GameState | None) -> str:
+def _proposals_made(e: ev.ProposalsMade, state: GameState) -> str:
     terms = " or ".join(
         f"#{number} {_terms(p, state)}" for number, p in enumerate(e.proposals, e.first_number)
     )
@@ -187,12 +187,12 @@ def _proposals_made(e: ev.ProposalsMade, state: GameState | None) -> str:
 
 
 @_on(ev.NoMoreProposals)
-def _no_more(e: ev.NoMoreProposals, state: GameState | None) -> str:
+def _no_more(e: ev.NoMoreProposals, state: GameState) -> str:
     return f"{e.player} declared no more proposals"
 
 
 @_on(ev.EngagementResolved)
-def _engagement_resolved(e: ev.EngagementResolved, state: GameState | None) -> str:
+def _engagement_resolved(e: ev.EngagementResolved, state: GameState) -> str:
     eng = state.engagement if state is not None else None
     attacker = _legion(eng.attacker, state) if eng else "the attacker"
     defender = _legion(eng.defender, state) if eng else "the defender"
@@ -207,22 +207,22 @@ def _engagement_resolved(e: ev.EngagementResolved, state: GameState | None) -> s
         what = f"{conceder} conceded"
     elif e.how == "battle":
         what = (
-            f"fought out: {attacker} lost {_chars(e.attacker_losses)}, "
-            f"{defender} lost {_chars(e.defender_losses)}"
+            f"fought out: {attacker} lost {_chars(state.variant, e.attacker_losses)}, "
+            f"{defender} lost {_chars(state.variant, e.defender_losses)}"
         )
     elif e.how == "time loss":
         what = f"time ran out after seven battle turns (10.5): {attacker} is eliminated"
     else:
         what = (
-            f"settled by agreement: {attacker} lost {_chars(e.attacker_losses)}, "
-            f"{defender} lost {_chars(e.defender_losses)}"
+            f"settled by agreement: {attacker} lost {_chars(state.variant, e.attacker_losses)}, "
+            f"{defender} lost {_chars(state.variant, e.defender_losses)}"
         )
     if e.winner is None:
-        return f"Engagement at {land_name(e.land)}: {what}; both legions are eliminated"
+        return f"Engagement at {land_name(state.variant, e.land)}: {what}; both legions are eliminated"
     winner = _owner(e.winner, state)
     if e.points and winner:
-        return f"Engagement at {land_name(e.land)}: {what}; {winner} scores {e.points}"
-    return f"Engagement at {land_name(e.land)}: {what}; {_legion(e.winner, state)} wins"
+        return f"Engagement at {land_name(state.variant, e.land)}: {what}; {winner} scores {e.points}"
+    return f"Engagement at {land_name(state.variant, e.land)}: {what}; {_legion(e.winner, state)} wins"
 
 
 _DECISIONS = {
@@ -233,17 +233,17 @@ _DECISIONS = {
 
 
 @_on(ev.DecisionAwaited)
-def _decision_awaited(e: ev.DecisionAwaited, state: GameState | None) -> str:
+def _decision_awaited(e: ev.DecisionAwaited, state: GameState) -> str:
     return f"{e.player} {_DECISIONS.get(e.what, e.what)}"
 
 
 @_on(ev.AngelSummoned)
-def _angel_summoned(e: ev.AngelSummoned, state: GameState | None) -> str:
+def _angel_summoned(e: ev.AngelSummoned, state: GameState) -> str:
     return f"{_legion(e.target, state)} summoned {_a(e.lord)} from {e.source}"
 
 
 @_on(ev.Declined)
-def _declined(e: ev.Declined, state: GameState | None) -> str:
+def _declined(e: ev.Declined, state: GameState) -> str:
     what = {"summon": "summon an angel", "reinforce": "reinforce", "angel": "take an angel"}
     verb = what.get(e.what, e.what)
     if e.reason:
@@ -252,7 +252,7 @@ def _declined(e: ev.Declined, state: GameState | None) -> str:
 
 
 @_on(ev.PointsScored)
-def _points_scored(e: ev.PointsScored, state: GameState | None) -> str:
+def _points_scored(e: ev.PointsScored, state: GameState) -> str:
     text = f"{e.player} scored {e.points} points"
     if state is not None and state.has_player(e.player):
         text += f", now {state.player(e.player).score + e.points}"
@@ -262,17 +262,17 @@ def _points_scored(e: ev.PointsScored, state: GameState | None) -> str:
 
 
 @_on(ev.AngelAcquired)
-def _angel_acquired(e: ev.AngelAcquired, state: GameState | None) -> str:
+def _angel_acquired(e: ev.AngelAcquired, state: GameState) -> str:
     return f"{_legion(e.marker, state)} took {_a(e.lord)}"
 
 
 @_on(ev.PlayerEliminated)
-def _player_eliminated(e: ev.PlayerEliminated, state: GameState | None) -> str:
+def _player_eliminated(e: ev.PlayerEliminated, state: GameState) -> str:
     text = f"{e.player}'s Titan died: {e.player} is out of the game"
     if e.slayer:
         text += f", slain by {e.slayer}"
     if e.legions:
-        text += "; legions removed: " + "; ".join(f"{m} ({_chars(c)})" for m, c in e.legions)
+        text += "; legions removed: " + "; ".join(f"{m} ({_chars(state.variant, c)})" for m, c in e.legions)
     if e.half_points:
         text += "; half points: " + ", ".join(f"{p} {n}" for p, n in e.half_points)
     if e.markers_to:
@@ -281,36 +281,36 @@ def _player_eliminated(e: ev.PlayerEliminated, state: GameState | None) -> str:
 
 
 @_on(ev.EngagementEnded)
-def _engagement_ended(e: ev.EngagementEnded, state: GameState | None) -> str:
-    return f"The engagement at {land_name(e.land)} is over"
+def _engagement_ended(e: ev.EngagementEnded, state: GameState) -> str:
+    return f"The engagement at {land_name(state.variant, e.land)} is over"
 
 
 @_on(ev.GameOver)
-def _game_over(e: ev.GameOver, state: GameState | None) -> str:
+def _game_over(e: ev.GameOver, state: GameState) -> str:
     if e.winner is None:
         return "Game over: nobody is left, the game is a draw"
-    legions = "; ".join(f"{m} ({_chars(c)})" for m, c in e.legions)
+    legions = "; ".join(f"{m} ({_chars(state.variant, c)})" for m, c in e.legions)
     return f"Game over: {e.winner} wins" + (f"; final legions: {legions}" if legions else "")
 
 
 @_on(ev.StandingOrderUsed)
-def _standing_order_used(e: ev.StandingOrderUsed, state: GameState | None) -> str:
+def _standing_order_used(e: ev.StandingOrderUsed, state: GameState) -> str:
     return f"Your standing order '{e.standing}' answered for you: {e.order}"
 
 
 @_on(ev.LegionShown)
-def _legion_shown(e: ev.LegionShown, state: GameState | None) -> str:
+def _legion_shown(e: ev.LegionShown, state: GameState) -> str:
     """Wolff 4.5: what the owner chose to show, to whom (never in a signed part)."""
     others = sorted((e.visible_to or frozenset()) - {e.owner})
     what = "all it holds" if e.whole else "part of what it holds"
     return (
         f"{e.owner} shows {e.marker} to {', '.join(others)} ({what}, "
-        f"Wolff 4.5): {_chars(e.characters)}"
+        f"Wolff 4.5): {_chars(state.variant, e.characters)}"
     )
 
 
 @_on(ev.MessageRelayed)
-def _message_relayed(e: ev.MessageRelayed, state: GameState | None) -> str:
+def _message_relayed(e: ev.MessageRelayed, state: GameState) -> str:
     """Wolff 4.5: a player's words, passed on; the moderator vouches for nothing in them."""
     others = sorted((e.visible_to or frozenset()) - {e.sender})
     return (
@@ -320,7 +320,7 @@ def _message_relayed(e: ev.MessageRelayed, state: GameState | None) -> str:
 
 
 @_on(ev.TimeCalled)
-def _time_called(e: ev.TimeCalled, state: GameState | None) -> str:
+def _time_called(e: ev.TimeCalled, state: GameState) -> str:
     return (
         "Time is called (Wolff 21.1): every player still in the game has one more full "
         f"turn; the game ends after {e.last_player}'s turn {e.last_turn}"
@@ -328,11 +328,11 @@ def _time_called(e: ev.TimeCalled, state: GameState | None) -> str:
 
 
 @_on(ev.GameScored)
-def _game_scored(e: ev.GameScored, state: GameState | None) -> str:
+def _game_scored(e: ev.GameScored, state: GameState) -> str:
     parts = []
     for name, score, value, total in e.scores:
         legions = ", ".join(
-            f"{marker} ({_chars(contents)}: {worth})"
+            f"{marker} ({_chars(state.variant, contents)}: {worth})"
             for marker, owner, contents, worth in e.legions
             if owner == name
         )

@@ -16,6 +16,7 @@ and re-exported here, where callers have always found them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from moderator.reporting.actions import (
@@ -29,7 +30,7 @@ from moderator.rules.battle import LAST_TURN
 from moderator.rules.battlefield import ATTACKER, DEFENDER
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Legion, Step
-from moderator.rules.variant import LABELS, Battleland, load_variant
+from moderator.rules.variant import LABELS, STANDARD, Battleland, Variant, load_variant
 
 __all__ = [
     "BATTLE_STEPS",
@@ -47,16 +48,22 @@ __all__ = [
 ]
 
 
-def land_name(land: int) -> str:
+def land_name(variant: Variant, land: int) -> str:
     """A land as mails name it, with its terrain: ``29 (Marsh)`` (a player plans
     musters and moves by terrain, and should not need his own board to read a report)."""
-    found = load_variant().lands.get(land)
+    found = variant.lands.get(land)
     return f"{land} ({found.terrain})" if found is not None else str(land)
 
 
-def marker_names() -> dict[str, str]:
+def marker_names(variant: Variant) -> dict[str, str]:
     """Marker code -> the name of its picture ("Rd01" -> "Cross")."""
-    return {code: name for pairs in load_variant().markers.values() for code, name in pairs}
+    return {code: name for pairs in variant.markers.values() for code, name in pairs}
+
+
+def view_variant(view: Mapping[str, Any]) -> Variant:
+    """The variant of the game a ``player_view`` shows (a view kept from before games
+    named their variant, such as an old picture spec, is of the standard game)."""
+    return load_variant(view.get("variant") or STANDARD)
 
 
 def legion_json(legion: Legion, viewer: str | None) -> dict[str, Any]:
@@ -163,6 +170,7 @@ def player_view(state: GameState, viewer: str | None) -> dict[str, Any]:
         "winner": state.winner,
         "engagement": _engagement_json(state, viewer),
         "battle": battle_json(state),
+        "variant": state.variant_name,
     }
 
 
@@ -214,7 +222,7 @@ def battle_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
     battle = view.get("battle")
     if battle is None:
         return None
-    land = load_variant().battlelands[battle["terrain"]]
+    land = view_variant(view).battlelands[battle["terrain"]]
     chars = battle["characters"]
     owners = {c["legion"]: c["owner"] for c in chars}
     eng = view.get("engagement") or {}
@@ -260,7 +268,8 @@ def battle_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
 
 def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
     """What ``status.txt.j2`` prints, from a ``player_view``."""
-    names = marker_names()
+    variant = view_variant(view)
+    names = marker_names(variant)
     eng = view["engagement"]
     engagement = None
     if eng is not None:
@@ -272,7 +281,7 @@ def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
     by_owner: dict[str, list[dict[str, Any]]] = {p["name"]: [] for p in view["players"]}
     for lg in view["legions"]:
         by_owner.setdefault(lg["owner"], []).append(
-            {**lg, "picture": names.get(lg["marker"], ""), "where": land_name(lg["land"])}
+            {**lg, "picture": names.get(lg["marker"], ""), "where": land_name(variant, lg["land"])}
         )
     return {
         "over": view["step"] == Step.OVER.value,

@@ -13,9 +13,10 @@ from typing import Any
 from moderator.reporting.views import marker_names
 from moderator.rules import events as ev
 from moderator.rules.state import GameState
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant
 
-Describer = Callable[[Any, GameState | None], str]
+#: One event's line, given the game as it stood before the event.
+Describer = Callable[[Any, GameState], str]
 Describers = dict[type[ev.Event], Describer]
 
 
@@ -41,19 +42,19 @@ def _and(items: Iterable[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def _chars(characters: Iterable[str]) -> str:
+def _chars(variant: Variant, characters: Iterable[str]) -> str:
     """Characters grouped with counts: "Angel, 2 Centaurs"-style, in a stable order."""
     counts: dict[str, int] = {}
     for c in characters:
         counts[c] = counts.get(c, 0) + 1
     if not counts:
         return "nothing"
-    return ", ".join(c if n == 1 else f"{n} {_plural(c)}" for c, n in sorted(counts.items()))
+    return ", ".join(c if n == 1 else f"{n} {_plural(variant, c)}" for c, n in sorted(counts.items()))
 
 
-def _plural(creature: str) -> str:
+def _plural(variant: Variant, creature: str) -> str:
     try:
-        return load_variant().creature(creature).plural
+        return variant.creature(creature).plural
     except KeyError:
         return f"{creature}s"
 
@@ -78,5 +79,5 @@ def _legion(marker: str, state: GameState | None, *, name: bool = False) -> str:
     """ "Ann's Rd01" (with the marker's picture, "Ann's Rd01 (Cross)", when ``name``)."""
     owner = _owner(marker, state)
     text = f"{owner}'s {marker}" if owner else marker
-    picture = marker_names().get(marker)
+    picture = marker_names(state.variant).get(marker) if state is not None else None
     return f"{text} ({picture})" if name and picture else text

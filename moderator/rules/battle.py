@@ -56,7 +56,6 @@ from moderator.rules.battle_strike import (
 )
 from moderator.rules.battlefield import ATTACKER, DEFENDER
 from moderator.rules.state import Engagement, GameState
-from moderator.rules.variant import load_variant
 
 __all__ = [
     "LAST_TURN",
@@ -103,7 +102,7 @@ __all__ = [
 def start(state: GameState, eng: Engagement) -> list[ev.Event]:
     """2.5.6/2.5.6.1: the battle begins; both legions are shown to every player."""
     move = next((m for m in reversed(state.moves) if m.marker == eng.attacker), None)
-    variant = load_variant()
+    variant = state.variant
     land = variant.lands[eng.land]
     entry = "bottom" if land.is_tower else (move.entry if move and move.entry else "bottom")
     fighters: list[tuple[int, str, str, int, int]] = []

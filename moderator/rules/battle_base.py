@@ -11,7 +11,7 @@ from __future__ import annotations
 from moderator.rules.battlefield import ATTACKER, DEFENDER
 from moderator.rules.errors import RuleError
 from moderator.rules.state import Battle, Engagement, GameState
-from moderator.rules.variant import Battleland, load_variant
+from moderator.rules.variant import Battleland
 
 #: Windows in which a player may concede or proceed, and who decides.
 WINDOWS = {
@@ -62,7 +62,7 @@ def acting_side(battle: Battle) -> str:
 
 
 def land_of(battle: Battle) -> Battleland:
-    return load_variant().battlelands[battle.terrain]
+    return battle.battleland
 
 
 def check_actor(state: GameState, player: str, *steps: str) -> tuple[Battle, Engagement, str]:

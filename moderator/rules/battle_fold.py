@@ -20,16 +20,22 @@ def _fighters(battle: Battle, changed: dict[int, Fighter]) -> tuple[Fighter, ...
     return tuple(changed.get(f.id, f) for f in battle.fighters)
 
 
-def _new(items: ev.FighterList) -> list[Fighter]:
+def _new(items: ev.FighterList, variant: str) -> list[Fighter]:
     return [
-        Fighter(id=fid, side=side, creature=creature, power=power, skill=skill)
+        Fighter(id=fid, side=side, creature=creature, power=power, skill=skill, variant_name=variant)
         for fid, side, creature, power, skill in items
     ]
 
 
 @on(ev.BattleStarted)
 def _battle_started(state: GameState, e: ev.BattleStarted) -> GameState:
-    battle = Battle(land=e.land, terrain=e.terrain, entry=e.entry, fighters=tuple(_new(e.fighters)))
+    battle = Battle(
+        land=e.land,
+        terrain=e.terrain,
+        entry=e.entry,
+        fighters=tuple(_new(e.fighters, state.variant_name)),
+        variant_name=state.variant_name,
+    )
     return replace(state, battle=battle, step=Step.BATTLE)
 
 
@@ -76,13 +82,14 @@ def _maneuver_reset(state: GameState, e: ev.ManeuverReset) -> GameState:
 
 def joined(battle: Battle, side: str, creature: str) -> Battle:
     """A summoned angel (15.1) or a reinforcement (14.0) waits to enter the battleland."""
-    kind = load_variant().creature(creature)
+    kind = load_variant(battle.variant_name).creature(creature)
     fighter = Fighter(
         id=max(f.id for f in battle.fighters) + 1,
         side=side,
         creature=kind.name,
         power=kind.power,
         skill=kind.skill,
+        variant_name=battle.variant_name,
     )
     battle = replace(battle, fighters=(*battle.fighters, fighter))
     if side == ATTACKER:
@@ -224,7 +231,7 @@ def battle_from_position(
         awaiting=a.owner,
         opened=True,
     )
-    variant = load_variant()
+    variant = state.variant
     fighters = []
     for number, (marker, creature, hex_label, hits) in enumerate(characters, 1):
         kind = variant.creature(creature)
@@ -243,6 +250,7 @@ def battle_from_position(
                 skill=kind.skill,
                 hex=hex_label,
                 hits=hits,
+                variant_name=variant.name,
             )
         )
     entered = (DEFENDER, ATTACKER) if turn > 1 or phasing == ATTACKER else (DEFENDER,)
@@ -251,6 +259,7 @@ def battle_from_position(
         terrain=variant.lands[land].terrain,
         entry=entry,
         fighters=tuple(fighters),
+        variant_name=variant.name,
         turn=turn,
         phasing=phasing,
         step=step,

@@ -3,7 +3,8 @@ The battleland as the battle rules see it: fighters on hexes, and the
 hexside facts every battle rule asks about (rules 10-13, hazard chart 11.7).
 
 ``Fighter`` is one character in a battle; its power is stored because a
-Titan's grows with its owner's score (19.1).
+Titan's grows with its owner's score (19.1), and it names the game's variant, whose
+creature table says what it is (natives, flight, rangestrikes).
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ class Fighter:
     skill: int
     hex: str | None = None  # None: off the battleland (not entered yet)
     hits: int = 0
+    variant_name: str  # the game's variant (``GameState.variant_name``)
 
     @property
     def kind(self) -> CreatureType:
-        return load_variant().creature(self.creature)
+        return load_variant(self.variant_name).creature(self.creature)
 
     @property
     def slain(self) -> bool:
@@ -45,10 +47,6 @@ class Fighter:
     @property
     def flies(self) -> bool:
         return self.kind.flies
-
-
-def battleland_for(terrain: str) -> Battleland:
-    return load_variant().battlelands[terrain]
 
 
 def on_board(fighters: Iterable[Fighter]) -> dict[str, Fighter]:

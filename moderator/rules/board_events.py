@@ -19,9 +19,15 @@ from moderator.rules.state import Proposal
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameCreated(Event):
+    """1.1: the game and its players, in the variant it is played in.
+
+    Version 1 named no variant: ``codec`` upcasts it to the standard game."""
+
     TYPE: ClassVar[str] = "game-created"
+    VERSION: ClassVar[int] = 2
     players: tuple[str, ...]
     scripted_dice: bool = False
+    variant: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,9 +57,12 @@ class LegionsPlaced(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PositionLoaded(Event):
-    """A game restored from a position file (rulebook 20.5) instead of set up."""
+    """A game restored from a position file (rulebook 20.5) instead of set up.
+
+    Version 1 named no variant: ``codec`` upcasts it to the standard game."""
 
     TYPE: ClassVar[str] = "position-loaded"
+    VERSION: ClassVar[int] = 2
     players: tuple[tuple[str, str, int, int, bool, tuple[str, ...]], ...]
     # (name, colour, tower, score, eliminated, markers)
     legions: tuple[tuple[str, str, int, tuple[str, ...], bool], ...]
@@ -70,6 +79,7 @@ class PositionLoaded(Event):
     # (land, attacker, defender, entry, turn, phasing, step, ((legion, type, hex, hits), ...))
     entries: tuple[tuple[int, str], ...] = ()
     # (land, side): the side each pending engagement's attacker enters from (engage phase)
+    variant: str
 
 
 # -- the turn (2.1-2.4, 2.6-2.7) ----------------------------------------------

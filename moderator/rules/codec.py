@@ -13,11 +13,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from moderator.rules.events import EVENT_TYPES, Event
+from moderator.rules.variant import STANDARD
 
 #: (type, version) -> function turning that version's payload into the next version's.
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     # An order sealed before the audit recorded what orders said: no line, no chain.
     ("order-sealed", 1): lambda payload: {"player": None, "order": "", "mac": "", **payload},
+    # A game set up or restored before games named their variant: the standard game.
+    ("game-created", 1): lambda payload: {"variant": STANDARD, **payload},
+    ("position-loaded", 1): lambda payload: {"variant": STANDARD, **payload},
 }
 
 

@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any
 
 from moderator.rules.state import GameState, Legion, Player, Step
-from moderator.rules.variant import load_variant
 
 
 def with_legion(state: GameState, legion: Legion) -> dict[str, Legion]:
@@ -33,7 +32,7 @@ def set_aside(state: GameState, characters: Iterable[str]) -> tuple[dict[str, in
     """Slain characters: lords and demi-lords regenerate, others are dead (2.5.6.10)."""
     caretaker = dict(state.caretaker)
     dead = dict(state.dead)
-    variant = load_variant()
+    variant = state.variant
     for c in characters:
         kind = variant.creature(c)
         if c != "Titan" and (kind.lord or kind.demilord):

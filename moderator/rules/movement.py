@@ -10,11 +10,12 @@ each with the battle entry sides an engagement there could use.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from moderator.rules.errors import RuleError
 from moderator.rules.state import GameState, Legion
-from moderator.rules.variant import Sign, load_variant
+from moderator.rules.variant import Land, Sign
 
 LORDS = ("Titan", "Angel", "Archangel")
 SIDES = ("left", "right", "bottom")
@@ -52,7 +53,7 @@ def normal_moves(state: GameState, legion: Legion, roll: int) -> dict[int, set[s
     land; engaged lands cannot be entered or crossed (7.1); it may pass its
     own legions but not end on one (other than itself, Wolff 6.2).
     """
-    lands = load_variant().lands
+    lands = state.variant.lands
     _own, enemy, engaged = _occupancy(state, legion.owner)
     own_elsewhere = {
         lg.land
@@ -86,9 +87,8 @@ def normal_moves(state: GameState, legion: Legion, roll: int) -> dict[int, set[s
     return result
 
 
-def _within(start: int, distance: int) -> set[int]:
+def _within(lands: Mapping[int, Land], start: int, distance: int) -> set[int]:
     """Lands up to ``distance`` borders away, by any border (8.1)."""
-    lands = load_variant().lands
     found = {start: 0}
     queue = deque([start])
     while queue:
@@ -111,12 +111,12 @@ def teleport_moves(state: GameState, legion: Legion, roll: int) -> list[MoveOpti
     """Tower teleport (8.1, Wolff 8.1) and Titan teleport (8.2, Wolff 7.1/8.2/10.4)."""
     if roll != TELEPORT_ROLL or has_teleported(state):
         return []
-    variant = load_variant()
+    variant = state.variant
     options: list[MoveOption] = []
     occupied = {lg.land for lg in state.legions.values()}
     lords = tuple(sorted({c for c in legion.contents if c in LORDS}))
     if lords and variant.lands[legion.land].is_tower:
-        targets = _within(legion.land, TOWER_TELEPORT_REACH) | set(variant.towers)
+        targets = _within(variant.lands, legion.land, TOWER_TELEPORT_REACH) | set(variant.towers)
         for land in sorted(targets - occupied - {legion.land}):
             options.append(MoveOption(land=land, entries=(), teleport="tower", lords=lords))
     owner = state.player(legion.owner)
@@ -169,7 +169,7 @@ def teleport_refusal(state: GameState, legion: Legion, land: int) -> RuleError:
             legion,
             land,
         )
-    variant = load_variant()
+    variant = state.variant
     if land not in variant.lands:
         return _refused("E-TELEPORT-LAND", f"there is no land {land}", state, legion, land)
     if not any(c in LORDS for c in legion.contents):
@@ -239,7 +239,7 @@ def _titan_refusal(state: GameState, legion: Legion, land: int) -> RuleError:
 
 def _tower_refusal(state: GameState, legion: Legion, land: int) -> RuleError:
     """8.1: to a vacant land, from a tower, to a tower or a land up to six lands away."""
-    if load_variant().lands[legion.land].is_tower:
+    if state.variant.lands[legion.land].is_tower:
         return _refused(
             "E-TELEPORT-FAR",
             f"{land} is neither a tower nor within {TOWER_TELEPORT_REACH} lands of tower "

@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections import Counter
 
 from moderator.rules.state import GameState, Legion
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant
 
 MAX_HEIGHT = 7  # 4.1
 
 
-def qualifications(contents: tuple[str, ...], terrain: str) -> list[tuple[str, tuple[str, ...]]]:
+def qualifications(
+    variant: Variant, contents: tuple[str, ...], terrain: str
+) -> list[tuple[str, tuple[str, ...]]]:
     """
-    Every (creature, characters shown) pair that qualifies a muster in ``terrain``.
+    Every (creature, characters shown) pair that qualifies a muster in ``terrain``, by
+    ``variant``'s muster chains.
 
     18.3: a like or greater creature of the terrain's chain qualifies, or
     enough of the creature just below it; steps cannot be skipped.  18.5 and
@@ -25,7 +28,6 @@ def qualifications(contents: tuple[str, ...], terrain: str) -> list[tuple[str, t
     needs the Titan or a Warlock, a Guardian three identical creatures or a
     Guardian.
     """
-    variant = load_variant()
     have = Counter(contents)
     options: list[tuple[str, tuple[str, ...]]] = []
     if terrain == "Tower":
@@ -54,10 +56,11 @@ def muster_options(
     """Qualified choices that the caretaker can still supply (18.0) for a legion with room."""
     if legion.height >= MAX_HEIGHT:
         return []
-    terrain = terrain or load_variant().lands[legion.land].terrain
+    variant = state.variant
+    terrain = terrain or variant.lands[legion.land].terrain
     return [
         (creature, shown)
-        for creature, shown in qualifications(legion.contents, terrain)
+        for creature, shown in qualifications(variant, legion.contents, terrain)
         if state.caretaker.get(creature, 0) > 0
     ]
 

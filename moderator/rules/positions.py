@@ -15,7 +15,7 @@ from typing import Any
 from moderator.rules import events as ev
 from moderator.rules.errors import RuleError
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import SIDES, load_variant
+from moderator.rules.variant import SIDES, STANDARD, UnknownVariantError, Variant, load_variant
 
 _PHASES = {"split": Step.SPLIT, "move": Step.MOVE, "engage": Step.ENGAGE, "muster": Step.MUSTER}
 
@@ -24,25 +24,29 @@ def _bad(message: str) -> RuleError:
     return RuleError("E-POSITION", f"position file: {message}")
 
 
-def _character(name: Any) -> str:
+def _character(variant: Variant, name: Any) -> str:
     """The canonical name of a character; an unknown one is a position error, not a crash."""
     # Fix (tests/rules/test_positions.py): variant.creature raises KeyError for an unknown
     # name, which escaped position_event instead of the documented E-POSITION.
     try:
-        return load_variant().creature(str(name)).name
+        return variant.creature(str(name)).name
     except KeyError as error:
         raise _bad(str(error.args[0])) from None
 
 
 def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> ev.PositionLoaded:
     """
-    Check a position and return the event that restores it.
+    Check a position and return the event that restores it, in the variant the file
+    names (``"variant"``; none: the standard game).
 
     Raises:
         RuleError: with code E-POSITION, naming what is wrong.
     """
-    variant = load_variant()
-    players = _players(data, variant.colours, variant.towers)
+    try:
+        variant = load_variant(str(data.get("variant", STANDARD)))
+    except UnknownVariantError as error:
+        raise _bad(str(error)) from None
+    players = _players(data, variant)
     live = {p[0] for p in players if not p[4]}
     owner_of = {m: p[0] for p in players for m in p[5]}
     legions = []
@@ -54,7 +58,7 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
         land = int(item["land"])
         if land not in variant.lands:
             raise _bad(f"{marker} stands on {land}, which is not a land")
-        contents = tuple(sorted(_character(c) for c in item["contents"]))
+        contents = tuple(sorted(_character(variant, c) for c in item["contents"]))
         if not 1 <= len(contents) <= 7:
             raise _bad(f"{marker} must hold 1 to 7 characters, not {len(contents)}")
         if owner_of[marker] not in live:
@@ -63,7 +67,7 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
         lands.setdefault(land, set()).add(owner_of[marker])
     if len({lg[0] for lg in legions}) != len(legions):
         raise _bad("a marker is used twice")
-    _check_counts(legions, data, live)
+    _check_counts(variant, legions, data, live)
     phase = str(data.get("phase", "split"))
     if phase not in _PHASES:
         raise _bad(f"phase must be one of {', '.join(_PHASES)}, not {phase!r}")
@@ -88,12 +92,12 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
     roll = data.get("roll")
     if phase == "move" and roll not in range(1, 7):
         raise _bad("a position in the move phase needs 'roll' (1-6)")
-    dead = tuple(sorted((_character(k), int(n)) for k, n in data.get("dead", {}).items()))
+    dead = tuple(sorted((_character(variant, k), int(n)) for k, n in data.get("dead", {}).items()))
     scores = {p[0]: p[3] for p in players}
-    entries = _entries(data.get("entries"), phase, shared)
+    entries = _entries(variant, data.get("entries"), phase, shared)
     battle = None
     if data.get("battle"):
-        battle = _battle(data["battle"], legions, shared, scores, dict(entries))
+        battle = _battle(variant, data["battle"], legions, shared, scores, dict(entries))
     if battle is not None and phase != "engage":
         raise _bad("a battle in progress needs phase 'engage'")
     return ev.PositionLoaded(
@@ -107,13 +111,14 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
         roll=int(roll) if roll is not None and phase != "split" else None,
         scripted_dice=scripted_dice,
         entries=entries,
+        variant=variant.name,
     )
 
 
 def _players(
-    data: Mapping[str, Any], colours: tuple[str, ...], towers: tuple[int, ...]
+    data: Mapping[str, Any], variant: Variant
 ) -> tuple[tuple[str, str, int, int, bool, tuple[str, ...]], ...]:
-    variant = load_variant()
+    colours, towers = variant.colours, variant.towers
     out = []
     raw = list(data.get("players", []))
     if not 2 <= len(raw) <= 6:
@@ -143,7 +148,9 @@ def _players(
     return tuple(out)
 
 
-def _entries(raw: Any, phase: str, shared: list[int]) -> tuple[tuple[int, str], ...]:
+def _entries(
+    variant: Variant, raw: Any, phase: str, shared: list[int]
+) -> tuple[tuple[int, str], ...]:
     """
     The sides the attacker enters the pending engagements from, by land (Wolff 2.2/10.1).
 
@@ -157,7 +164,6 @@ def _entries(raw: Any, phase: str, shared: list[int]) -> tuple[tuple[int, str], 
         raise _bad("'entries' gives the pending engagements' sides: only in phase 'engage'")
     if not isinstance(raw, Mapping):
         raise _bad("'entries' maps an engagement's land to a side, e.g. " + '{"12": "left"}')
-    variant = load_variant()
     out: dict[int, str] = {}
     for key, value in raw.items():
         land = _land_number(key)
@@ -179,10 +185,11 @@ def _land_number(key: Any) -> int:
         raise _bad(f"entries: {key!r} is not a land number") from None
 
 
-def _check_counts(legions: list[Any], data: Mapping[str, Any], live: set[str]) -> None:
-    variant = load_variant()
+def _check_counts(
+    variant: Variant, legions: list[Any], data: Mapping[str, Any], live: set[str]
+) -> None:
     in_play = Counter(c for lg in legions for c in lg[3])
-    dead = Counter({_character(k): int(n) for k, n in data.get("dead", {}).items()})
+    dead = Counter({_character(variant, k): int(n) for k, n in data.get("dead", {}).items()})
     for name, kind in variant.creatures.items():
         limit = len(live) if name == "Titan" else kind.count
         if in_play[name] + (0 if name == "Titan" else dead[name]) > limit:
@@ -216,6 +223,8 @@ def export_position(state: GameState) -> dict[str, Any]:
         ],
         "dead": dict(sorted(state.dead.items())),
     }
+    if state.variant_name != STANDARD:  # a standard game's file stays as it always was
+        data["variant"] = state.variant_name
     if state.roll is not None:
         data["roll"] = state.roll
     if state.step.phase == "engage":
@@ -243,6 +252,7 @@ _Characters = tuple[tuple[str, str, str, int], ...]
 
 
 def _battle(
+    variant: Variant,
     raw: Mapping[str, Any],
     legions: list[Any],
     shared: list[int],
@@ -253,7 +263,6 @@ def _battle(
 
     Its entry side may be given by the battle or by ``entries``; given twice, they agree.
     """
-    variant = load_variant()
     land = int(raw["land"])
     if land not in shared:
         raise _bad(f"the battle's land {land} holds no engagement")
@@ -278,7 +287,7 @@ def _battle(
     characters = []
     seen: set[str] = set()
     for item in raw.get("characters", []):
-        marker, creature = str(item["legion"]), _character(str(item["type"]))
+        marker, creature = str(item["legion"]), _character(variant, str(item["type"]))
         hex_label, hits = str(item["hex"]).upper(), int(item.get("hits", 0))
         if marker not in (attacker, defender):
             raise _bad(f"battle character of {marker}, which is not in the battle")

@@ -11,23 +11,33 @@ from moderator.rules.commands import ChooseColour
 from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, UnknownVariantError, load_variant
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
-def start_game(players: list[str], dice: Dice, *, scripted_dice: bool = False) -> list[ev.Event]:
+def start_game(
+    players: list[str], dice: Dice, *, scripted_dice: bool = False, variant: str = STANDARD
+) -> list[ev.Event]:
     """
-    Create the game and roll for towers (1.3): players not yet assigned roll;
-    a roll that is unique in its set and names a free tower assigns it
+    Create the game in ``variant`` and roll for towers (1.3): players not yet assigned
+    roll; a roll that is unique in its set and names a free tower assigns it
     (5.1: the zeros of 100..600 are ignored); the others roll again.
+
+    Raises:
+        RuleError: E-VARIANT for a variant we do not have (naming those we have).
     """
     names = [p.strip() for p in players]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError("E-SETUP-PLAYERS", f"Titan needs 2 to 6 players, not {len(names)}")
     if len({n.lower() for n in names}) != len(names) or not all(names):
         raise RuleError("E-SETUP-PLAYERS", "every player needs a distinct, non-empty name")
-    out: list[ev.Event] = [ev.GameCreated(players=tuple(names), scripted_dice=scripted_dice)]
+    try:
+        load_variant(variant)  # refused here, before a game exists to misplay
+    except UnknownVariantError as error:
+        raise RuleError("E-VARIANT", str(error)) from None
+    created = ev.GameCreated(players=tuple(names), scripted_dice=scripted_dice, variant=variant)
+    out: list[ev.Event] = [created]
     assigned: dict[str, int] = {}
     while len(assigned) < len(names):
         waiting = [n for n in names if n not in assigned]
@@ -58,11 +68,11 @@ def colour_chooser(state: GameState) -> str | None:
 
 def free_colours(state: GameState) -> list[str]:
     taken = {p.colour for p in state.players}
-    return [c for c in load_variant().colours if c not in taken]
+    return [c for c in state.variant.colours if c not in taken]
 
 
 def choose_colour(state: GameState, cmd: ChooseColour) -> list[ev.Event]:
-    variant = load_variant()
+    variant = state.variant
     colour = next((c for c in variant.colours if c.lower() == cmd.colour.strip().lower()), None)
     free = free_colours(state)
     if colour is None or colour not in free:
@@ -75,7 +85,7 @@ def choose_colour(state: GameState, cmd: ChooseColour) -> list[ev.Event]:
 
 def initial_legions(state: GameState) -> list[ev.Event]:
     """1.5/5.2: each player's eight characters in one legion on his tower (Wolff 4.1)."""
-    variant = load_variant()
+    variant = state.variant
     contents = ("Titan", "Angel") + tuple(
         c for c, n in variant.starting_creatures.items() for _ in range(n)
     )

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from moderator.rules.battlefield import Fighter
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, Battleland, Variant, load_variant
 
 #: Who may see an event or know a legion's contents: ``None`` means everybody.
 Audience = frozenset[str] | None
@@ -157,6 +157,7 @@ class Battle:
     terrain: str
     entry: str  # the attacker's entry side (Wolff 2.2/10.1)
     fighters: tuple[Fighter, ...]
+    variant_name: str  # the game's variant, whose battleland for ``terrain`` is fought on
     turn: int = 1  # battle turn, 1..7 (10.5)
     phasing: str = "defender"  # the defender takes the first turn (10.3)
     step: str = "attacker-concede"
@@ -195,6 +196,11 @@ class Battle:
     def nonphasing(self) -> str:
         return "attacker" if self.phasing == "defender" else "defender"
 
+    @property
+    def battleland(self) -> Battleland:
+        """The map this battle is fought on (its terrain's, in the game's variant)."""
+        return load_variant(self.variant_name).battlelands[self.terrain]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameState:
@@ -220,6 +226,13 @@ class GameState:
     final_turn: int | None = None
     final_player: str | None = None
     version: int = 0  # number of events folded so far: the step reference
+    #: The variant the game is played in, as its setup named it (an old log: standard).
+    variant_name: str = STANDARD
+
+    @property
+    def variant(self) -> Variant:
+        """The board, characters and mustering of this game (its rules read them here)."""
+        return load_variant(self.variant_name)
 
     # -- lookups ---------------------------------------------------------
 
@@ -267,8 +280,8 @@ class GameState:
     def value_of(self, creature: str, owner: str) -> int:
         """Points for slaying one character (16.0); a Titan's grows with its owner's score."""
         if creature == "Titan":
-            return self.player(owner).titan_power * load_variant().creature("Titan").skill
-        return load_variant().creature(creature).value
+            return self.player(owner).titan_power * self.variant.creature("Titan").skill
+        return self.variant.creature(creature).value
 
     def legion_value(self, contents: tuple[str, ...], owner: str) -> int:
         return sum(self.value_of(c, owner) for c in contents)

@@ -14,7 +14,6 @@ from moderator.rules.errors import RuleError
 from moderator.rules.movement import LORDS, can_move_normally, legion_moves, teleport_refusal
 from moderator.rules.muster import MAX_HEIGHT, can_muster, choose_showing, muster_options
 from moderator.rules.state import GameState, Legion, Step
-from moderator.rules.variant import load_variant
 
 FIRST_TURN_HEIGHT = 8
 MIN_SPLIT = 2  # 4.3
@@ -134,7 +133,7 @@ def move(state: GameState, cmd: MoveLegion, dice: Dice) -> list[ev.Event]:
 def _no_such_move(state: GameState, legion: Legion, land: int, kind: str, options: list) -> str:  # type: ignore[type-arg]
     lands = ", ".join(str(o.land) for o in options) or "nowhere"
     why = f"{legion.marker} cannot {kind} to {land} with a roll of {state.roll}"
-    start = load_variant().lands[legion.land]
+    start = state.variant.lands[legion.land]
     blocks = [x.to for x in start.exits if x.sign.value == "block"]
     if blocks:
         why += f": the block on land {legion.land} sends its first step to {blocks[0]}"
@@ -313,7 +312,7 @@ def _showing(
         raise RuleError("E-MUSTER", f"{legion.marker} does not hold {' '.join(showing)}")
     shown = choose_showing(options, creature, showing)
     if shown is None:
-        land = load_variant().lands[legion.land]
+        land = state.variant.lands[legion.land]
         legal = sorted({c for c, _ in options})
         raise RuleError(
             "E-MUSTER",

@@ -22,11 +22,10 @@ from moderator.rules.fold_common import (
     without,
 )
 from moderator.rules.state import GameState, Legion, Move, Player, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant, load_variant
 
 
-def _full_caretaker(players: int) -> dict[str, int]:
-    variant = load_variant()
+def _full_caretaker(variant: Variant) -> dict[str, int]:
     return {name: kind.count for name, kind in variant.creatures.items() if name != "Titan"}
 
 
@@ -57,7 +56,10 @@ def _start_turn(state: GameState, player: str, turn: int) -> GameState:
 @on(ev.GameCreated)
 def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     players = tuple(Player(name=n, tower=0) for n in e.players)
-    return GameState(players=players, caretaker=_full_caretaker(len(players)), step=Step.COLOUR)
+    variant = load_variant(e.variant)
+    return GameState(
+        players=players, caretaker=_full_caretaker(variant), step=Step.COLOUR, variant_name=e.variant
+    )
 
 
 @on(ev.TowersRolled)
@@ -105,7 +107,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
     players = tuple(
         replace(p, turns_played=e.turn - 1 + (1 if p.tower > active_tower else 0)) for p in players
     )
-    caretaker = _full_caretaker(len(players))
+    caretaker = _full_caretaker(load_variant(e.variant))
     legions: dict[str, Legion] = {}
     for marker, owner, land, contents, moved in e.legions:
         legions[marker] = Legion(
@@ -128,6 +130,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
         active=e.active,
         roll=e.roll,
         moves=_entry_moves(legions, e.active, e.entries),
+        variant_name=e.variant,
     )
     if e.battle is not None:
         state = _battle_fold.battle_from_position(state, e.battle)

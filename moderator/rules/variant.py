@@ -1,10 +1,12 @@
-"""The static data of the standard Avalon Hill Titan game, loaded from our own TOML files.
+"""The static data of a game of Titan (a variant), loaded by name from our own TOML files.
 
-The facts live in ``moderator/rules/data/*.toml`` (human-readable, one table per land,
-creature or battleland) so that a reviewer can check them against the printed game and
-Wolff's errata without reading code.  This module only turns them into frozen values and
-checks that they hold together; the rules themselves live elsewhere.  The data are read
-through :mod:`importlib.resources`, so they work from an installed wheel too.
+Each variant's facts live in ``moderator/rules/data/<name>/*.toml`` (human-readable, one
+table per land, creature or battleland) so that a reviewer can check them against the
+printed game and Wolff's errata without reading code; ``standard`` is the Avalon Hill
+game.  This module only turns them into frozen values and checks that they hold
+together; the rules themselves live elsewhere and take the variant from the game's
+state (``GameState.variant``), never from here directly.  The data are read through
+:mod:`importlib.resources`, so they work from an installed wheel too.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
+#: The Avalon Hill game: the variant of every game whose setup names none.
+STANDARD = "standard"
 TOWER = "Tower"
 #: Battle entry sides of the attacker (errata 2.2/10.1).
 SIDES = ("left", "right", "bottom")
@@ -168,6 +172,8 @@ class Battleland:
 class Variant:
     """Everything static about one game of Titan (the board, characters, mustering)."""
 
+    #: What a game's setup calls it (``load_variant`` finds it by this name).
+    name: str
     lands: Mapping[int, Land] = field(hash=False)
     towers: tuple[int, ...]
     creatures: Mapping[str, CreatureType] = field(hash=False)
@@ -206,8 +212,8 @@ class Variant:
 # --------------------------------------------------------------------------- loading
 
 
-def _read(name: str) -> dict[str, Any]:
-    resource = files("moderator.rules") / "data" / name
+def _read(variant: str, name: str) -> dict[str, Any]:
+    resource = files("moderator.rules") / "data" / variant / name
     return tomllib.loads(resource.read_text(encoding="utf-8"))
 
 
@@ -309,15 +315,66 @@ def _markers(raw: dict[str, Any]) -> dict[str, tuple[tuple[str, str], ...]]:
     return result
 
 
+class UnknownVariantError(ValueError):
+    """A game, a position or a command named a variant we do not have."""
+
+
+#: Variants built in code rather than shipped as data, by name (see ``register_variant``).
+_REGISTERED: dict[str, Variant] = {}
+
+
 @functools.cache
-def load_variant() -> Variant:
-    """The default (Avalon Hill) variant; loaded once and shared, as it never changes."""
-    board, muster, markers = _read("masterboard.toml"), _read("muster.toml"), _read("markers.toml")
+def shipped_variants() -> tuple[str, ...]:
+    """The variants a game may be set up in: one folder each under ``rules/data/``."""
+    root = files("moderator.rules") / "data"
+    return tuple(sorted(d.name for d in root.iterdir() if d.is_dir() and not d.name.startswith("_")))
+
+
+def variant_names() -> tuple[str, ...]:
+    """Every name ``load_variant`` answers: the shipped variants and any registered."""
+    return tuple(sorted({*shipped_variants(), *_REGISTERED}))
+
+
+def register_variant(variant: Variant) -> Variant:
+    """Make a variant built in code loadable by its name (the rules tests' second variant).
+
+    It is not offered to players (``shipped_variants`` lists only the data folders); a
+    name already taken by a different variant is refused, so a game's name keeps its
+    meaning.
+    """
+    _check(variant)
+    if variant.name in shipped_variants():
+        raise ValueError(f"{variant.name!r} is a shipped variant; register another name")
+    known = _REGISTERED.setdefault(variant.name, variant)
+    if known is not variant and known != variant:
+        raise ValueError(f"a different variant is already registered as {variant.name!r}")
+    return known
+
+
+def load_variant(name: str) -> Variant:
+    """The variant called ``name``, loaded once and shared, as it never changes.
+
+    Raises:
+        UnknownVariantError: naming the variants there are.
+    """
+    found = _REGISTERED.get(name)
+    return found if found is not None else _load_shipped(name)
+
+
+@functools.cache
+def _load_shipped(name: str) -> Variant:
+    if name not in shipped_variants():
+        raise UnknownVariantError(
+            f"there is no variant {name!r}; variants: {', '.join(variant_names())}"
+        )
+    board, muster = _read(name, "masterboard.toml"), _read(name, "muster.toml")
+    markers = _read(name, "markers.toml")
     lands = _lands(board)
     variant = Variant(
+        name=name,
         lands=lands,
         towers=tuple(sorted(n for n, land in lands.items() if land.is_tower)),
-        creatures=_creatures(_read("creatures.toml")),
+        creatures=_creatures(_read(name, "creatures.toml")),
         muster_chains={
             terrain: tuple((step["creature"], step["needs"]) for step in chain)
             for terrain, chain in muster["chain"].items()
@@ -327,7 +384,7 @@ def load_variant() -> Variant:
         warlock_qualifiers=tuple(muster["tower"]["warlock_qualifiers"]),
         starting_creatures=dict(muster["starting"]),
         acquirables=tuple((a["name"], a["points"]) for a in muster["acquirable"]),
-        battlelands=_battlelands(_read("battlelands.toml")),
+        battlelands=_battlelands(_read(name, "battlelands.toml")),
         markers=_markers(markers),
         colours=tuple(markers["colour"]),
     )

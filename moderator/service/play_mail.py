@@ -37,6 +37,7 @@ from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import Variant
 from moderator.schedule import absence, reference, timing
 from moderator.schedule import notify as notify_choice
 from moderator.schedule.record import GameRecord, counted
@@ -112,7 +113,7 @@ def play(
     moment = lookup.now()
     record, absent, changes, moved = _absences(game, seat, player, away, moment)
     record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
-    record, standing_told = _standing_orders(record, seat, standing_lines)
+    record, standing_told = _standing_orders(record, seat, standing_lines, game.state.variant)
     absent = [*absent, *notified, *standing_told]
     allowance = _allowance(record, seat, moment, player.time_zone)
     asked: list[Query] = []
@@ -271,18 +272,18 @@ def _count_asides(
 
 
 def _standing_orders(
-    record: GameRecord, seat: str, lines: list[str]
+    record: GameRecord, seat: str, lines: list[str], variant: Variant
 ) -> tuple[GameRecord, list[LineResult]]:
     """The mail's standing orders, kept (private to the moderator, Wolff 9.4)."""
     results: list[LineResult] = []
     for line in lines:
         try:
-            kept = orders_standing.merged(record.standing.get(seat, ()), [line])
+            kept = orders_standing.merged(record.standing.get(seat, ()), [line], variant)
         except OrderError as exc:
             results.append(LineResult(line, REFUSED, reason=str(exc), code=exc.code))
             continue
         record = record.but(standing={**record.standing, seat: kept})
-        shown = "; ".join(orders_standing.read(kept).lines()) or "none"
+        shown = "; ".join(orders_standing.read(kept, variant).lines()) or "none"
         results.append(LineResult(line, DONE, (f"Your standing orders now: {shown}.",)))
     return record, results
 

@@ -31,7 +31,7 @@ from moderator.reporting.views import land_name, legal_lines, marker_names, play
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant
 from moderator.schedule.record import GameRecord
 from moderator.schedule.reference import StepRef
 from moderator.service import subjects
@@ -45,19 +45,21 @@ def _whose(state: GameState) -> tuple[str | None, bool]:
     return to_act(state), state.step is Step.OVER
 
 
-def _legion_line(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def _legion_line(view: Mapping[str, Any], names: Mapping[str, str], variant: Variant) -> str:
     picture = names.get(view["marker"], "")
     contents = ", ".join(view["contents"]) if view["contents"] is not None else "contents unknown"
     moved = " (moved)" if view["moved"] else ""
-    where = land_name(view["land"])
+    where = land_name(variant, view["land"])
     return f"{view['marker']} ({picture}) in {where}, {view['height']} high: {contents}{moved}"
 
 
-def _known_line(known: KnownLegion, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def _known_line(
+    known: KnownLegion, view: Mapping[str, Any], names: Mapping[str, str], variant: Variant
+) -> str:
     """Another player's legion as ``known`` says the viewer knows it (Wolff 4.5: only in
     the private part)."""
     land = int(view["land"])
-    terrain = load_variant().lands[land].terrain
+    terrain = variant.lands[land].terrain
     moved = " (moved)" if view["moved"] else ""
     return legion_line(known, land, terrain, names.get(known.marker) or None) + moved
 
@@ -99,14 +101,14 @@ def report(
     actor, over = _whose(state)
     your_move = actor == viewer and not over
     public_events, private_events = visible(timeline, viewer)
-    names = marker_names()
+    names = marker_names(state.variant)
     mine = player_view(state, viewer)
-    own = [_legion_line(lg, names) for lg in mine["legions"] if lg["owner"] == viewer]
+    own = [_legion_line(lg, names, state.variant) for lg in mine["legions"] if lg["owner"] == viewer]
     others = [lg for lg in mine["legions"] if lg["owner"] != viewer]
     if known is not None:  # what the viewer knows for certain, partly known legions too
-        lines = [_known_line(known[lg["marker"]], lg, names) for lg in others]
+        lines = [_known_line(known[lg["marker"]], lg, names, state.variant) for lg in others]
     else:
-        lines = [_legion_line(lg, names) for lg in others if lg["contents"] is not None]
+        lines = [_legion_line(lg, names, state.variant) for lg in others if lg["contents"] is not None]
     everyone = player_view(state, None)
     changed = changed_lands([event for event, _ in timeline], viewer, everyone)
     sealed, opened = audit_notes(
@@ -137,7 +139,7 @@ def report(
         move_plan=plan_lines(state, viewer) if your_move else [],
         orders=legal_lines(state, viewer) if your_move else [],
         muster_notes=muster_notes(state, viewer),
-        standing=standing_lines(record.standing.get(viewer, ())),
+        standing=standing_lines(record.standing.get(viewer, ()), state.variant),
         audit=opened,
         pictures=report_pictures(everyone, viewer, ref.game, changed),
     )
@@ -147,10 +149,10 @@ def report(
     return letters.report(facts, headline)
 
 
-def standing_lines(lines: Sequence[str]) -> list[str]:
+def standing_lines(lines: Sequence[str], variant: Variant) -> list[str]:
     """A player's standing orders as his report lists them (as he would write them)."""
     try:
-        return read_standing(lines).lines()
+        return read_standing(lines, variant).lines()
     except OrderError:  # kept lines were read when they came; shown as written if not now
         return list(lines)
 

@@ -57,7 +57,7 @@ def carry_out(
         if actor is None or not lines:
             break
         try:
-            standing = read(lines)
+            standing = read(lines, state.variant)
             command = decide_for(state, standing)
             if command is None:
                 break

@@ -20,7 +20,7 @@ from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.verify import verify
 from moderator.rules import events as ev
 from moderator.rules.movement import legion_moves
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, load_variant
 
 from .conftest import (
     AUDIT_TYPES,
@@ -320,7 +320,7 @@ def test_wolff_2_3_a_legion_moved_to_a_land_its_roll_does_not_allow_is_named(
     played: Played,
 ) -> None:
     rng = played.rng("illegal-move")
-    lands = sorted(load_variant().lands)
+    lands = sorted(load_variant(STANDARD).lands)
     for record in sample(rng, records(played.bundle(), "legion-moved")):
         seq, marker = record["seq"], record["payload"]["marker"]
         before = played.befores[seq - 1]

@@ -24,7 +24,7 @@ from moderator.rules import commands as cmd
 from moderator.rules.battlefield import Fighter
 from moderator.rules.legal import legal_commands
 from moderator.rules.state import Battle, Engagement, GameState, Legion, Player, Step
-from moderator.rules.variant import LABELS
+from moderator.rules.variant import LABELS, STANDARD
 
 
 def parse(line: str, state: GameState | None = None) -> cmd.Command | Query:
@@ -468,7 +468,14 @@ def _battle_state(step: str, phasing: str, **battle: object) -> GameState:
         power = {"Centaur": 3, "Gargoyle": 4, "Ogre": 6, "Lion": 5, "Titan": 6}[creature]
         skill = {"Centaur": 4, "Gargoyle": 3, "Ogre": 2, "Lion": 3, "Titan": 4}[creature]
         return Fighter(
-            id=fid, side=side, creature=creature, power=power, skill=skill, hex=place, hits=hits
+            id=fid,
+            side=side,
+            creature=creature,
+            power=power,
+            skill=skill,
+            hex=place,
+            hits=hits,
+            variant_name=STANDARD,
         )
 
     fighters = (
@@ -497,7 +504,9 @@ def _battle_state(step: str, phasing: str, **battle: object) -> GameState:
             awaiting="Ann",
         ),
         battle=replace(
-            Battle(land=6, terrain="Plains", entry="left", fighters=fighters),
+            Battle(
+                land=6, terrain="Plains", entry="left", fighters=fighters, variant_name=STANDARD
+            ),
             step=step,
             phasing=phasing,
             **fields,  # type: ignore[arg-type]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from moderator.pictures.layout import Grid, board_layout
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, load_variant
 
 LAYOUT = board_layout()
-LANDS = load_variant().lands
+LANDS = load_variant(STANDARD).lands
 
 
 def test_every_land_has_one_cell_on_the_grid() -> None:

@@ -21,14 +21,14 @@ from moderator.pictures import svg
 from moderator.pictures.battleland import battle_svg, battleland_svg, centre, side
 from moderator.pictures.masterboard import masterboard_svg
 from moderator.pictures.raster import svg_to_png
-from moderator.rules.variant import LABELS, load_variant
+from moderator.rules.variant import LABELS, STANDARD, load_variant
 
 from .positions import BOARD, board_view
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("TITAN_REGEN_GOLDEN") == "1"
 NS = "{http://www.w3.org/2000/svg}"
-VARIANT = load_variant()
+VARIANT = load_variant(STANDARD)
 
 
 def _texts(svg_text: str) -> list[str]:
@@ -58,7 +58,7 @@ def _check_png(svg_text: str) -> Image.Image:
 
 @pytest.mark.parametrize("terrain", sorted(VARIANT.battlelands))
 def test_every_battleland_draws(terrain: str) -> None:
-    picture = battleland_svg(terrain)
+    picture = battleland_svg(VARIANT, terrain)
     texts = _texts(picture)
     assert set(LABELS) <= set(texts)
     land = VARIANT.battlelands[terrain]
@@ -165,7 +165,7 @@ def test_golden_battle() -> None:
 
 @pytest.mark.parametrize("terrain", ["Desert", "Mountains"])
 def test_golden_battleland(terrain: str) -> None:
-    _golden(f"battleland-{terrain.lower()}.svg", battleland_svg(terrain))
+    _golden(f"battleland-{terrain.lower()}.svg", battleland_svg(VARIANT, terrain))
 
 
 def test_battle_hexes_touch_where_the_rules_say() -> None:

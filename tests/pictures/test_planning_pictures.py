@@ -23,12 +23,12 @@ from moderator.reporting.views import player_view
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, load_variant
 
 from .positions import MOUNTAIN_BATTLE, board_view
 
 NS = "{http://www.w3.org/2000/svg}"
-VARIANT = load_variant()
+VARIANT = load_variant(STANDARD)
 TERRAINS = {land.terrain for land in VARIANT.lands.values()}
 Box = tuple[float, float, float, float]
 Points = list[tuple[float, float]]

@@ -22,7 +22,7 @@ from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.muster import MAX_HEIGHT
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, load_variant
 
 GAMES = int(os.environ.get("TITAN_SOAK", "40"))
 MAX_ACTIONS = 50_000
@@ -63,7 +63,7 @@ def pick(rng: random.Random, state: GameState) -> cmd.Command:
 
 
 def check_invariants(before: GameState, state: GameState, placed: bool) -> None:
-    variant = load_variant()
+    variant = load_variant(STANDARD)
     # Creature conservation: caretaker + legions + dead (+ slain awaiting 2.5.6.10) = Wolff 3.5.
     total = Counter(state.caretaker) + Counter(state.dead)
     for legion in state.legions.values():
@@ -107,7 +107,7 @@ def check_battle(state: GameState) -> None:
     battle = state.battle
     assert battle is not None and state.engagement is not None
     assert 1 <= battle.turn <= 7
-    land = load_variant().battlelands[battle.terrain]
+    land = load_variant(STANDARD).battlelands[battle.terrain]
     hexes = [f.hex for f in battle.fighters if f.hex is not None]
     assert len(hexes) == len(set(hexes)), hexes
     for f in battle.fighters:

@@ -21,7 +21,7 @@ from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import LABELS, load_variant
+from moderator.rules.variant import LABELS, STANDARD, load_variant
 
 #: Ann's cyclops on D4 in contact with Bob's troll (D3), ogre (D5) and ranger (E4); Ann strikes.
 BATTLE: dict[str, Any] = {
@@ -305,12 +305,12 @@ def test_legal_json_entering_maneuvers_have_no_from_hex() -> None:
 
 def _lands_by_terrain() -> dict[str, int]:
     lands: dict[str, int] = {}
-    for number, land in sorted(load_variant().lands.items()):
+    for number, land in sorted(load_variant(STANDARD).lands.items()):
         lands.setdefault(land.terrain, number)
     return lands
 
 
-@pytest.mark.parametrize("terrain", sorted(load_variant().battlelands))
+@pytest.mark.parametrize("terrain", sorted(load_variant(STANDARD).battlelands))
 def test_battle_text_draws_every_hex(terrain: str) -> None:
     land = _lands_by_terrain()[terrain]
     data = copy.deepcopy(BATTLE)
@@ -318,7 +318,7 @@ def test_battle_text_draws_every_hex(terrain: str) -> None:
         legion["land"] = land
     data["battle"]["land"] = land
     data["battle"]["characters"][1]["hits"] = 2
-    battleland = load_variant().battlelands[terrain]
+    battleland = load_variant(STANDARD).battlelands[terrain]
     standable = [h for h in LABELS if battleland.hexes[h].terrain not in ("tree", "bog", "volcano")]
     taken = {c["hex"] for c in data["battle"]["characters"]}
     for character in data["battle"]["characters"]:
@@ -330,7 +330,7 @@ def test_battle_text_draws_every_hex(terrain: str) -> None:
     state = restored(data)
     text = battle_text(player_view(state, "Bob"), "Bob")
     assert text is not None
-    battleland = load_variant().battlelands[terrain]
+    battleland = load_variant(STANDARD).battlelands[terrain]
     lines = text.splitlines()
     assert (
         lines[0] == f"Battle at {land} ({terrain}): Ann's Bu01 attacks Bob's Rd01 from the bottom."

@@ -46,6 +46,7 @@ from moderator.rules.positions import position_event
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.rules.timelimit import final_scores
+from moderator.rules.variant import STANDARD, load_variant
 
 from ..rules.conftest import Game
 
@@ -109,7 +110,7 @@ class Play(Game):
 
 
 def chars(text: str) -> tuple[str, ...]:
-    return sorted_characters(text.split())
+    return sorted_characters(load_variant(STANDARD), text.split())
 
 
 # -- the start (5.2, Wolff 4.1) and owners (4.5) ----------------------------------------------
@@ -680,7 +681,7 @@ def test_legion_line_lists_the_known_then_the_unknown() -> None:
 
 def test_characters_are_listed_titan_first_then_by_value() -> None:
     """16.0: value is power times skill (Angel 24, Troll 16, Ogre 12, Centaur 12)."""
-    assert sorted_characters(["Ogre", "Centaur", "Troll", "Angel", "Titan"]) == (
+    assert sorted_characters(load_variant(STANDARD), ["Ogre", "Centaur", "Troll", "Angel", "Titan"]) == (
         "Titan",
         "Angel",
         "Troll",
@@ -724,7 +725,7 @@ def check(knowledge: Knowledge, event: ev.Event) -> None:
             truth = state.legions[marker]
             assert not Counter(known.known) - Counter(truth.contents), (viewer, known, truth)
             assert len(known.known) + known.unknown == truth.height == known.height
-            assert known.known == sorted_characters(known.known)
+            assert known.known == sorted_characters(load_variant(STANDARD), known.known)
             if truth.owner == viewer or (truth.known_by(viewer) and not mid_split):
                 assert known.complete, (viewer, known, truth)
 

@@ -20,7 +20,7 @@ from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, load_variant
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 VIEW_KEYS = "turn phase step to_act roll players legions caretaker dead winner engagement battle"
@@ -165,7 +165,7 @@ def test_describe_covers_every_event_of_a_game() -> None:
         assert line and line != event.TYPE
         state = evolve(state, event)
     split = ev.LegionSplit(parent="Bu01", child="Bu02", parent_height=4, child_height=4)
-    assert describe(split) == "Split: Bu02 off Bu01 (4 and 4)"
+    assert describe(split, GameState()) == "Split: Bu02 off Bu01 (4 and 4)"
 
 
 def test_describe_examples() -> None:
@@ -223,7 +223,7 @@ def test_7_1_listed_moves_name_their_terrain_and_still_read_when_copied_back() -
     lines = legal_lines(state, player)
     moves = [line for line in lines if line.startswith(("move ", "teleport "))]
     assert moves and all("  # " in line for line in moves)
-    terrains = {land.terrain for land in load_variant().lands.values()}
+    terrains = {land.terrain for land in load_variant(STANDARD).lands.values()}
     for line, plain in zip(lines, legal_orders(state, player), strict=True):
         assert parse_order(line, player, state) == parse_order(plain, player, state)
         if line in moves:
@@ -239,7 +239,7 @@ def test_18_3_a_moved_legion_that_cannot_muster_is_told_why() -> None:
 
     state, _ = first(1, lambda s, e: s.step is Step.SPLIT)
     legion = next(iter(state.legions.values()))
-    lands = load_variant().lands
+    lands = load_variant(STANDARD).lands
     marsh = next(n for n, land in sorted(lands.items()) if land.terrain == "Marsh")
     lords = replace(legion, land=marsh, contents=("Titan", "Angel"), moved=True, mustered=False)
     note = why_not(state, lords)

@@ -8,10 +8,20 @@ checks refusals by their error code.
 
 Default cast (tower decides turn order, Wolff 5.1): Ann (Red, tower 600,
 moves first), Bob (Blue, 300) and, when asked for, Cy (Green, 100).
+
+Every test that takes one of these factories runs twice, as a test suite run per map
+does: in the standard game and in ``TOWER_LIONS``, a second variant built here from the
+standard one, whose towers muster Lions instead of Ogres.  The rules read the variant
+from the game's state, so a test passes under both unless it checks a fact of the
+standard game's tower muster; such a test is marked ``standard_only``.  The second
+variant lives in the tests, not in ``rules/data/``, because it is not a game anybody
+plays: registered in code, it is never offered to a player (``shipped_variants``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -26,8 +36,35 @@ from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Legion, Player
+from moderator.rules.variant import STANDARD, Variant, load_variant, register_variant
 
 E = TypeVar("E", bound=ev.Event)
+
+#: The rules suite's second variant: the standard game, but a tower musters a Centaur,
+#: a Gargoyle or a Lion (no Ogre), and a Guardian takes only two of a kind.
+TOWER_LIONS: Variant = register_variant(
+    dataclasses.replace(
+        load_variant(STANDARD),
+        name="test-tower-lions",
+        tower_creatures=("Centaur", "Gargoyle", "Lion"),
+        guardian_needs=2,
+    )
+)
+#: Every variant the rules tests run under.
+VARIANTS = (STANDARD, TOWER_LIONS.name)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "standard_only: the test checks a fact of the standard game's tower muster"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test that builds its game through the factories below runs in every variant."""
+    if "variant_name" in metafunc.fixturenames:
+        standard_only = metafunc.definition.get_closest_marker("standard_only") is not None
+        metafunc.parametrize("variant_name", [STANDARD] if standard_only else list(VARIANTS))
 
 #: name -> (colour, tower)
 CAST: dict[str, tuple[str, int]] = {
@@ -65,6 +102,7 @@ def build_position(
     roll: int | None = None,
     dead: Mapping[str, int] | None = None,
     engagements: list[int] | None = None,
+    variant: str = STANDARD,
 ) -> dict[str, Any]:
     """A position file as a dict; ``roll`` defaults to 1 in the move phase."""
     scores = scores or {}
@@ -96,6 +134,8 @@ def build_position(
         data["dead"] = dict(dead)
     if engagements is not None:
         data["engagements"] = engagements
+    if variant != STANDARD:
+        data["variant"] = variant
     return data
 
 
@@ -150,40 +190,49 @@ class Game:
 
 
 @pytest.fixture
-def make_position() -> Callable[..., dict[str, Any]]:
-    """``make_position(legions, **options)``: a position file dict (see ``build_position``)."""
-    return build_position
+def variant(variant_name: str) -> Variant:
+    """The variant this run of the test plays in."""
+    return load_variant(variant_name)
 
 
 @pytest.fixture
-def game_at() -> Callable[..., Game]:
+def make_position(variant_name: str) -> Callable[..., dict[str, Any]]:
+    """``make_position(legions, **options)``: a position file dict (see ``build_position``)
+    in this run's variant."""
+    return functools.partial(build_position, variant=variant_name)
+
+
+@pytest.fixture
+def game_at(variant_name: str) -> Callable[..., Game]:
     """``game_at(legions, **options)``: a Game restored from ``make_position``'s dict."""
 
     def factory(legions: Iterable[LegionSpec], **options: Any) -> Game:
+        options.setdefault("variant", variant_name)
         return Game([position_event(build_position(legions, **options))])
 
     return factory
 
 
 @pytest.fixture
-def new_game() -> Callable[..., Game]:
+def new_game(variant_name: str) -> Callable[..., Game]:
     """``new_game(names, tower_rolls)``: a Game set up by rolling for towers (5.1)."""
 
     def factory(names: Sequence[str], rolls: Sequence[int]) -> Game:
-        return Game(setup.start_game(list(names), ScriptedDice(rolls)))
+        return Game(setup.start_game(list(names), ScriptedDice(rolls), variant=variant_name))
 
     return factory
 
 
 @pytest.fixture
-def started() -> Callable[..., Game]:
+def started(variant_name: str) -> Callable[..., Game]:
     """
     ``started()``: a fresh two-player game past colour choice, Ann on tower 600
     (moves first, Red) and Bob on tower 300 (Blue), both with their eight.
     """
 
     def factory() -> Game:
-        game = Game(setup.start_game(["Ann", "Bob"], ScriptedDice([6, 3])))
+        dice = ScriptedDice([6, 3])
+        game = Game(setup.start_game(["Ann", "Bob"], dice, variant=variant_name))
         game.do(cmd.ChooseColour(player="Bob", colour="Blue"))
         game.do(cmd.ChooseColour(player="Ann", colour="Red"))
         return game

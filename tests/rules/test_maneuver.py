@@ -7,9 +7,9 @@ import itertools
 
 from moderator.rules.battlefield import ATTACKER, DEFENDER, Fighter
 from moderator.rules.maneuver import contact_locked, reach
-from moderator.rules.variant import BattleHex, Battleland, load_variant
+from moderator.rules.variant import STANDARD, BattleHex, Battleland, load_variant
 
-V = load_variant()
+V = load_variant(STANDARD)
 _ids = itertools.count(1)
 
 
@@ -21,7 +21,7 @@ def fighter(creature: str, where: str | None, side: str = ATTACKER, hits: int = 
     kind = V.creature(creature)
     return Fighter(
         id=next(_ids), side=side, creature=kind.name, power=kind.power, skill=kind.skill,
-        hex=where, hits=hits,
+        hex=where, hits=hits, variant_name=STANDARD,
     )  # fmt: skip
 
 

@@ -174,6 +174,7 @@ def test_18_0_mustered_character_is_public(game_at) -> None:
 # -- towers (18.5, Wolff 18.0) ---------------------------------------------------------------------
 
 
+@pytest.mark.standard_only  # the standard tower muster and Guardian rule
 @pytest.mark.parametrize("creature", ["Centaur", "Gargoyle", "Ogre"])
 def test_wolff_18_0_tower_creature_musters_showing_nothing(game_at, creature: str) -> None:
     """18.5/Wolff 18.0: in a tower any tower creature may be mustered without revealing any character."""
@@ -182,6 +183,7 @@ def test_wolff_18_0_tower_creature_musters_showing_nothing(game_at, creature: st
     assert game.one(events, ev.CreatureMustered).shown == ()
 
 
+@pytest.mark.standard_only  # the standard tower muster and Guardian rule
 def test_18_5_tower_musters_no_other_creature(game_at) -> None:
     """18.5: a tower musters only the tower creatures and the demi-lords."""
     game = _at(game_at, 600, "Troll Troll")
@@ -201,6 +203,7 @@ def test_18_5_warlock_with_the_titan_or_a_warlock(game_at) -> None:
     game.refused(muster("Warlock"), "E-MUSTER")
 
 
+@pytest.mark.standard_only  # the standard tower muster and Guardian rule
 def test_18_5_guardian_with_three_identical_creatures_or_a_guardian(game_at) -> None:
     """18.5: three identical creatures, or a Guardian, qualify a Guardian in a tower."""
     game = _at(game_at, 600, "Troll Troll Troll")

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from moderator.rules.variant import LABELS, Sign, load_variant
+from moderator.rules.variant import LABELS, STANDARD, Sign, load_variant
 
 REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference"
 DEFAULT = REFERENCE / "colossus-default"
 if not DEFAULT.is_dir():
     pytest.skip(f"no reference data at {DEFAULT}", allow_module_level=True)
 
-V = load_variant()
+V = load_variant(STANDARD)
 WOLFF_3_5_COUNTS = {
     "Angel": 18, "Archangel": 6, "Behemoth": 18, "Centaur": 25, "Colossus": 10,
     "Cyclops": 28, "Dragon": 18, "Gargoyle": 21, "Giant": 18, "Gorgon": 25, "Griffon": 18,

@@ -18,9 +18,9 @@ from moderator.rules.sightline import (
     sight,
     strike_range,
 )
-from moderator.rules.variant import LABELS, Battleland, load_variant
+from moderator.rules.variant import LABELS, STANDARD, Battleland, load_variant
 
-V = load_variant()
+V = load_variant(STANDARD)
 _ids = itertools.count(1)
 STEP = {0: (0, 2), 1: (1, 1), 2: (1, -1), 3: (0, -2), 4: (-1, -1), 5: (-1, 1)}
 
@@ -33,7 +33,7 @@ def fighter(creature: str, where: str, side: str = ATTACKER, hits: int = 0) -> F
     kind = V.creature(creature)
     return Fighter(
         id=next(_ids), side=side, creature=kind.name, power=kind.power, skill=kind.skill,
-        hex=where, hits=hits,
+        hex=where, hits=hits, variant_name=STANDARD,
     )  # fmt: skip
 
 
@@ -432,6 +432,6 @@ def test_hazard_chart_walls_and_a_character_in_the_ring() -> None:
 
 def test_sight_needs_both_ends_on_the_board() -> None:
     s, t = fighter("Hydra", "D1"), fighter("Centaur", "D4", DEFENDER)
-    off = Fighter(id=next(_ids), side=DEFENDER, creature="Ogre", power=6, skill=2)
+    off = Fighter(id=next(_ids), side=DEFENDER, creature="Ogre", power=6, skill=2, variant_name=STANDARD)
     with pytest.raises(ValueError):
         sight(land("Plains"), s, off, [s, t], ())

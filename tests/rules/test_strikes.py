@@ -22,9 +22,9 @@ from moderator.rules.strikes import (
     strike_number,
     strike_options,
 )
-from moderator.rules.variant import Battleland, load_variant
+from moderator.rules.variant import STANDARD, Battleland, load_variant
 
-V = load_variant()
+V = load_variant(STANDARD)
 PLAINS = V.battlelands["Plains"]
 DESERT = V.battlelands["Desert"]
 TOWER = V.battlelands["Tower"]
@@ -42,6 +42,7 @@ def _fighter(side: str, fid: int, name: str, hex: str, hits: int) -> Fighter:
         skill=kind.skill,
         hex=hex,
         hits=hits,
+        variant_name=STANDARD,
     )
 
 

@@ -21,7 +21,7 @@ from moderator.rules.errors import RuleError
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.refusal import refusal_command, refuse
-from moderator.rules.state import Step
+from moderator.rules.state import GameState, Step
 from moderator.rules.timelimit import in_final_round, time_called
 
 THREE = ("Ann", "Bob", "Cy")
@@ -301,7 +301,7 @@ def test_time_limit_events_round_trip_through_the_codec() -> None:
 def test_time_limit_narration() -> None:
     """Each new event has its line in the game record, shown to every player."""
     called = ev.TimeCalled(last_player="Bob", last_turn=3)
-    assert describe(called) == (
+    assert describe(called, GameState()) == (
         "Time is called (Wolff 21.1): every player still in the game has one more full "
         "turn; the game ends after Bob's turn 3"
     )
@@ -310,14 +310,14 @@ def test_time_limit_narration() -> None:
         legions=(("Rd01", "Ann", ("Angel", "Ogre", "Titan"), 64),),
         winners=("Ann",),
     )
-    assert describe(scored) == (
+    assert describe(scored, GameState()) == (
         "Game over, time (20.5): Ann 120 + 64 for Rd01 (Angel, Ogre, Titan: 64) = 184; "
         "Bob 95 + 0 for no legions = 95; Ann wins"
     )
     tie = ev.GameScored(
         scores=(("Ann", 0, 36, 36), ("Bob", 0, 36, 36)), legions=(), winners=("Ann", "Bob")
     )
-    assert describe(tie).endswith("; Ann and Bob tie for the win")
+    assert describe(tie, GameState()).endswith("; Ann and Bob tie for the win")
 
 
 def test_time_limit_lines_in_every_players_history(game_at) -> None:

@@ -8,9 +8,9 @@ from importlib.resources import files
 
 import pytest
 
-from moderator.rules.variant import LABELS, Exit, Sign, load_variant
+from moderator.rules.variant import LABELS, STANDARD, Exit, Sign, load_variant
 
-V = load_variant()
+V = load_variant(STANDARD)
 SINGLE = {Sign.BLOCK, Sign.ARCH, Sign.ARROW}
 
 WOLFF_3_5 = {
@@ -397,15 +397,15 @@ def test_4_6_six_colours_of_twelve_markers() -> None:
 
 
 def test_data_loads_from_importlib_resources_once() -> None:
-    data = files("moderator.rules") / "data"
+    data = files("moderator.rules") / "data" / STANDARD
     for name in ("masterboard", "creatures", "muster", "battlelands", "markers"):
         text = (data / f"{name}.toml").read_text(encoding="utf-8")
         assert text.startswith("#"), name  # every file explains itself
         tomllib.loads(text)
-    assert load_variant() is load_variant()
+    assert load_variant(STANDARD) is load_variant(STANDARD)
 
 
 def test_values_are_frozen() -> None:
     with pytest.raises(AttributeError):
         V.lands[1].terrain = "Desert"  # type: ignore[misc]
-    assert hash(V.lands[1]) == hash(load_variant().lands[1])
+    assert hash(V.lands[1]) == hash(load_variant(STANDARD).lands[1])

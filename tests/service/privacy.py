@@ -28,6 +28,7 @@ from moderator.reporting.wording import _chars
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState, Legion
+from moderator.rules.variant import STANDARD, load_variant
 
 _LEGION_LINE = re.compile(
     r"\b(?P<marker>(?:Bk|Bu|Br|Gd|Gr|Rd)\d\d)\b[^\n:]*?\b(?P<height>\d+) high: (?P<contents>[^\n]*)"
@@ -59,7 +60,8 @@ class Knowledge:
 
 
 def _contents_texts(contents: tuple[str, ...]) -> set[str]:
-    return {", ".join(contents), ", ".join(sorted_characters(contents)), _chars(contents)}
+    game = load_variant(STANDARD)  # the games these tests play
+    return {", ".join(contents), ", ".join(sorted_characters(game, contents)), _chars(game, contents)}
 
 
 def leaks(mail: StoredMail, reader: str, knowledge: Knowledge) -> list[str]:

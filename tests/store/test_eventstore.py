@@ -14,6 +14,7 @@ from moderator.play.robot_games import RobotGameSummary
 from moderator.ports import ConflictError, GameExistsError, GameNotFoundError
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
+from moderator.rules.variant import STANDARD
 from moderator.schedule.record import Dice, GameRecord
 from moderator.store import EventStore
 from moderator.store.check import check_store
@@ -38,7 +39,7 @@ def test_create_list_and_record(store: EventStore) -> None:
 def test_append_is_optimistic(store: EventStore) -> None:
     """The next events must follow the last one seen; a stale writer changes nothing."""
     store.create_game("g", GameRecord())
-    first = [ev.GameCreated(players=("Ann", "Bob"))]
+    first = [ev.GameCreated(players=("Ann", "Bob"), variant=STANDARD)]
     assert store.append("g", 0, first) == 1
     stale = [ev.TurnStarted(player="Ann", turn=1)]
     changed = GameRecord(players=("Ann", "Bob"))
@@ -54,10 +55,10 @@ def test_append_is_optimistic(store: EventStore) -> None:
 def test_unique_sequence_backs_the_check(store: EventStore) -> None:
     """Even a writer that bypasses last_seq cannot store a second event 1."""
     store.create_game("g", GameRecord())
-    store.append("g", 0, [ev.GameCreated(players=("Ann", "Bob"))])
+    store.append("g", 0, [ev.GameCreated(players=("Ann", "Bob"), variant=STANDARD)])
     with pytest.raises(ConflictError), store.transaction() as tx:
         tx.connection.execute(text("UPDATE game SET last_seq = 0"))
-        tx.append("g", 0, [ev.GameCreated(players=("Cy", "Di"))])
+        tx.append("g", 0, [ev.GameCreated(players=("Cy", "Di"), variant=STANDARD)])
     assert store.last_seq("g") == 1
     assert store.load("g")[0].players == ("Ann", "Bob")  # type: ignore[attr-defined]
 
@@ -65,7 +66,7 @@ def test_unique_sequence_backs_the_check(store: EventStore) -> None:
 def test_transaction_rolls_back_everything(store: EventStore) -> None:
     with pytest.raises(RuntimeError), store.transaction() as tx:
         tx.create_game("g", GameRecord())
-        tx.append("g", 0, [ev.GameCreated(players=("Ann", "Bob"))])
+        tx.append("g", 0, [ev.GameCreated(players=("Ann", "Bob"), variant=STANDARD)])
         raise RuntimeError("crash before commit")
     assert store.games() == []
 

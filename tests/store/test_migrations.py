@@ -18,6 +18,7 @@ from moderator.ports import OutgoingMail
 from moderator.ports.errors import SchemaError
 from moderator.rules import events as ev
 from moderator.rules.codec import encode
+from moderator.rules.variant import STANDARD
 from moderator.schedule.record import Dice, GameRecord, upcast_0
 from moderator.store import EventStore, migrate
 from moderator.store.check import check_store
@@ -40,7 +41,10 @@ FOUNDATION_DDL = [
     ),
     "CREATE INDEX ix_event_game_id ON event (game_id)",
 ]
-EVENTS = [ev.GameCreated(players=("Ann", "Bob")), ev.TurnStarted(player="Ann", turn=1)]
+EVENTS = [
+    ev.GameCreated(players=("Ann", "Bob"), variant=STANDARD),
+    ev.TurnStarted(player="Ann", turn=1),
+]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
