@@ -17,6 +17,7 @@ from moderator.play.games import history, legal, new_game, show
 from moderator.play.messages import order
 from moderator.play.pictures import board_svg
 from moderator.play.queries import waiting_line
+from moderator.rules.variant import STANDARD
 
 app = typer.Typer(
     help="Play a game kept in a local event store, order by order.", no_args_is_help=True
@@ -57,6 +58,10 @@ def local_new(
             "their colours and towers, are the game's.",
         ),
     ] = None,
+    variant: Annotated[
+        str,
+        typer.Option("--variant", help="The game's variant (a position file names its own)."),
+    ] = STANDARD,
     db: DbOption = None,
 ) -> None:
     """Create a game: roll for towers, or restore a position (whose file names the players)."""
@@ -74,7 +79,7 @@ def local_new(
         raise _fail("error: give --players (e.g. --players Ann,Bob,Cy) or --from-position")
     with _store(db) as store:
         try:
-            state = new_game(store, game_id, names, dice_seed, script, position)
+            state = new_game(store, game_id, names, dice_seed, script, position, variant=variant)
         except GameError as exc:
             raise _fail(f"error: {exc}") from None
         typer.echo(f"Game {game_id} created for {', '.join(p.name for p in state.players)}.")

@@ -24,6 +24,7 @@ from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
+from moderator.rules.variant import STANDARD
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
 from moderator.store.unit_of_work import write
@@ -42,12 +43,14 @@ def new_game(
     *,
     time_limits: TimeLimits | None = None,
     ends_at: datetime | None = None,
+    variant: str = STANDARD,
 ) -> GameState:
     """
     Create a game (``plan_game``) in a transaction of its own; returns its state.
     """
     planned, state = plan_game(
-        game_id, players, seed, script, position, store.clock(), time_limits, ends_at
+        game_id, players, seed, script, position, store.clock(), time_limits, ends_at,
+        variant=variant,
     )
     with store.transaction() as tx:
         write(tx, Work(games=(planned,)))
@@ -67,6 +70,7 @@ def plan_game(
     bound: bool = False,
     *,
     insecure_seed: bool = False,
+    variant: str = STANDARD,
 ) -> tuple[GameWrite, GameState]:
     """
     A new game, decided and not yet written: set up with tower rolls for ``players``,
@@ -84,7 +88,7 @@ def plan_game(
 
     ``time_limits`` gives the game deadlines (Wolff 21.0): the first, for the player to
     act, starts ``now``.  ``ends_at`` is the game's end date (Wolff 21.1).  Without them
-    the game has none.
+    the game has none.  ``variant`` names the game set up (a position names its own).
 
     Raises:
         GameError: the players, the position or the dice script cannot make a game.
@@ -108,12 +112,16 @@ def plan_game(
     try:
         if position is not None:
             loaded = position_event(position, scripted_dice=dice.scripted)
+            if variant not in (STANDARD, loaded.variant):
+                raise GameError(f"the position file is of the {loaded.variant} game, not {variant}")
             _check_same_players(players, loaded)
             events: list[ev.Event] = [loaded]
         else:
             if not players:
                 raise GameError("name the players (or give a position to start from)")
-            events = setup.start_game(list(players), dice, scripted_dice=dice.scripted)
+            events = setup.start_game(
+                list(players), dice, scripted_dice=dice.scripted, variant=variant
+            )
         events += advance(replay(events))
     except RuleError as exc:
         raise GameError(str(exc)) from exc
@@ -126,6 +134,7 @@ def plan_game(
         from_position=position is not None,
         dice=dice.record(),
         insecure_dice=insecure,
+        variant=replay(events).variant_name,
     )
     events, record = sealed_start(events, dice, record)
     state = replay(events)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from moderator.rules.variant import STANDARD
 from moderator.schedule.limits import TimeLimits
 
 #: The schema ``to_json`` writes.
@@ -175,6 +176,9 @@ class GameRecord:
     #: ``--insecure-test-seed``), not drawn in secret: whoever knows or guesses it can
     #: compute every roll and every salt, so every report says the dice are not secret.
     insecure_dice: bool = False
+    #: The variant the game is played in (its setup event names it too); older records
+    #: name none and are of the standard game.
+    variant: str = STANDARD
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
@@ -251,6 +255,7 @@ class GameRecord:
             "shown": dict(self.shown),
             "aside_mails": dict(self.aside_mails),
             "insecure_dice": self.insecure_dice,
+            "variant": self.variant,
         }
 
     @classmethod
@@ -307,6 +312,7 @@ class GameRecord:
             shown={str(k): str(v) for k, v in dict(raw.get("shown") or {}).items()},
             aside_mails={str(k): str(v) for k, v in dict(raw.get("aside_mails") or {}).items()},
             insecure_dice=bool(raw["insecure_dice"]) if "insecure_dice" in raw else _weak_seed(dice),
+            variant=str(raw.get("variant") or STANDARD),
         )
 
 

@@ -202,6 +202,22 @@ def test_local_new_help_says_where_the_players_come_from() -> None:
     assert "their colours and towers, are the game's" in text
 
 
+def test_a_new_game_records_its_variant_the_standard_game_by_default(db: str) -> None:
+    """The game's record and its setup event name the variant (``--variant``)."""
+    new(db)
+    run(db, "local", "new", "h", "--players", "Ann,Bob", "--variant", "standard")
+    with EventStore(db) as store:
+        for game in ("g", "h"):
+            assert store.record(game).variant == "standard"
+            assert store.load_state(game).state.variant_name == "standard"
+
+
+def test_a_game_in_an_unknown_variant_is_refused_naming_those_there_are(db: str) -> None:
+    out = runner.invoke(app, ["local", "new", "g", "--players", "Ann,Bob", "--variant", "x", "--db", db])
+    assert out.exit_code == 2
+    assert "no variant 'x'" in out.output and "standard" in out.output
+
+
 def test_bad_position_is_refused(db: str, tmp_path: Path) -> None:
     path = tmp_path / "position.json"
     path.write_text(json.dumps({**POSITION, "active": "Zed"}))
