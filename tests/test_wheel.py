@@ -41,8 +41,8 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     for name in (
         "moderator/templates/status.txt.j2",
         "moderator/templates/battle.txt.j2",
-        "moderator/rules/data/masterboard.toml",
-        "moderator/rules/data/battlelands.toml",
+        "moderator/rules/data/standard/masterboard.toml",
+        "moderator/rules/data/standard/battlelands.toml",
         "moderator/store/migrations/env.py",
         "moderator/store/migrations/versions/0001_foundation.py",
         "moderator/store/migrations/versions/0002_durable_store.py",
@@ -53,7 +53,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/templates/player.reply-private.txt.j2",
         "moderator/templates/player.history.txt.j2",
         "moderator/service/handler.py",
-        "moderator/rules/data/masterboard_layout.toml",
+        "moderator/rules/data/standard/masterboard_layout.toml",
         "moderator/pictures/fonts/DejaVuSans.ttf",
         "moderator/pictures/fonts/DejaVuSans-Bold.ttf",
         "moderator/pictures/fonts/LICENSE-DejaVu.txt",
@@ -85,6 +85,8 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "print('fonts', *raster.font_paths())\n"
         "v = views.player_view(replay([position_event(p)]), 'Ann')\n"
         "print('png', len(raster.svg_to_png(masterboard.masterboard_svg(v, 'Ann'))))\n"
+        "from moderator.rules.variant import shipped_variants\n"
+        "print('variants', *shipped_variants())\n"
         "from moderator.runtime import config\n"
         "print('example', config.EXAMPLE, config.example_text() == config.EXAMPLE.read_text())\n"
     )
@@ -99,6 +101,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Turn 2, Ann's turn: split step" in result.stdout
+    assert "variants standard\n" in result.stdout  # the one variant shipped, from the wheel
     assert f"schema (None, '{migrate.HEAD}')" in result.stdout  # migrations run without an alembic.ini
     assert f"fonts {target}" in result.stdout  # the pictures' fonts come with the wheel
     assert "png " in result.stdout

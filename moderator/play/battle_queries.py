@@ -48,7 +48,7 @@ def reach_asked(
     found = None
     for line in lines:
         try:
-            query = parse_order(line, player)
+            query = parse_order(line, player, variant=state.variant)
         except OrderError:
             continue
         if isinstance(query, Query) and query.kind == "reach" and query.hex_label:
