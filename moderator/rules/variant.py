@@ -325,7 +325,7 @@ _REGISTERED: dict[str, Variant] = {}
 
 @functools.cache
 def shipped_variants() -> tuple[str, ...]:
-    """The variants a game may be set up in: one folder each under ``rules/data/``."""
+    """The variants the moderator ships and offers: one folder each under ``rules/data/``."""
     root = files("moderator.rules") / "data"
     return tuple(sorted(d.name for d in root.iterdir() if d.is_dir() and not d.name.startswith("_")))
 
