@@ -18,7 +18,7 @@ from moderator.robots.view import LegionSight, SeatView, guessed_contents, sketc
 from moderator.rules.movement import TITAN_TELEPORT_SCORE, normal_moves
 from moderator.rules.muster import MAX_HEIGHT, qualifications
 from moderator.rules.state import GameState
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant
 
 #: What the loss of the Titan's legion costs beyond its points: the game (19.3).
 TITAN_WEIGHT = 400.0
@@ -29,29 +29,31 @@ ROLLS = range(1, 7)
 UPSET = 0.02
 
 
-def terrain_of(land: int) -> str:
-    return load_variant().lands[land].terrain
+def terrain_of(variant: Variant, land: int) -> str:
+    return variant.lands[land].terrain
 
 
 @lru_cache(maxsize=20_000)
-def best_muster(contents: tuple[str, ...], terrain: str) -> tuple[str | None, float]:
+def best_muster(
+    variant: Variant, contents: tuple[str, ...], terrain: str
+) -> tuple[str | None, float]:
     """The most valuable creature ``contents`` could muster on ``terrain`` (18.x), and its worth."""
     if len(contents) >= MAX_HEIGHT:
         return None, 0.0
-    options = {c for c, _ in qualifications(contents, terrain)}
+    options = {c for c, _ in qualifications(variant, contents, terrain)}
     if not options:
         return None, 0.0
-    best = max(options, key=lambda c: (values.points(c), c))
-    return best, float(values.points(best))
+    best = max(options, key=lambda c: (values.points(variant, c), c))
+    return best, float(values.points(variant, best))
 
 
 @lru_cache(maxsize=4096)
-def muster_potential(contents: tuple[str, ...]) -> float:
+def muster_potential(variant: Variant, contents: tuple[str, ...]) -> float:
     """How well a legion can grow: its best muster averaged over the terrains of the board."""
     if len(contents) >= MAX_HEIGHT:
         return 0.0
-    terrains = sorted({land.terrain for land in load_variant().lands.values()})
-    return sum(best_muster(contents, t)[1] for t in terrains) / len(terrains)
+    terrains = sorted({land.terrain for land in variant.lands.values()})
+    return sum(best_muster(variant, contents, t)[1] for t in terrains) / len(terrains)
 
 
 @dataclass(slots=True)
@@ -92,7 +94,7 @@ class Board:
     def worth(self, contents: Sequence[str], owner: str) -> float:
         """What losing ``contents`` costs its owner: points, and the game with the Titan."""
         tp = self.titan_power(owner)
-        total = float(sum(values.points(c, tp) for c in contents))
+        total = float(sum(values.points(self.view.variant, c, tp) for c in contents))
         return total + (TITAN_WEIGHT if "Titan" in contents else 0.0)
 
     def attack(
@@ -104,9 +106,10 @@ class Board:
         land: int,
     ) -> values.Outcome:
         return values.battle(
+            self.view.variant,
             tuple(sorted(attacker)),
             tuple(sorted(defender)),
-            terrain_of(land),
+            terrain_of(self.view.variant, land),
             attacker_titan=self.titan_power(att_owner),
             defender_titan=self.titan_power(def_owner),
         )
@@ -131,8 +134,9 @@ class Board:
             win = 1 - o.attacker_wins
             my_loss, their_loss = o.defender_lost, o.attacker_lost
         mine_all, theirs_all = self.worth(mine, me), self.worth(theirs, enemy)
-        their_pts = sum(values.points(c, self.titan_power(enemy)) for c in theirs)
-        my_pts = sum(values.points(c, self.titan_power(me)) for c in mine)
+        variant = self.view.variant
+        their_pts = sum(values.points(variant, c, self.titan_power(enemy)) for c in theirs)
+        my_pts = sum(values.points(variant, c, self.titan_power(me)) for c in mine)
         if_win = theirs_all + POINT_WEIGHT * their_pts - min(my_loss, mine_all)
         if_lose = min(their_loss, theirs_all) - mine_all - POINT_WEIGHT * my_pts
         return win * if_win + (1 - win) * if_lose
@@ -182,6 +186,7 @@ class Board:
             for dest in normal_moves(state, legion, roll):
                 if any(e.land == dest for e in self.view.others()):
                     continue
-                best = max(best, best_muster(contents, terrain_of(dest))[1])
+                variant = self.view.variant
+                best = max(best, best_muster(variant, contents, terrain_of(variant, dest))[1])
             total += best
         return total / 6

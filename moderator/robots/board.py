@@ -28,6 +28,7 @@ from moderator.robots.assess import ROLLS, Board, best_muster, muster_potential,
 from moderator.robots.view import LegionSight, SeatView
 from moderator.rules import commands as cmd
 from moderator.rules.movement import normal_moves
+from moderator.rules.variant import Variant
 
 #: Points a recombined split wastes (the split was for nothing, 4.7).
 RECOMBINE_PENALTY = 8.0
@@ -41,10 +42,10 @@ SPLIT_MARGIN = 2.0
 MULLIGAN_MARGIN = 3.0
 
 
-def legion_score(contents: Sequence[str]) -> float:
+def legion_score(variant: Variant, contents: Sequence[str]) -> float:
     """A legion's worth for splitting: its points and its room to grow."""
     key = tuple(sorted(contents))
-    return sum(values.points(c) for c in key) + 2 * muster_potential(key)
+    return sum(values.points(variant, c) for c in key) + 2 * muster_potential(variant, key)
 
 
 def _without(contents: tuple[str, ...], group: tuple[str, ...]) -> tuple[str, ...]:
@@ -65,12 +66,14 @@ def choose_split(view: SeatView, splits: list[cmd.Split]) -> cmd.Split | None:
             continue
         if not first and "Titan" in s.characters:
             continue
-        gain = legion_score(rest) + legion_score(s.characters) - legion_score(parent)
+        v = view.variant
+        gain = legion_score(v, rest) + legion_score(v, s.characters) - legion_score(v, parent)
         if first:  # the opening: both halves able to grow, the stronger kept with the Titan
             gain = min(
-                muster_potential(tuple(sorted(rest))), muster_potential(tuple(sorted(s.characters)))
+                muster_potential(v, tuple(sorted(rest))),
+                muster_potential(v, tuple(sorted(s.characters))),
             )
-            gain += 0.01 * legion_score(rest if "Titan" in rest else s.characters)
+            gain += 0.01 * legion_score(v, rest if "Titan" in rest else s.characters)
         elif gain < SPLIT_MARGIN:
             continue
         if best is None or gain > best[0]:
@@ -100,6 +103,7 @@ def _stay(board: Board, lg: LegionSight) -> float:
 
 def destination_score(board: Board, lg: LegionSight, land: int) -> float:
     """The expected worth of moving ``lg`` to ``land`` (see the module note)."""
+    v = board.view.variant
     contents = board.contents(lg)
     enemies = board.enemies_at(land)
     if enemies:
@@ -108,9 +112,9 @@ def destination_score(board: Board, lg: LegionSight, land: int) -> float:
         o = board.attack(contents, board.view.seat, board.contents(enemy), enemy.owner, land)
         survivors = tuple(sorted(o.attacker_left))
         if survivors:
-            gain += o.attacker_wins * best_muster(survivors, terrain_of(land))[1]
+            gain += o.attacker_wins * best_muster(v, survivors, terrain_of(v, land))[1]
         return gain
-    creature, now = best_muster(contents, terrain_of(land))
+    creature, now = best_muster(v, contents, terrain_of(v, land))
     grown = tuple(sorted((*contents, creature))) if creature else contents
     later = board.next_musters(lg, land, grown)
     return now + NEXT_TURN * later - board.threat(grown, land, moved=lg.marker)
@@ -159,7 +163,8 @@ def _roll_value(board: Board, roll: int) -> float:
         best = 0.0
         for land in normal_moves(board.state, legion, roll):
             if not board.enemies_at(land):
-                best = max(best, best_muster(board.contents(lg), terrain_of(land))[1])
+                v = board.view.variant
+                best = max(best, best_muster(v, board.contents(lg), terrain_of(v, land))[1])
         total += best
     return total
 
@@ -197,14 +202,14 @@ def muster(view: SeatView) -> cmd.Command:
     """The most valuable muster open (cheapest showing first), else ``done``."""
     musters = [c for c in view.legal if isinstance(c, cmd.Muster)]
     if musters:
-        return max(musters, key=lambda c: (values.points(c.creature), -len(c.showing)))
+        return max(musters, key=lambda c: (values.points(view.variant, c.creature), -len(c.showing)))
     return next(c for c in view.legal if isinstance(c, cmd.Done))
 
 
 def reinforce(view: SeatView) -> cmd.Command:
     options = [c for c in view.legal if isinstance(c, cmd.Reinforce)]
     if options:
-        return max(options, key=lambda c: (values.points(c.creature), -len(c.showing)))
+        return max(options, key=lambda c: (values.points(view.variant, c.creature), -len(c.showing)))
     return next(c for c in view.legal if isinstance(c, cmd.Decline))
 
 
@@ -212,7 +217,7 @@ def acquire(view: SeatView) -> cmd.Command:
     """An Archangel before an Angel (17.x); an angel is always worth taking."""
     takes = [c for c in view.legal if isinstance(c, cmd.TakeAngel)]
     if takes:
-        return max(takes, key=lambda c: values.points(c.lord))
+        return max(takes, key=lambda c: values.points(view.variant, c.lord))
     return next(c for c in view.legal if isinstance(c, cmd.Decline))
 
 
@@ -238,7 +243,7 @@ def summon(view: SeatView) -> cmd.Command:
         left.remove(c.lord)
         return board.threat(tuple(left), source.land) - board.threat(contents, source.land)
 
-    best = min(options, key=lambda c: (cost(c), -values.points(c.lord), c.source))
-    if cost(best) > values.points(best.lord) / 2 or view.legion(best.source).height <= 2:
+    best = min(options, key=lambda c: (cost(c), -values.points(view.variant, c.lord), c.source))
+    if cost(best) > values.points(view.variant, best.lord) / 2 or view.legion(best.source).height <= 2:
         return decline
     return best

@@ -50,9 +50,9 @@ def agreement_gain(
     my_loss, their_loss = proposal if attacking else proposal[::-1]
     gain = board.worth(their_loss, enemy) - board.worth(my_loss, board.view.seat)
     if len(my_loss) == len(mine):  # our legion gone: the enemy scores it (9.5)
-        gain -= POINT_WEIGHT * sum(values.points(c) for c in my_loss)
+        gain -= POINT_WEIGHT * sum(values.points(board.view.variant, c) for c in my_loss)
     if len(their_loss) == len(theirs):
-        gain += POINT_WEIGHT * sum(values.points(c) for c in their_loss)
+        gain += POINT_WEIGHT * sum(values.points(board.view.variant, c) for c in their_loss)
     return gain
 
 
@@ -69,12 +69,12 @@ def negotiate(view: SeatView) -> cmd.Command:
     )
     my_win = o.attacker_wins if attacking else 1 - o.attacker_wins
     # A battle the enemy wins also earns him a reinforcement or a summons.
-    bonus = best_muster(tuple(sorted(theirs)), terrain_of(eng.land))[1] if attacking else 6.0
+    bonus = best_muster(view.variant, tuple(sorted(theirs)), terrain_of(view.variant, eng.land))[1] if attacking else 6.0
     fight -= (1 - my_win) * bonus
     legal = view.legal
     by_kind = {type(c): c for c in reversed(legal)}
     lose_all = -board.worth(mine, view.seat)
-    my_pts = sum(values.points(c, board.titan_power(view.seat)) for c in mine)
+    my_pts = sum(values.points(view.variant, c, board.titan_power(view.seat)) for c in mine)
     if cmd.Flee in by_kind and lose_all - 0.5 * POINT_WEIGHT * my_pts > fight:
         return by_kind[cmd.Flee]
     if cmd.Concede in by_kind and "Titan" not in mine and lose_all - POINT_WEIGHT * my_pts > fight:

@@ -84,6 +84,7 @@ class Field:
         att = [f for f in living if f.side == ATTACKER]
         dfd = [f for f in living if f.side != ATTACKER]
         o = values.battle(
+            view.variant,
             tuple(sorted(f.creature for f in att)),
             tuple(sorted(f.creature for f in dfd)),
             battle.terrain,
@@ -242,10 +243,12 @@ def maneuver(view: SeatView) -> cmd.Command:
     legal = view.legal
     reinforce = [c for c in legal if isinstance(c, cmd.Reinforce)]
     if reinforce:
-        return max(reinforce, key=lambda c: (values.points(c.creature), -len(c.showing)))
+        return max(reinforce, key=lambda c: (values.points(view.variant, c.creature), -len(c.showing)))
     summons = [c for c in legal if isinstance(c, cmd.Summon)]
     if summons and fld.winning < 0.95:
-        return max(summons, key=lambda c: (values.points(c.lord), view.legion(c.source).height))
+        return max(
+            summons, key=lambda c: (values.points(view.variant, c.lord), view.legion(c.source).height)
+        )
     for _, move in plan_maneuver(view, fld):
         if move is not None:
             return move

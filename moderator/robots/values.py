@@ -26,10 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from moderator.rules.battlefield import battleland_for
 from moderator.rules.muster import qualifications
 from moderator.rules.strikes import strike_number
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import Variant
 
 TITAN = "Titan"
 #: Battle turns before the attacker loses on time (10.5).
@@ -43,35 +42,40 @@ TITAN_FOCUS = 0.5
 
 
 @lru_cache(maxsize=64)
-def hazards(terrain: str) -> frozenset[str]:
+def hazards(variant: Variant, terrain: str) -> frozenset[str]:
     """The hazards of a land's battleland: its hex terrains and hexside kinds."""
-    land = battleland_for(terrain)
+    land = variant.battlelands[terrain]
     return frozenset({h.terrain for h in land.hexes.values()} | set(land.hexsides.values()))
 
 
-def power_of(creature: str, titan_power: int = 6) -> int:
-    return titan_power if creature == TITAN else load_variant().creature(creature).power
+def power_of(variant: Variant, creature: str, titan_power: int = 6) -> int:
+    return titan_power if creature == TITAN else variant.creature(creature).power
 
 
-def points(creature: str, titan_power: int = 6) -> int:
+def points(variant: Variant, creature: str, titan_power: int = 6) -> int:
     """Points for slaying it (16.0)."""
-    kind = load_variant().creature(creature)
-    return power_of(creature, titan_power) * kind.skill
+    kind = variant.creature(creature)
+    return power_of(variant, creature, titan_power) * kind.skill
 
 
 @lru_cache(maxsize=4096)
 def combat_value(
-    creature: str, terrain: str | None = None, *, titan_power: int = 6, defending: bool = False
+    variant: Variant,
+    creature: str,
+    terrain: str | None = None,
+    *,
+    titan_power: int = 6,
+    defending: bool = False,
 ) -> float:
     """A character's worth in a fight on ``terrain``'s battleland (see the module note)."""
-    kind = load_variant().creature(creature)
-    value = float(power_of(creature, titan_power) * kind.skill)
+    kind = variant.creature(creature)
+    value = float(power_of(variant, creature, titan_power) * kind.skill)
     if kind.flies:
         value *= FLYER_BONUS
     if kind.rangestrikes:
         value *= RANGESTRIKE_BONUS
     if terrain is not None:
-        if kind.natives & hazards(terrain):
+        if kind.natives & hazards(variant, terrain):
             value *= NATIVE_BONUS
         if defending and terrain == "Tower":
             value *= TOWER_BONUS
@@ -79,6 +83,7 @@ def combat_value(
 
 
 def legion_value(
+    variant: Variant,
     contents: Sequence[str],
     terrain: str | None = None,
     *,
@@ -86,7 +91,7 @@ def legion_value(
     defending: bool = False,
 ) -> float:
     return sum(
-        combat_value(c, terrain, titan_power=titan_power, defending=defending) for c in contents
+        combat_value(variant, c, terrain, titan_power=titan_power, defending=defending) for c in contents
     )
 
 
@@ -127,13 +132,14 @@ class _Side:
         self.worth.append(worth)
 
 
-def _side(contents: Sequence[str], terrain: str, titan_power: int, defending: bool) -> _Side:
-    variant = load_variant()
+def _side(
+    variant: Variant, contents: Sequence[str], terrain: str, titan_power: int, defending: bool
+) -> _Side:
     side = _Side([], [], [], [], [], [])
     for c in contents:
         kind = variant.creature(c)
-        power = power_of(c, titan_power)
-        mult = combat_value(c, terrain, titan_power=titan_power, defending=defending) / (
+        power = power_of(variant, c, titan_power)
+        mult = combat_value(variant, c, terrain, titan_power=titan_power, defending=defending) / (
             power * kind.skill
         )
         side.add(c, float(power), kind.skill, mult, float(power * kind.skill))
@@ -186,18 +192,19 @@ def _strength(side: _Side) -> float:
     )
 
 
-def _muster_for(contents: Sequence[str], terrain: str) -> str | None:
+def _muster_for(variant: Variant, contents: Sequence[str], terrain: str) -> str | None:
     """The best creature a legion could muster on ``terrain``, if any (14.0, 18.x)."""
     if len(contents) >= 7:
         return None
-    options = {c for c, _ in qualifications(tuple(sorted(contents)), terrain)}
+    options = {c for c, _ in qualifications(variant, tuple(sorted(contents)), terrain)}
     if not options:
         return None
-    return max(options, key=lambda c: (points(c), c))
+    return max(options, key=lambda c: (points(variant, c), c))
 
 
 @lru_cache(maxsize=20_000)
 def battle(
+    variant: Variant,
     attacker: tuple[str, ...],
     defender: tuple[str, ...],
     terrain: str,
@@ -208,28 +215,28 @@ def battle(
     reinforce: bool = True,
 ) -> Outcome:
     """The expected course of ``attacker`` attacking ``defender`` on ``terrain`` (module note)."""
-    att = _side(attacker, terrain, attacker_titan, defending=False)
-    dfd = _side(defender, terrain, defender_titan, defending=True)
+    att = _side(variant, attacker, terrain, attacker_titan, defending=False)
+    dfd = _side(variant, defender, terrain, defender_titan, defending=True)
     start_a, start_d = max(_strength(att), 1e-9), max(_strength(dfd), 1e-9)
     turn = 1
     for turn in range(1, LAST_TURN + 1):
         if turn == 4 and reinforce:
-            extra = _muster_for([dfd.names[i] for i in dfd.alive()], terrain)
+            extra = _muster_for(variant, [dfd.names[i] for i in dfd.alive()], terrain)
             if extra is not None:
-                kind = load_variant().creature(extra)
-                value = combat_value(extra, terrain, defending=True)
-                dfd.add(extra, float(kind.power), kind.skill, value / points(extra), points(extra))
+                kind = variant.creature(extra)
+                value = combat_value(variant, extra, terrain, defending=True)
+                dfd.add(extra, float(kind.power), kind.skill, value / points(variant, extra), points(variant, extra))
         _strike(dfd, att, 0.0 if turn == 1 else 1.0)
         if not att.alive():
             break
         if turn == 3 and angel is not None and len(att.alive()) < 7:
-            kind = load_variant().creature(angel)
+            kind = variant.creature(angel)
             att.add(
                 angel,
                 float(kind.power),
                 kind.skill,
-                combat_value(angel) / points(angel),
-                points(angel),
+                combat_value(variant, angel) / points(variant, angel),
+                points(variant, angel),
             )
         _strike(att, dfd, 0.6 if turn == 1 else 1.0)
         if not dfd.alive():

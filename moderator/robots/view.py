@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from moderator.rules import commands as cmd
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import Battle, Engagement, GameState, Legion, Move, Player, Step
+from moderator.rules.variant import Variant
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,6 +67,8 @@ class SeatView:
     acquiring: str | None = None
     #: the rules core's legal commands for the seat (empty when another is to act).
     legal: tuple[cmd.Command, ...] = ()
+    #: the game's variant: its creatures, lands and musters are what the robot weighs.
+    variant: Variant
 
     def legion(self, marker: str) -> LegionSight:
         for lg in self.legions:
@@ -125,6 +128,7 @@ def seat_view(
         acquisitions=state.acquisitions,
         acquiring=state.acquiring,
         legal=legal,
+        variant=state.variant,
     )
 
 
@@ -174,4 +178,5 @@ def sketch(view: SeatView) -> GameState:
         summoned_this_phase=view.summoned_this_phase,
         acquisitions=view.acquisitions,
         acquiring=view.acquiring,
+        variant_name=view.variant.name,
     )

@@ -188,6 +188,11 @@ class Variant:
     markers: Mapping[str, tuple[tuple[str, str], ...]] = field(hash=False)
     colours: tuple[str, ...]
 
+    def __hash__(self) -> int:
+        # By name: equal variants share it, and a cache keyed by a variant (the order
+        # reader's markers, a robot's estimates) then hashes one string, not the tables.
+        return hash(self.name)
+
     def creature(self, name: str) -> CreatureType:
         """Look a character up by name or plural, in any case ("ogres", "Cyclops")."""
         exact = self.creatures.get(name)

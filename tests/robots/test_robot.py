@@ -24,7 +24,7 @@ from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.movement import normal_moves
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Legion, Step
-from moderator.rules.variant import load_variant
+from moderator.rules.variant import STANDARD, load_variant
 
 STRONG = ["Titan", "Angel", "Colossus", "Colossus", "Serpent", "Serpent", "Hydra"]
 
@@ -135,7 +135,7 @@ def test_it_takes_a_free_kill() -> None:
 
 def test_it_does_not_walk_its_titan_into_a_stronger_legions_reach() -> None:
     """Where some moves stay out of a strong enemy's reach, the Titan takes one of them."""
-    variant = load_variant()
+    variant = load_variant(STANDARD)
     checked = 0
     for start in sorted(variant.lands)[:60]:
         for enemy_land in sorted(variant.lands)[::7]:
@@ -234,7 +234,7 @@ def test_it_splits_the_opening_legion_and_then_rolls() -> None:
 
 def scrambled(state: GameState, seat: str, rng: random.Random) -> GameState:
     """The same game with every legion the seat cannot see holding other characters."""
-    pool = [c.name for c in load_variant().creatures.values() if c.is_creature]
+    pool = [c.name for c in load_variant(STANDARD).creatures.values() if c.is_creature]
     legions = {}
     for marker, lg in state.legions.items():
         if lg.known_by(seat):
