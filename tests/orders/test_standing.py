@@ -21,6 +21,7 @@ from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.positions import position_event
 from moderator.rules.setup import start_game
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import STANDARD, load_variant
 
 EVERYTHING = (
     "standing when attacked: fight",
@@ -30,16 +31,19 @@ EVERYTHING = (
     "standing summon best",
 )
 
+#: The game these standing orders are read for (its creature names).
+GAME = load_variant(STANDARD)
+
 
 def test_standing_lines_are_read_and_later_ones_replace_earlier() -> None:
-    kept = merged((), ["standing when attacked: fight", "standing Rd01 when attacked: flee"])
-    kept = merged(kept, ["standing when attacked: concede", "muster rd01 trolls if able"])
-    kept = merged(kept, ["standing no concede", "standing strikes: auto", "standing summon best"])
-    standing = read(kept)
+    kept = merged((), ["standing when attacked: fight", "standing Rd01 when attacked: flee"], GAME)
+    kept = merged(kept, ["standing when attacked: concede", "muster rd01 trolls if able"], GAME)
+    kept = merged(kept, ["standing no concede", "standing strikes: auto", "standing summon best"], GAME)
+    standing = read(kept, GAME)
     assert standing.attacked == {"*": "concede", "Rd01": "flee"}
     assert standing.muster == {"Rd01": "Troll"} and standing.summon == "best"
     assert standing.no_concede and standing.strikes_auto and not standing.muster_best
-    undone = read(merged(kept, ["standing Rd01 when attacked: ask", "standing concede ask"]))
+    undone = read(merged(kept, ["standing Rd01 when attacked: ask", "standing concede ask"], GAME), GAME)
     assert undone.attacked == {"*": "concede"} and not undone.no_concede
     assert "standing when attacked: concede" in undone.lines()
 
@@ -49,7 +53,7 @@ def test_standing_lines_are_read_and_later_ones_replace_earlier() -> None:
 )
 def test_a_line_that_is_no_standing_order_is_refused_with_what_to_write(line: str) -> None:
     with pytest.raises(OrderError) as caught:
-        merged((), [line])
+        merged((), [line], GAME)
     assert caught.value.code == "E-STANDING"
     assert "standing" in str(caught.value) or "creature" in str(caught.value)
 
@@ -78,7 +82,7 @@ def test_wolff_1_3_a_standing_order_acts_only_for_the_player_the_game_waits_on(
     games, wherever a standing order fires its command is one of the legal commands of
     the player the game waits on (``legal_commands``, the one answer), decided from the
     state alone: the dice are rolled only when the moderator carries it out."""
-    standing = read(EVERYTHING)
+    standing = read(EVERYTHING, GAME)
     fired: Counter[str] = Counter()
     for state in _states(players, seed):
         if to_act(state) is None:
@@ -95,7 +99,7 @@ def test_wolff_1_3_a_standing_order_acts_only_for_the_player_the_game_waits_on(
 
 def test_9_4_flee_fires_only_where_fleeing_is_legal() -> None:
     """Wolff 9.4 / 2.5.5: a standing order to flee never stands for another choice."""
-    flee = read(["standing when attacked: flee"])
+    flee = read(["standing when attacked: flee"], GAME)
     seen = 0
     for state in _states(3, 8):
         eng = state.engagement
@@ -118,7 +122,7 @@ def test_wolff_9_4_a_standing_concede_is_never_given_in_advance() -> None:
     would be a binding promise.  A standing concede is given only at the engagement's
     negotiation, by the defender whose decision it is, where conceding is legal; never
     in a battle."""
-    concede = read(["standing when attacked: concede", "standing no concede"])
+    concede = read(["standing when attacked: concede", "standing no concede"], GAME)
     given = 0
     for state in _states(3, 8):
         command = decide_for(state, concede)
@@ -175,15 +179,15 @@ def test_a_conditional_muster_leaves_the_others_theirs(lines: list[str]) -> None
     step.  An order that cannot be carried out decides nothing: while any legion may
     still muster, the step is the player's (he may muster a Gargoyle with either)."""
     state = _mustering()
-    assert decide_for(state, read(lines)) is None
-    assert decide_for(_mustered(state, "Rd01"), read(lines)) is None  # Rd02 may still
+    assert decide_for(state, read(lines, GAME)) is None
+    assert decide_for(_mustered(state, "Rd01"), read(lines, GAME)) is None  # Rd02 may still
 
 
 def test_a_conditional_muster_decides_its_own_legion_whatever_the_others() -> None:
     """Rd01 has no order and comes first; Rd02's order is carried out all the same, and
     Rd01 is left to Ann."""
     state = _mustering()
-    standing = read(["muster Rd02 gargoyle if able"])
+    standing = read(["muster Rd02 gargoyle if able"], GAME)
     command = decide_for(state, standing)
     assert command == cmd.Muster(player="Ann", marker="Rd02", creature="Gargoyle",
                                  showing=("Gargoyle",))
@@ -193,7 +197,7 @@ def test_a_conditional_muster_decides_its_own_legion_whatever_the_others() -> No
 
 def test_a_conditional_muster_ends_the_step_only_when_no_legion_may_muster() -> None:
     state = _mustered(_mustered(_mustering(), "Rd01"), "Rd02")
-    standing = read(["muster Rd02 lion if able"])
+    standing = read(["muster Rd02 lion if able"], GAME)
     assert not [c for c in legal_commands(state) if isinstance(c, cmd.Muster)]
     command = decide_for(state, standing)
     assert command == cmd.Done(player="Ann")
@@ -202,7 +206,7 @@ def test_a_conditional_muster_ends_the_step_only_when_no_legion_may_muster() -> 
 
 def test_muster_best_musters_every_legion_and_then_ends_the_step() -> None:
     state = _mustering()
-    standing = read(["standing muster best", "muster Rd02 lion if able"])
+    standing = read(["standing muster best", "muster Rd02 lion if able"], GAME)
     given = []
     while (command := decide_for(state, standing)) is not None and isinstance(
         command, cmd.Muster
@@ -227,7 +231,7 @@ def test_a_conditional_muster_never_ends_a_step_in_which_a_legion_may_muster(
         lines = [f"muster {lg.marker} hydra if able" for lg in state.legions_of(actor)]
         if not lines:
             continue
-        standing = read(lines)
+        standing = read(lines, GAME)
         may_muster = any(isinstance(c, cmd.Muster) for c in legal_commands(state))
         command = decide_for(state, standing)
         if isinstance(command, cmd.Muster):
