@@ -22,9 +22,9 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from datetime import datetime
 
-from moderator.demo.keys import temporary_gnupg_home
 from moderator.mail.compose import mail_headers, new_token, report_mail, signed_mime
 from moderator.mail.gpg import Keyring
+from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
 
 PUBLIC = "Turn 12, Ann (Red) to move.\n" + "Bob (Blue): 4 legions, 212 points.\n" * 20
 PRIVATE = "Rd01 (133): Titan, Angel, Ogre, Ogre, Centaur\n" * 6

@@ -54,9 +54,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from moderator.demo.hub import MailHub
-from moderator.demo.keys import temporary_gnupg_home
-from moderator.demo.mail_demo import FastClock
+from moderator.clock import SystemClock
 from moderator.demo.mailrobot import MailRobot
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
@@ -79,6 +77,10 @@ from moderator.runtime.service import Service
 from moderator.service.games import start_game
 from moderator.store import outbox, players
 from moderator.store.eventstore import EventStore
+from moderator.testing.clocks import DemoClock
+from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
+from moderator.testing.hub import MailHub
+from moderator.testing.stores import open_store
 
 MODERATOR = "moderator@titan.invalid"
 DOMAIN = "robots.titan.invalid"
@@ -263,7 +265,7 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
         await asyncio.gather(*(bot.sign_on() for bot in every))
         await told()  # the games are started and their first reports sent
         await asyncio.gather(*(bot.read_mail(0) for bot in every))
-        store = EventStore(f"sqlite:///{folder / 'bench.sqlite'}")
+        store = open_store(f"sqlite:///{folder / 'bench.sqlite'}")
         tally = Tally()
         window = time.monotonic() + args.warmup  # the warm-up is played, not counted
         end = window + args.seconds
@@ -312,7 +314,7 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
                                     send_concurrency=args.send_concurrency),
             source="bench",
         )
-        service = Service(config, clock=FastClock(1.0))
+        service = Service(config, clock=DemoClock.running(1.0, SystemClock().now()).now)
         meter = Meter()
         instrument(service, meter)
         await service.start()
@@ -416,7 +418,7 @@ def signing_costs(rows: list[StoredMail], ring: Keyring, key: str, count: int) -
     if not reports:
         print("no report with a player key in the outbox: signing costs skipped")
         return
-    now = FastClock(1.0)()
+    now = SystemClock().now()
     sample = reports[len(reports) // 2]
     data = compose.canonical_crlf(sample.body.encode())
 

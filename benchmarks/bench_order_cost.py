@@ -109,6 +109,8 @@ from moderator.store import EventStore, deadlines, inbox, players
 from moderator.store import tournaments as stored
 from moderator.store.eventstore import Tx
 from moderator.store.tables import TOURNAMENT
+from moderator.testing.clocks import TestClock
+from moderator.testing.stores import open_store
 from moderator.tournament import commands as tcmd
 from moderator.tournament import events as tev
 from moderator.tournament.decide import decide as tdecide
@@ -129,20 +131,9 @@ SEATS, ROUNDS = 4, 100
 TOURNAMENT_BATCH = 5_000
 
 
-class Clock:
-    """The store's clock, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2024, 7, 1, 8, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-    def next_day(self) -> None:
-        self.now = (self.now + timedelta(days=1)).replace(hour=8, minute=0)
+def next_day(clock: TestClock) -> None:
+    """The clock on to eight o'clock the next morning."""
+    clock.set((clock.now() + timedelta(days=1)).replace(hour=8, minute=0))
 
 
 @dataclass(frozen=True)
@@ -156,7 +147,7 @@ class Person:
 class Bench:
     store: EventStore
     handler: MailGameHandler
-    clock: Clock
+    clock: TestClock
     tag: str  # makes this run's names unique in a database used before
     mails: int = 0
 
@@ -185,7 +176,7 @@ def order_mail(bench: Bench, person: Person, game_id: str, version: int, line: s
     message["From"] = f"{person.name} <{person.address}>"
     message["To"] = MODERATOR
     message["Subject"] = f"[titan {game_id}] orders"
-    message["Date"] = bench.clock().strftime("%a, %d %b %Y %H:%M:%S +0000")
+    message["Date"] = bench.clock.now().strftime("%a, %d %b %Y %H:%M:%S +0000")
     message["Message-ID"] = f"<order-{bench.tag}-{bench.mails}@example.org>"
     body = f"game {game_id}\nref {game_id}-{version}\nsecret {person.secret}\n{line}\n"
     message.set_content(body)
@@ -342,7 +333,7 @@ def build_game(bench: Bench, size: int) -> tuple[Target, int]:
 def game_series(
     bench: Bench, sizes: Sequence[int], count: int, warmup: int
 ) -> list[tuple[int, list[Sample]]]:
-    bench.clock.next_day()
+    next_day(bench.clock)
     built: list[tuple[Target, int]] = []
     for size in sizes:
         started = time.perf_counter()
@@ -461,14 +452,14 @@ def build_tournament(bench: Bench, size: int, reliability: int) -> tuple[Target,
     register(bench, [director, *entrants])
     with bench.store.transaction() as tx:
         players.set_roles(tx, director.address, (DIRECTOR,))
-    events = tournament_stream(name, director, entrants, size, reliability, bench.clock())
+    events = tournament_stream(name, director, entrants, size, reliability, bench.clock.now())
     with bench.store.transaction() as tx:
         stored.create(tx, name, director.address)
         seq = 0
         for at in range(0, len(events), TOURNAMENT_BATCH):
             seq = stored.append(tx, name, seq, events[at : at + TOURNAMENT_BATCH])
     started = time.perf_counter()
-    form_games(bench.store, MODERATOR, bench.clock(), seed=size)
+    form_games(bench.store, MODERATOR, bench.clock.now(), seed=size)
     forming = time.perf_counter() - started
     game_id = f"{name}-{size + 1}"
     if game_id not in bench.store.games():
@@ -480,7 +471,7 @@ def build_tournament(bench: Bench, size: int, reliability: int) -> tuple[Target,
 def tournament_series(
     bench: Bench, sizes: Sequence[int], count: int, warmup: int, reliability: int
 ) -> list[tuple[int, int, list[Sample]]]:
-    bench.clock.next_day()
+    next_day(bench.clock)
     built: list[tuple[Target, int]] = []
     for size in sizes:
         started = time.perf_counter()
@@ -561,8 +552,8 @@ def run(
     game_sizes: Sequence[int],
     cup_sizes: Sequence[int],
 ) -> None:
-    clock = Clock()
-    with EventStore(url, clock=clock) as store:
+    clock = TestClock(datetime(2024, 7, 1, 8, 0, tzinfo=UTC))
+    with open_store(url, clock=clock) as store:
         kind = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(store.dialect, store.dialect)
         bench = Bench(store, MailGameHandler(None, MODERATOR), clock, tag)
         print(

@@ -28,9 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from moderator.demo.hub import MailHub
-from moderator.store import EventStore, migrate
-from moderator.store.pgtemp import PostgresUnavailableError, TemporaryPostgres
+from moderator.store import migrate
+from moderator.testing.hub import MailHub
+from moderator.testing.pgtemp import PostgresUnavailableError, TemporaryPostgres
+from moderator.testing.stores import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "runtime"))
 import crashloop  # the crash test's loop
@@ -43,7 +44,7 @@ def figures(name: str, seconds: list[float]) -> str:
 async def measure(url: str, kills: int) -> None:
     with tempfile.TemporaryDirectory(prefix="titan-restart-") as folder:
         async with MailHub() as hub:
-            with EventStore(url) as store:
+            with open_store(url) as store:
                 crashloop.seat_games(store, hub, 2 * kills)
                 config = Path(folder) / "config.toml"
                 crashloop.write_config(config, hub, url)

@@ -30,7 +30,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from email.message import Message
 
-from moderator.demo.keys import temporary_gnupg_home
 from moderator.mail.gpg import Keyring
 from moderator.mail.intake import (
     Extracted,
@@ -42,6 +41,7 @@ from moderator.mail.intake import (
 )
 from moderator.mail.limits import DEFAULT_LIMITS, over_limit
 from moderator.service.auth import check_signature
+from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
 
 OWN = {"titan@moderator.example"}
 CAPS = DEFAULT_LIMITS

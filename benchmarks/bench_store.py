@@ -31,10 +31,10 @@ from moderator.rules.event_base import Event
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
-from moderator.store import EventStore
 from moderator.store.check import check_store
-from moderator.store.pgtemp import PostgresUnavailableError, TemporaryPostgres
 from moderator.store.tables import SNAPSHOT
+from moderator.testing.pgtemp import PostgresUnavailableError, TemporaryPostgres
+from moderator.testing.stores import open_store
 
 BATCH = 500
 
@@ -67,7 +67,7 @@ def bench(name: str, url: str, events: list[Event], game: list[Event]) -> None:
         state = evolve(state, event)
         if seq % BATCH == 0 or seq == len(events):
             states[seq] = state
-    with EventStore(url, snapshot_every=BATCH) as store:
+    with open_store(url, snapshot_every=BATCH) as store:
         store.create_game("long", GameRecord())
         started = time.perf_counter()
         seq = 0

@@ -47,7 +47,7 @@ USE_CASES = ("moderator.service", "moderator.app", "moderator.play", "moderator.
 
 
 #: The embedded mail hub's modules: the mail server's side, not the moderator's walk.
-HUB = ("moderator.demo.hub", "moderator.demo.hub")
+HUB = ("moderator.testing.hub", "moderator.demo.hub")
 
 
 def _first(*names: str) -> Any:
@@ -91,7 +91,7 @@ class Walk:
 async def main() -> None:
     config_mod = _first("moderator.runtime.config", "moderator.runtime.config")
     runtime = _first("moderator.runtime.service", "moderator.runtime.service")
-    hub_mod = _first("moderator.demo.hub", "moderator.demo.hub")
+    hub_mod = _first("moderator.testing.hub", "moderator.demo.hub")
     games = _first("moderator.service.games")
     players = _first("moderator.store.players")
     views = _first("moderator.reporting.views")

@@ -2,7 +2,7 @@
 Fixtures for the whole suite.
 
 ``postgres_url``: a real PostgreSQL server, started once per session in a temporary
-folder (``moderator.store.pgtemp``) with the moderator's schema.  Without the server
+folder (``moderator.testing.pgtemp``) with the moderator's schema.  Without the server
 binaries the tests that use it are skipped, except under ``CI=true`` where that is a
 failure.
 
@@ -24,7 +24,7 @@ from contextlib import ExitStack
 import pytest
 
 from moderator.store import migrate
-from moderator.store.pgtemp import PostgresUnavailableError, TemporaryPostgres
+from moderator.testing.pgtemp import PostgresUnavailableError, TemporaryPostgres
 
 from .gpgparties import GpgWorld, Party, make_party
 from .mail.dovecot import DovecotUnavailableError, TemporaryDovecot

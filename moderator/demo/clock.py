@@ -1,6 +1,6 @@
 """
-The one-game demo's clock, and the stamps that make a robot's mail the same bytes in
-every run of a seed.
+The stamps that make a robot's mail the same bytes in every run of a seed, on the
+demo's clock (``moderator.testing.clocks.DemoClock``).
 
 A mail's dice are bound to the SHA-256 of the mail as it came (``play.dice``): its
 Date and Message-ID headers, its MIME boundary and its signature, whose time is in
@@ -18,38 +18,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 from moderator.demo.keys import ROBOT_DOMAIN
 from moderator.ports import Deadline
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.timing import reminders_behind
-
-#: Where every demo game begins: a fixed moment, after the robots' keys were made.
-DEMO_START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
-#: How far the clock moves for each robot mail: far from any deadline (a day at least).
-MAIL_STEP = timedelta(minutes=1)
-
-
-class DemoClock:
-    """A clock that moves only when told (see the module's text)."""
-
-    def __init__(self, start: datetime = DEMO_START, step: timedelta = MAIL_STEP) -> None:
-        self._now = start
-        self.step = step
-
-    def __call__(self) -> datetime:
-        return self._now
-
-    def tick(self) -> datetime:
-        """One step on (a robot's mail); the new time."""
-        self._now += self.step
-        return self._now
-
-    def advance_to(self, moment: datetime) -> datetime:
-        """On to ``moment`` if it is later (a deadline's time); the new time."""
-        self._now = max(self._now, moment)
-        return self._now
+from moderator.testing.clocks import DemoClock
 
 
 @dataclass
@@ -101,5 +76,4 @@ def next_deadline_time(
     return min(moments, default=None)
 
 
-__all__ = ["DEMO_START", "MAIL_STEP", "DemoClock", "MailStamps", "boundary_for",
-           "next_deadline_time"]
+__all__ = ["MailStamps", "boundary_for", "next_deadline_time"]

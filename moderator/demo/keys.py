@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import subprocess
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
+from moderator.clock import Clock
 from moderator.mail.gpg import Keyring
+from moderator.testing.gnupg import drop_gnupg_home, keyring, new_gnupg_home, stop_agent
 
 MODERATOR = "moderator@titan.invalid"
 ROBOT_DOMAIN = "robots.titan.invalid"
@@ -51,34 +49,6 @@ def shipped_key(name: str) -> str | None:
     return path.read_text() if path.is_file() else None
 
 
-def new_gnupg_home(tag: str) -> Path:
-    """A new, empty GnuPG home under /tmp (gpg-agent's socket path must stay short)."""
-    return Path(tempfile.mkdtemp(prefix=f"tdemo-{tag}-", dir="/tmp"))
-
-
-def stop_agent(home: Path) -> None:
-    """Stop the home's gpg-agent, if one runs."""
-    subprocess.run(
-        ["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False, capture_output=True
-    )
-
-
-def drop_gnupg_home(home: Path) -> None:
-    """Stop the home's gpg-agent and remove the home."""
-    stop_agent(home)
-    shutil.rmtree(home, ignore_errors=True)
-
-
-@contextmanager
-def temporary_gnupg_home(tag: str) -> Iterator[Path]:
-    """``new_gnupg_home`` for the ``with`` block, dropped after it (the benchmarks)."""
-    home = new_gnupg_home(tag)
-    try:
-        yield home
-    finally:
-        drop_gnupg_home(home)
-
-
 @dataclass
 class DemoKeys:
     """Key pairs in temporary GnuPG homes: the moderator's and one per robot."""
@@ -87,11 +57,11 @@ class DemoKeys:
     moderator_key: str
     robots: dict[str, tuple[Keyring, str]]
     homes: list[Path]
-    clock: Callable[[], datetime] | None = None
+    clock: Clock | None = None
 
     @classmethod
     async def make(
-        cls, names: list[str], clock: Callable[[], datetime] | None = None
+        cls, names: list[str], clock: Clock | None = None
     ) -> DemoKeys:
         """
         Make the keys (each robot holds the moderator's public key; a robot with a
@@ -99,17 +69,19 @@ class DemoKeys:
         moderator's: on the demo's clock, a signature made at the machine's time would
         look weeks old or new to the moderator, and be refused.
         """
-        homes = [new_gnupg_home("mod")]
+        homes = [new_gnupg_home("dmod")]
         keys = cls(homes[0], "", {}, homes, clock)
         try:
-            ring = Keyring(keys.moderator_home)
+            ring = keyring(keys.moderator_home)  # the operator's gpg --gen-key, as it were
             keys.moderator_key = await asyncio.to_thread(
                 ring.generate_key, "Titan moderator", MODERATOR
             )
             public = ring.export_public(keys.moderator_key)
             for name in names:
-                homes.append(new_gnupg_home(name[:3].lower()))
-                robot_ring = Keyring(homes[-1], clock=clock, frozen=True)
+                homes.append(new_gnupg_home("d" + name[:3].lower()))
+                robot_ring = keyring(
+                    homes[-1], clock=clock.now if clock is not None else None, frozen=True
+                )
                 armored = shipped_key(name)
                 if armored is None:
                     key = await asyncio.to_thread(
@@ -137,7 +109,7 @@ class DemoKeys:
         command names ``game``, if the demo played one game).
         """
         (folder / "moderator.asc").write_text(
-            Keyring(self.moderator_home).export_public(self.moderator_key)
+            keyring(self.moderator_home).export_public(self.moderator_key)
         )
         names = list(self.robots)
         for name, home in zip(names, self.homes[1:], strict=False):
@@ -201,12 +173,8 @@ __all__ = [
     "MODERATOR",
     "ROBOT_DOMAIN",
     "DemoKeys",
-    "drop_gnupg_home",
     "lf_line_ends",
-    "new_gnupg_home",
     "readme",
     "robot_address",
     "shipped_key",
-    "stop_agent",
-    "temporary_gnupg_home",
 ]

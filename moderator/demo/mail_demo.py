@@ -1,7 +1,7 @@
 """
 ``titan-moderator demo``: the whole service on one machine, with nothing to set up.
 
-An embedded mail hub (SMTP and IMAP on loopback, ``moderator.demo.hub``), GnuPG keys
+An embedded mail hub (SMTP and IMAP on loopback, ``moderator.testing.hub``), GnuPG keys
 made in temporary homes for the moderator and each robot, a SQLite database, and the
 service itself (``Service``: the same poller, sender and deadline jobs as ``serve``).
 Robot players (``mailrobot``) sign on by mail with their keys, the moderator starts a
@@ -30,12 +30,11 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from moderator.demo.clock import DemoClock, MailStamps, next_deadline_time
-from moderator.demo.hub import MailHub
+from moderator.clock import SystemClock
+from moderator.demo.clock import MailStamps, next_deadline_time
 from moderator.demo.keys import (
     MODERATOR,
     DemoKeys,
@@ -64,6 +63,8 @@ from moderator.schedule.timing import TimeLimits
 from moderator.service.games import start_game
 from moderator.store import deadlines, inbox, outbox, players
 from moderator.store.eventstore import EventStore
+from moderator.testing.clocks import DemoClock
+from moderator.testing.hub import MailHub
 
 GAME_ID = "demo"
 #: The demo game's time limits (the defaults: days, which the demo clock never reaches
@@ -126,18 +127,6 @@ class DemoSummary:
         """The command that plays this game again."""
         silent = "".join(f" --silent {name}" for name in self.options.silent)
         return f"titan-moderator demo --seed {self.seed} --players {self.options.players}{silent}"
-
-
-class FastClock:
-    """Real time, ``speed`` times faster, from the moment it is made."""
-
-    def __init__(self, speed: float) -> None:
-        self.speed = speed
-        self.start = datetime.now(UTC)
-        self._t0 = time.monotonic()
-
-    def __call__(self) -> datetime:
-        return self.start + timedelta(seconds=(time.monotonic() - self._t0) * self.speed)
 
 
 def where_lines(
@@ -229,6 +218,7 @@ def demo_robot(
         silent=silent,
         pgp_mime=pgp_mime,
         stamps=stamps,
+        clock=keys.clock or SystemClock(),
     )
 
 
@@ -291,7 +281,7 @@ async def _play(
         )
         for index, name in enumerate(names)
     ]
-    service = Service(config, clock=clock)
+    service = Service(config, clock=clock.now)
     await service.start()
     try:
         progress(f"Mail on {hub.host} (SMTP {hub.smtp_port}, IMAP {hub.imap_port}).")
@@ -388,7 +378,7 @@ def _move_clock_on(store: EventStore, clock: DemoClock) -> bool:
     the clock to the next reminder or deadline; True if it moved.  The moderator then
     acts on it at exactly that time, in every run.
     """
-    now = clock()
+    now = clock.now()
     with store.reading() as tx:
         checked = deadlines.heartbeat(tx)
         rows = deadlines.open_deadlines(tx, GAME_ID)

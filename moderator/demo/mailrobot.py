@@ -25,7 +25,7 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from email import policy
 from email.message import EmailMessage, MIMEPart
 from email.parser import BytesHeaderParser
@@ -33,6 +33,7 @@ from email.utils import format_datetime
 from pathlib import Path
 
 from moderator import robot
+from moderator.clock import Clock, SystemClock
 from moderator.demo.clock import MailStamps, boundary_for
 from moderator.demo.keys import lf_line_ends
 from moderator.mail import compose
@@ -67,9 +68,11 @@ class MailRobot:
     rng: random.Random
     silent: bool = False
     pgp_mime: bool = True
-    #: Message-IDs and times that repeat from run to run (None: random ids, the
-    #: machine's time).
+    #: Message-IDs and times that repeat from run to run (None: random ids, ``clock``'s
+    #: time).
     stamps: MailStamps | None = None
+    #: The time a mail is dated and signed at without ``stamps`` (the demo's clock).
+    clock: Clock = field(default_factory=SystemClock)
     tally: RobotTally = field(default_factory=RobotTally)
     #: The newest step reference mailed to this robot, per game.
     heard: dict[str, int] = field(default_factory=dict)
@@ -132,7 +135,7 @@ class MailRobot:
         """The next mail's Message-ID and time (taken before it is signed at that time)."""
         if self.stamps is not None:
             return self.stamps.next(self.name)
-        return f"<{uuid.uuid4().hex}@robots.titan.invalid>", datetime.now(UTC)
+        return f"<{uuid.uuid4().hex}@robots.titan.invalid>", self.clock.now()
 
     async def _send(
         self, message: EmailMessage, subject: str, stamp: tuple[str, datetime]

@@ -33,9 +33,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from moderator.demo.hub import MailHub
+from moderator.clock import SystemClock
 from moderator.demo.keys import DemoKeys
-from moderator.demo.mail_demo import FastClock, demo_config, demo_robot
+from moderator.demo.mail_demo import demo_config, demo_robot
 from moderator.demo.tournament_run import (
     DIRECTOR_NAME,
     PLAYER_NAMES,
@@ -46,6 +46,8 @@ from moderator.demo.tournament_run import (
 from moderator.demo.tournament_steps import play, sign_up
 from moderator.demo.tournament_summary import TournamentDemoSummary, summarise
 from moderator.runtime.service import Service
+from moderator.testing.clocks import DemoClock
+from moderator.testing.hub import MailHub
 
 
 async def run_tournament_demo(
@@ -62,11 +64,11 @@ async def run_tournament_demo(
     (folder / "mail").mkdir(exist_ok=True)
     names = [*PLAYER_NAMES[: options.players], STANDBY_NAME, DIRECTOR_NAME]
     progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
-    clock = FastClock(options.speed)
+    clock = DemoClock.running(options.speed, SystemClock().now())
     keys = await DemoKeys.make(names, clock)
     try:
         async with MailHub() as hub:
-            return await _run(options, progress, folder, seed, names, hub, keys, started)
+            return await _run(options, progress, folder, seed, names, hub, keys, clock, started)
     finally:
         keys.keep(folder)
         keys.drop()
@@ -80,6 +82,7 @@ async def _run(
     names: list[str],
     hub: MailHub,
     keys: DemoKeys,
+    clock: DemoClock,
     started: float,
 ) -> TournamentDemoSummary:
     config = demo_config(hub, folder, keys)
@@ -96,7 +99,7 @@ async def _run(
         )
         for index, name in enumerate(names)
     }
-    service = Service(config, clock=keys.clock)
+    service = Service(config, clock=clock.now)
     service.tournament_seed = seed
     await service.start()
     run = DemoRun(

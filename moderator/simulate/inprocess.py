@@ -52,10 +52,14 @@ class Clock:
     """The store's clock, moved on by hand."""
 
     def __init__(self, start: datetime = EPOCH) -> None:
-        self.now = start
+        self._now = start
 
-    def __call__(self) -> datetime:
-        return self.now
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, moment: datetime) -> datetime:
+        self._now = moment
+        return moment
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +96,7 @@ class InProcess:
         )
         self.clock = clock
         self.store: EventStore = bootstrap.event_store(config)
-        self.store.clock = clock
+        self.store.clock = clock.now
         self.handler: MailGameHandler = bootstrap.mail_handler(config, None)
         self._sent = 0
         self._seen = 0
@@ -109,7 +113,7 @@ class InProcess:
         message["From"] = f"{name} <{robot_address(name)}>"
         message["To"] = MODERATOR
         message["Subject"] = subject
-        message["Date"] = format_datetime(self.clock.now)
+        message["Date"] = format_datetime(self.clock.now())
         message["Message-ID"] = f"<sim-{self._sent}@{ROBOT_DOMAIN}>"
         message.set_content("".join(f"{line}\n" for line in lines))
         message_id = inbox.receive(self.store, message.as_bytes(policy=compose.POLICY))
@@ -156,8 +160,8 @@ class InProcess:
 
     def run_deadlines(self, at: datetime) -> list[Written]:
         """The deadline job at ``at`` (the clock is moved there); the mails it wrote."""
-        self.clock.now = max(self.clock.now, at)
-        clockwork.check_deadlines(self.store, MODERATOR, self.clock.now)
+        self.clock.set(max(self.clock.now(), at))
+        clockwork.check_deadlines(self.store, MODERATOR, self.clock.now())
         return self.new_mails()
 
     def new_mails(self) -> list[Written]:

@@ -213,7 +213,7 @@ class _Game:
             lines = robot.setup_mail()
             if not lines:
                 return state  # its first orders carried its settings
-        self.world.clock.now = max(self.world.clock.now, at)
+        self.world.clock.set(max(self.world.clock.now(), at))
         header = [f"game {self.game_id}", f"ref {self.game_id}-{state.version}"]
         header.append(f"secret {secret_of(name, self.game_id)}")
         # A secret mail acts once (its seal): a comment keeps a mail said again its own.
@@ -229,7 +229,7 @@ class _Game:
         self._count_rows(state, delivered.mails)
         if kind == ORDER or after.version != state.version:
             self._moved(after)
-            self._schedule(after, self.world.clock.now)
+            self._schedule(after, self.world.clock.now())
         self._stalls(kind, after.version == state.version, lines, mine)
         return after
 
@@ -269,7 +269,7 @@ class _Game:
         tally = self.tally
         events = self.world.store.load(self.game_id)
         tally.player_turns = sum(isinstance(e, ev.TurnStarted) for e in events)
-        tally.hours = (self.world.clock.now - EPOCH) / timedelta(hours=1)
+        tally.hours = (self.world.clock.now() - EPOCH) / timedelta(hours=1)
         tally.turns = state.turn
         tally.finished = state.step is Step.OVER
         tally.winner = state.winner

@@ -21,8 +21,9 @@ from moderator.play.messages import order
 from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
-from moderator.store import EventStore, migrate
+from moderator.store import migrate
 from moderator.store.unit_of_work import write
+from moderator.testing.stores import open_store
 
 GAME = "g9"
 
@@ -30,7 +31,7 @@ GAME = "g9"
 def test_wolff_1_3_local_orders_on_a_game_by_mail_keep_its_audit_true(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'local.sqlite'}"
     migrate.upgrade(url)
-    store = EventStore(url)
+    store = open_store(url)
     try:
         planned, state = plan_game(
             GAME, ["Ann", "Bob"], None, None, None, datetime(2026, 11, 26, tzinfo=UTC), bound=True

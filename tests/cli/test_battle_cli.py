@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from moderator.cli import app
-from moderator.store import EventStore
+from moderator.testing.stores import open_store
 
 runner = CliRunner()
 
@@ -148,11 +148,11 @@ def test_a_strike_with_scripted_dice(db: str, tmp_path: Path) -> None:
     assert "  Ann carries 3 to the troll on D3" in history
     # The script is spent: Bob's counterstrike cannot be rolled and changes nothing.
     run(db, "local", "order", "b", "--as", "Bob", "proceed")
-    with EventStore(db) as store:
+    with open_store(db) as store:
         count = len(store.load("b"))
     out = run(db, "local", "order", "b", "--as", "Bob", "strike D3 at D4", code=1)
     assert "dice script has run out" in out
-    with EventStore(db) as store:
+    with open_store(db) as store:
         assert len(store.load("b")) == count
 
 

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from moderator.cli import app
 from moderator.rules.legal import to_act
 from moderator.service import processing
-from moderator.store import EventStore, config, inbox, migrate
+from moderator.store import config, inbox, migrate
+from moderator.testing.stores import open_store
 
 from ..store.simple_handler import OrderMailHandler
 
@@ -72,7 +73,7 @@ def test_db_check_reports_a_mismatch(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'c.sqlite'}"
     run("local", "new", "g", "--players", "Ann,Bob", "--dice-seed", "7", "--db", url)
     run("local", "new", "h", "--players", "Ann,Bob", "--dice-seed", "8", "--db", url)
-    with EventStore(url) as store:
+    with open_store(url) as store:
         store.snapshot("g")
         with store.transaction() as tx:
             tx.connection.execute(text("UPDATE snapshot SET state = json_set(state, '$.turn', 9)"))
@@ -92,7 +93,7 @@ def test_shunted_messages_are_listed_and_requeued(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 's.sqlite'}"
     run("local", "new", "g", "--players", "Ann,Bob", "--dice-seed", "7", "--db", url)
     assert "No message is shunted" in run("db", "shunted", "--db", url)
-    with EventStore(url) as store:
+    with open_store(url) as store:
         message_id = inbox.receive(
             store, b"From: a@b\r\nMessage-ID: <m@b>\r\nX-Titan-Game: g\r\n\r\nlegal\r\n"
         )
@@ -103,7 +104,7 @@ def test_shunted_messages_are_listed_and_requeued(tmp_path: Path) -> None:
     )
     assert "will be processed again" in run("db", "requeue", str(message_id), "--db", url)
     assert "is not shunted" in run("db", "requeue", str(message_id), "--db", url, code=2)
-    with EventStore(url) as store:
+    with open_store(url) as store:
         assert inbox.pending_ids(store) == [message_id]
 
 
@@ -143,7 +144,7 @@ def test_default_handler_plays_orders_by_mail(tmp_path: Path) -> None:
 
     url = f"sqlite:///{tmp_path / 'm.sqlite'}"
     run("local", "new", "g", "--players", "Ann,Bob", "--dice-seed", "7", "--db", url)
-    with EventStore(url) as store:
+    with open_store(url) as store:
         with store.transaction() as tx:
             for name in ("Ann", "Bob"):
                 players.add_player(tx, name, f"{name.lower()}@example.org")

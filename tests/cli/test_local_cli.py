@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from moderator.cli import app
-from moderator.store import EventStore
+from moderator.testing.stores import open_store
 
 runner = CliRunner()
 
@@ -49,7 +49,7 @@ def run_json(db: str, *args: str) -> Any:
 
 
 def events(db: str, game: str) -> int:
-    with EventStore(db) as store:
+    with open_store(db) as store:
         return len(store.load(game))
 
 
@@ -189,7 +189,7 @@ def test_20_5_from_position_other_players_are_refused(db: str, tmp_path: Path) -
     assert result.exit_code == 2
     assert "the players named (Ann, Cy) are not the position file's (Ann, Bob)" in result.output
     assert "leave the names out or name the same players" in result.output
-    with EventStore(db) as store:
+    with open_store(db) as store:
         assert "p" not in store.games()
 
 
@@ -232,7 +232,7 @@ def test_scripted_dice(db: str, tmp_path: Path) -> None:
     run(db, "local", "new", "s", "--players", "Ann,Bob,Cy", "--dice-script", str(script))
     view = run_json(db, "local", "show", "s", "--as", "Ann")
     assert {p["name"]: p["tower"] for p in view["players"]} == {"Ann": 600, "Bob": 500, "Cy": 400}
-    with EventStore(db) as store:
+    with open_store(db) as store:
         assert store.record("s").dice.scripted is True
         assert store.load("s")[0].scripted_dice is True  # type: ignore[attr-defined]
     for player, colour in (("Cy", "red"), ("Bob", "blue"), ("Ann", "gold")):
@@ -253,7 +253,7 @@ def test_seeded_dice_survive_between_calls(db: str) -> None:
             legal = run_json(db, "local", "legal", game)
             action = rng.choice([a for a in legal["actions"] if a["kind"] != "withdraw"])
             run(db, "local", "order", game, "--as", legal["player"], action["order"])
-    with EventStore(db) as store:
+    with open_store(db) as store:
         assert store.load("a") == store.load("b")
 
 
@@ -262,7 +262,7 @@ def test_database_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("TITAN_MODERATOR_DB", url)
     result = runner.invoke(app, ["local", "new", "e", "--players", "Ann,Bob"])
     assert result.exit_code == 0, result.output
-    with EventStore(url) as store:
+    with open_store(url) as store:
         assert store.games() == ["e"]
 
 

@@ -19,7 +19,8 @@ from moderator.cli import app
 from moderator.rules.legal import to_act
 from moderator.schedule.timing import TimeLimits
 from moderator.service.games import start_game
-from moderator.store import EventStore, players
+from moderator.store import players
+from moderator.testing.stores import open_store
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +51,7 @@ def service_db(tmp_path: Path) -> str:
     """A service's database: Ann (a key), Bob and Cy (secrets) signed on, Ann and Bob
     seated in g1 with time limits, Cy in no game."""
     url = f"sqlite:///{tmp_path / 'service.sqlite'}"
-    with EventStore(url) as store:
+    with open_store(url) as store:
         with store.transaction() as tx:
             players.add_player(tx, "Ann Example", "ann@example.org", key_fingerprint=KEY,
                                time_zone="Europe/Berlin")
@@ -85,7 +86,7 @@ def test_game_list_shows_every_game_with_its_step_and_deadline(
     position = tmp_path / "position.json"
     position.write_text(json.dumps(POSITION))
     run("local", "new", "pos", "--from-position", str(position), "--db", service_db)
-    with EventStore(service_db) as store:
+    with open_store(service_db) as store:
         loaded = store.load_state("g1")
     actor = to_act(loaded.state)
     deadline = loaded.record.deadline

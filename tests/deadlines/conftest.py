@@ -21,9 +21,10 @@ from moderator.rules.legal import to_act
 from moderator.schedule.timing import TimeLimits
 from moderator.service import MailGameHandler, clockwork
 from moderator.store import EventStore, deadlines, outbox, players
+from moderator.testing.clocks import TestClock as Clock
 
 from ..service import conftest as service
-from ..service.conftest import MODERATOR, Clock, Table, address, secret_of
+from ..service.conftest import MODERATOR, Table, address, secret_of
 
 # The mail service's fixtures, re-used: the test's clock and stores on it.
 clock = service.clock
@@ -98,10 +99,10 @@ class Desk:
 
     def check(self, on: EventStore | None = None) -> list[str]:
         """The service's minute: everything due now."""
-        return clockwork.check_deadlines(on or self.store, MODERATOR, self.clock.now)
+        return clockwork.check_deadlines(on or self.store, MODERATOR, self.clock.now())
 
     def at(self, moment: datetime, on: EventStore | None = None) -> list[str]:
-        self.clock.now = moment
+        self.clock.set(moment)
         return self.check(on)
 
     def advance(self, **delta: float) -> list[str]:

@@ -107,13 +107,13 @@ def test_absent_cancel_brings_the_deadline_back(make_desk: Callable[..., Desk]) 
     sent = desk.orders("Ann", "absent cancel", ref=False)
     assert sent.note is None
     back = desk.acting()
-    assert back is not None and back.due_at == desk.clock.now + hours(72)
+    assert back is not None and back.due_at == desk.clock.now() + hours(72)
     for name in ("Bob", "Cy"):
         (notice,) = to(sent.mails, name)
         assert "Ann is back" in notice.body and "ended early" in notice.body
     with desk.store.reading() as tx:
         ends = [d for d in deadlines.open_deadlines(tx) if d.kind == ABSENCE_END]
-    assert ends and ends[0].due_at == desk.clock.now  # told at the next check
+    assert ends and ends[0].due_at == desk.clock.now()  # told at the next check
     desk.check()
     assert desk.mails()  # the absence's end
     assert desk.check() == []

@@ -263,7 +263,7 @@ def test_a_failed_dsn_from_the_mailer_daemon_pauses_the_deadline_48_hours_then_i
     assert running is not None and running.player == "Bob"
     due = running.due_at  # 72 h after the start
     desk.clock.advance(hours=2)
-    paused_at = desk.clock.now
+    paused_at = desk.clock.now()
     sent = _bounce(desk, report)
     assert sent.status == inbox.PROCESSED, sent.note
     assert f"mail {report.id} to {BOB} undelivered" in (sent.note or "")
@@ -313,7 +313,7 @@ def test_the_pause_lasts_as_long_as_the_setting_says(make_desk: Callable[..., De
     assert running is not None and config.verp_key is not None
     sent = _bounce(desk, report, key=config.verp_key)
     assert sent.status == inbox.PROCESSED, sent.note
-    assert _bounce_end(desk) == [desk.clock.now + hours(12)]
+    assert _bounce_end(desk) == [desk.clock.now() + hours(12)]
     assert desk.advance(hours=11.9) == []
     assert desk.advance(hours=0.1)  # the pause is over after 12 hours
     resumed = desk.acting()
@@ -327,7 +327,7 @@ def test_a_second_bounce_for_the_same_deadline_pauses_nothing_more(
     running = desk.acting()
     assert running is not None
     _bounce(desk, report)
-    assert desk.at(desk.clock.now + hours(48))  # the pause is over
+    assert desk.at(desk.clock.now() + hours(48))  # the pause is over
     resumed = desk.acting()
     assert resumed is not None and resumed.due_at == running.due_at + hours(48)
     desk.mails()
@@ -364,7 +364,7 @@ def test_the_players_mail_during_the_pause_resumes_his_deadline_with_the_time_it
     desk, report = _bobs_turn_with_his_key(make_desk, gpg_world)
     running = desk.acting()
     assert running is not None
-    paused_at = desk.clock.now
+    paused_at = desk.clock.now()
     _bounce(desk, report)
     desk.mails()
     desk.clock.advance(hours=20)
@@ -387,7 +387,7 @@ def test_a_bounce_of_a_player_not_to_act_starts_his_next_deadline_when_the_pause
 ) -> None:
     desk, _ = _bobs_turn(make_desk)
     (reply,) = to(desk.orders("Cy", "status", ref=False).mails, "Cy", "reply")
-    paused_at = desk.clock.now
+    paused_at = desk.clock.now()
     sent = _bounce(desk, reply)
     assert "Cy is not to act now" in sent.one(GM, "notice").body
     bob = desk.acting()
@@ -444,7 +444,7 @@ def test_a_players_mail_ends_his_pauses_in_every_game_he_sits_in(
 ) -> None:
     desk, report = _bobs_turn(make_desk)
     other = make_desk(("Ann", "Bob"), game_id="g2")
-    since = datetime(2024, 7, 1, 9, tzinfo=desk.clock.now.tzinfo)
+    since = datetime(2024, 7, 1, 9, tzinfo=desk.clock.now().tzinfo)
     other.table.set_record(undelivered={"Bob": Undelivered(since, since + hours(48))})
     _bounce(desk, report)
     desk.clock.advance(hours=3)

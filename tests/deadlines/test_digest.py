@@ -22,7 +22,7 @@ def test_a_digest_player_gets_one_report_a_day_at_his_hour(
 ) -> None:
     desk = make_desk(("Ann", "Bob", "Cy"), zones={"Ann": "Europe/Berlin", "Bob": "Europe/Berlin",
                                                   "Cy": "Europe/Berlin"})
-    start = desk.clock.now
+    start = desk.clock.now()
     rng = random.Random(2)
     while desk.table.state.step.value == "colour":  # colours first, as anybody would
         line, _ = robot.choose_order(desk.table.state, rng)

@@ -18,7 +18,7 @@ def test_wolff_21_0_a_game_with_time_limits_starts_with_a_deadline(
     desk = make_desk(("Ann", "Bob"))
     row = desk.acting()
     assert row is not None and row.player == desk.actor and row.kind == timing.SETUP
-    assert row.due_at == desk.clock.now + hours(72)
+    assert row.due_at == desk.clock.now() + hours(72)
     deadline = desk.table.record.deadline
     assert deadline is not None and deadline.due == row.due_at
     assert deadline.key == row.step
@@ -46,7 +46,7 @@ def test_orders_by_mail_start_the_next_players_deadline_in_the_same_transaction(
     second = desk.actor
     assert second is not None and second != first
     row = desk.acting()
-    assert row is not None and row.player == second and row.due_at == desk.clock.now + hours(72)
+    assert row is not None and row.player == second and row.due_at == desk.clock.now() + hours(72)
     assert row.seq == desk.table.state.version  # written with the events
     with desk.store.reading() as tx:
         closed = [d for d in deadlines.open_deadlines(tx) if d.player == first]
@@ -80,7 +80,7 @@ def test_the_same_player_in_the_same_step_kind_keeps_his_deadline(
     desk.orders("Ann", "done")  # movement over: the muster is a step of its own
     muster = desk.acting()
     assert muster is not None and muster.kind == timing.MUSTER and muster.player == "Ann"
-    assert muster.due_at == desk.clock.now + hours(48)
+    assert muster.due_at == desk.clock.now() + hours(48)
 
 
 def test_a_refused_order_changes_no_deadline(make_desk: Callable[..., Desk]) -> None:
@@ -105,6 +105,6 @@ def test_a_change_outside_the_mail_service_is_caught_up_at_the_next_check(
     assert any("moved on without the mail service" in line for line in lines)
     row = desk.acting()
     assert row is not None and row.player == desk.actor != actor
-    assert row.due_at == desk.clock.now + hours(72)
+    assert row.due_at == desk.clock.now() + hours(72)
     assert not [m for m in desk.mails() if "deadline passed" in m.subject]
     assert to(desk.mails(), actor) == []

@@ -9,7 +9,8 @@ from alembic import command
 from sqlalchemy import create_engine, text
 
 from moderator.schedule.record import GameRecord
-from moderator.store import EventStore, deadlines, migrate
+from moderator.store import deadlines, migrate
+from moderator.testing.stores import open_store
 
 
 def test_0004_adds_step_seq_reminded_and_the_service_state(tmp_path: Path) -> None:
@@ -33,7 +34,7 @@ def test_0004_adds_step_seq_reminded_and_the_service_state(tmp_path: Path) -> No
     engine.dispose()
     assert migrate.upgrade(url, "0004") == ("0003", "0004")
     migrate.upgrade(url)
-    with EventStore(url) as store:
+    with open_store(url) as store:
         with store.reading() as tx:
             (row,) = deadlines.open_deadlines(tx)
             assert (row.player, row.step, row.seq, row.reminded) == ("Ann", None, None, 0)

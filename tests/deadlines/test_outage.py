@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from moderator.service import clockwork, notify
 from moderator.store import EventStore, deadlines
+from moderator.testing.stores import open_store
 
 from .conftest import MODERATOR, Desk, hours, to
 
@@ -22,9 +23,9 @@ def test_check_deadlines_records_a_heartbeat(make_desk: Callable[..., Desk]) -> 
     desk = make_desk(THREE)
     assert _heartbeat(desk.store) is None
     desk.check()
-    assert _heartbeat(desk.store) == desk.clock.now
+    assert _heartbeat(desk.store) == desk.clock.now()
     desk.advance(minutes=1)
-    assert _heartbeat(desk.store) == desk.clock.now
+    assert _heartbeat(desk.store) == desk.clock.now()
 
 
 def test_an_outage_longer_than_allowed_extends_every_deadline_and_tells_everybody(
@@ -36,13 +37,13 @@ def test_an_outage_longer_than_allowed_extends_every_deadline_and_tells_everybod
     row = desk.acting()
     second = other.acting()
     assert row is not None and second is not None
-    last = desk.clock.now
-    desk.clock.now = row.due_at + hours(2)  # down through the deadline, 74 hours in all
-    down = desk.clock.now - last
+    last = desk.clock.now()
+    desk.clock.set(row.due_at + hours(2))  # down through the deadline, 74 hours in all
+    down = desk.clock.now() - last
     any_store.close()
-    with EventStore(any_store.url, clock=desk.clock) as again:  # the restarted service
+    with open_store(any_store.url, clock=desk.clock) as again:  # the restarted service
         lines = clockwork.service_started(
-            again, MODERATOR, desk.clock.now, max_outage=timedelta(hours=1)
+            again, MODERATOR, desk.clock.now(), max_outage=timedelta(hours=1)
         )
         assert lines[0].startswith("the service was down from") and "2 deadline(s)" in lines[0]
         assert not [line for line in lines if "did not act" in line]  # nobody timed out
@@ -53,7 +54,7 @@ def test_an_outage_longer_than_allowed_extends_every_deadline_and_tells_everybod
         assert rows["g1"].id == row.id and rows["g1"].due_at == row.due_at + down
         assert rows["g2"].due_at == second.due_at + down
         assert record.deadline is not None and record.deadline.due == row.due_at + down
-        assert heartbeat == desk.clock.now
+        assert heartbeat == desk.clock.now()
         desk.table.store = again
         mails = desk.mails()
         (summary,) = [m for m in mails if m.recipient == MODERATOR]
@@ -74,10 +75,10 @@ def test_an_outage_extends_a_deadline_to_at_least_the_minimum(
     assert row is not None
     desk.at(row.due_at - hours(1))  # the heartbeat an hour before the deadline
     desk.mails()
-    desk.clock.now = row.due_at + hours(1)  # two hours down
-    clockwork.service_started(desk.store, MODERATOR, desk.clock.now, max_outage=hours(1))
+    desk.clock.set(row.due_at + hours(1))  # two hours down
+    clockwork.service_started(desk.store, MODERATOR, desk.clock.now(), max_outage=hours(1))
     after = desk.acting()
-    assert after is not None and after.due_at == desk.clock.now + hours(24)
+    assert after is not None and after.due_at == desk.clock.now() + hours(24)
 
 
 def test_a_short_outage_is_handled_as_usual(make_desk: Callable[..., Desk]) -> None:
@@ -86,17 +87,17 @@ def test_a_short_outage_is_handled_as_usual(make_desk: Callable[..., Desk]) -> N
     assert row is not None
     desk.at(row.due_at - hours(0.25))
     desk.mails()
-    desk.clock.now = row.due_at + hours(0.25)  # half an hour down: within the allowance
-    lines = clockwork.service_started(desk.store, MODERATOR, desk.clock.now, max_outage=hours(1))
+    desk.clock.set(row.due_at + hours(0.25))  # half an hour down: within the allowance
+    lines = clockwork.service_started(desk.store, MODERATOR, desk.clock.now(), max_outage=hours(1))
     assert len(lines) == 1 and "did not act" in lines[0]
     assert not [m for m in desk.mails() if m.recipient == MODERATOR]
 
 
 def test_the_first_start_is_no_outage(make_desk: Callable[..., Desk]) -> None:
     desk = make_desk(THREE)
-    lines = clockwork.service_started(desk.store, MODERATOR, desk.clock.now, max_outage=hours(1))
+    lines = clockwork.service_started(desk.store, MODERATOR, desk.clock.now(), max_outage=hours(1))
     assert lines == [] and desk.mails() == []
-    assert _heartbeat(desk.store) == desk.clock.now
+    assert _heartbeat(desk.store) == desk.clock.now()
 
 
 def test_check_deadlines_with_max_outage_catches_a_gap_while_running(
@@ -107,9 +108,9 @@ def test_check_deadlines_with_max_outage_catches_a_gap_while_running(
     row = desk.acting()
     assert row is not None
     desk.check()
-    desk.clock.now = row.due_at + hours(5)
+    desk.clock.set(row.due_at + hours(5))
     lines = clockwork.check_deadlines(
-        desk.store, MODERATOR, desk.clock.now, max_outage=timedelta(hours=1)
+        desk.store, MODERATOR, desk.clock.now(), max_outage=timedelta(hours=1)
     )
     assert lines[0].startswith("the service was down")
     assert not [line for line in lines if "did not act" in line]

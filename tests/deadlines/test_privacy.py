@@ -61,8 +61,8 @@ def test_wolff_4_5_a_timeout_notice_tells_the_others_nothing_private(
     assert row is not None
     desk.at(row.due_at - hours(1))
     _check_mails(desk)
-    desk.clock.now = row.due_at + hours(5)  # down through the deadline
-    clockwork.service_started(desk.store, MODERATOR, desk.clock.now, max_outage=hours(1))
+    desk.clock.set(row.due_at + hours(5))  # down through the deadline
+    clockwork.service_started(desk.store, MODERATOR, desk.clock.now(), max_outage=hours(1))
     _check_mails(desk)
     row = desk.acting()
     assert row is not None

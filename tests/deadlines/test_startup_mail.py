@@ -11,11 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from moderator import robot
-from moderator.demo.hub import MailHub
 from moderator.rules.legal import to_act
 from moderator.runtime.config import Config
 from moderator.runtime.service import Service
-from moderator.store import EventStore, deadlines
+from moderator.store import deadlines
+from moderator.testing.hub import MailHub
+from moderator.testing.stores import open_store
 
 from ..service.conftest import MODERATOR, address, headers_of, plain_mail, secret_of
 from ..service.loopback import loopback_config
@@ -40,7 +41,7 @@ def test_wolff_21_0_an_order_that_came_during_a_restart_is_played_before_its_dea
     line, _command = robot.choose_order(state, random.Random(1))
     body = f"game {desk.game_id}\n{desk.table.ref}\nsecret {secret_of(actor)}\n{line}\n"
     order = plain_mail(body, headers_of(actor))
-    desk.clock.now = row.due_at + hours(2)  # the service comes back after the deadline
+    desk.clock.set(row.due_at + hours(2))  # the service comes back after the deadline
     desk.store.close()
 
     async def restart() -> None:
@@ -49,13 +50,13 @@ def test_wolff_21_0_an_order_that_came_during_a_restart_is_played_before_its_dea
             for name in ("Ann", "Bob"):
                 hub.add_user(address(name), "pw")
             await hub.deliver(MODERATOR, order)  # it came while the service was down
-            service = Service(config(hub, desk.store.url), clock=desk.clock)
+            service = Service(config(hub, desk.store.url), clock=desk.clock.now)
             await service.start()
             await service.stop()
 
     asyncio.run(restart())
 
-    with EventStore(desk.store.url, clock=desk.clock) as again:
+    with open_store(desk.store.url, clock=desk.clock) as again:
         after = again.load_state(desk.game_id).state
         with again.reading() as tx:
             rows = [d for d in deadlines.open_deadlines(tx, desk.game_id) if d.acting]

@@ -16,6 +16,7 @@ from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.store import EventStore
+from moderator.testing.stores import open_store
 
 from .conftest import Desk, hours, position, to
 
@@ -72,7 +73,7 @@ def test_wolff_20_4_timeout_in_ones_turn_withdraws(
     assert "treated Ann as refusing" in told["Bob"].body and "withdraw" in told["Bob"].body
     nxt = desk.acting()
     assert nxt is not None and nxt.player == "Bob" and nxt.kind == timing.TURN
-    assert nxt.due_at == desk.clock.now + hours(72)
+    assert nxt.due_at == desk.clock.now() + hours(72)
     assert "It is now your move" in told["Bob"].body
 
 
@@ -335,7 +336,7 @@ def test_a_mail_that_came_in_time_beats_the_check(make_desk: Callable[..., Desk]
     desk = make_desk(THREE)
     row = desk.acting()
     assert row is not None
-    desk.clock.now = row.due_at - hours(0.1)
+    desk.clock.set(row.due_at - hours(0.1))
     desk.orders(row.player or "", "withdraw")
     assert not [line for line in desk.at(row.due_at) if "did not act" in line]
 
@@ -347,9 +348,9 @@ def test_restart_between_a_deadline_and_its_check_times_out_on_the_new_store(
     desk = make_desk(THREE, on=any_store)
     row = desk.acting()
     assert row is not None
-    desk.clock.now = row.due_at + hours(3)
+    desk.clock.set(row.due_at + hours(3))
     any_store.close()
-    with EventStore(any_store.url, clock=desk.clock) as again:
+    with open_store(any_store.url, clock=desk.clock) as again:
         lines = desk.check(again)
         assert len(lines) == 1 and "did not act" in lines[0]
         with again.reading() as tx:

@@ -28,7 +28,6 @@ import aioimaplib
 import pytest
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
-from moderator.demo.hub import MailHub
 from moderator.mail.errors import MailTransportError
 from moderator.mail.imap import (
     DONE_KEYWORD,
@@ -38,6 +37,7 @@ from moderator.mail.imap import (
 )
 from moderator.mail.imap_responses import fetched_bodies, search_uids, uid_set
 from moderator.mail.smtp import SmtpSink, TlsMode, next_attempt
+from moderator.testing.hub import MailHub
 
 from .dovecot import TemporaryDovecot
 

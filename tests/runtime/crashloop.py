@@ -1,6 +1,6 @@
 """
 ``titan-moderator serve`` killed with SIGKILL and started again at once, as a real
-process on the embedded mail hub (``moderator.demo.hub``), for the crash test and
+process on the embedded mail hub (``moderator.testing.hub``), for the crash test and
 ``benchmarks/bench_restart.py``.
 
 Ann and Bob play two games per cycle by mail, with secret lines (the service has no
@@ -30,7 +30,6 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from moderator.demo.hub import MailHub
 from moderator.mail.smtp import SmtpSink
 from moderator.play.games import new_game
 from moderator.play.messages import carry_out
@@ -39,6 +38,7 @@ from moderator.ports.mail import SENT
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, inbox, outbox, players
+from moderator.testing.hub import MailHub
 
 MODERATOR = "moderator@titan.example"
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org"}

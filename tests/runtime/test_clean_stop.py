@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from moderator.demo.hub import MailHub
 from moderator.runtime.service import Service
-from moderator.store import EventStore, inbox, migrate
+from moderator.store import inbox, migrate
+from moderator.testing.hub import MailHub
+from moderator.testing.stores import open_store
 
 from ..service.loopback import loopback_config
 from . import crashloop
@@ -40,7 +41,7 @@ def stranger_mail(number: int) -> bytes:
 
 
 def statuses(url: str) -> list[str]:
-    with EventStore(url) as store, store.reading() as tx:
+    with open_store(url) as store, store.reading() as tx:
         return [m.status for m in inbox.messages(tx)]
 
 
@@ -126,7 +127,7 @@ def test_serve_stopped_with_sigterm_while_busy_exits_0_and_writes_no_traceback(
 
     async def scenario() -> tuple[int | None, str]:
         async with MailHub() as hub:
-            with EventStore(url) as store:
+            with open_store(url) as store:
                 crashloop.seat_games(store, hub, 2)
                 config = tmp_path / "config.toml"
                 crashloop.write_config(config, hub, url)

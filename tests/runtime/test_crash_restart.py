@@ -18,11 +18,12 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from moderator.demo.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.ports import LoadedGame
 from moderator.ports.mail import SENT
 from moderator.store import EventStore, inbox, outbox
+from moderator.testing.hub import MailHub
+from moderator.testing.stores import open_store
 
 from . import crashloop
 from .crashloop import PLAYERS, CrashRun
@@ -80,7 +81,7 @@ async def crash_and_check(kind: str, url: str, folder: Path) -> None:
     """The 20 kills on one database, and what must hold after them."""
     folder.mkdir()
     async with MailHub() as hub:
-        with EventStore(url) as store:
+        with open_store(url) as store:
             crashloop.seat_games(store, hub, 2 * KILLS)
             starts = {
                 game: store.load_state(game)

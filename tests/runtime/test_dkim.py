@@ -32,6 +32,7 @@ from moderator.runtime.bootstrap import dkim_signer
 from moderator.runtime.config import ConfigError, load_config
 from moderator.runtime.sender import Sender
 from moderator.store import EventStore, outbox
+from moderator.testing.stores import open_store
 
 from ..gpgparties import GpgWorld
 
@@ -122,7 +123,7 @@ def test_dkim_signed_mail_verifies_and_its_pgp_signature_still_holds(
 ) -> None:
     signer = load_signer(SELECTOR, "example.org", str(dkim_key))
     zone = {f"{SELECTOR}._domainkey.example.org": published(dkim_key)}
-    with EventStore(f"sqlite:///{tmp_path / 'dkim.sqlite'}") as store:
+    with open_store(f"sqlite:///{tmp_path / 'dkim.sqlite'}") as store:
         raw = asyncio.run(send_report(store, gpg_world, signer))
 
     assert raw.startswith(b"DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=example.org")

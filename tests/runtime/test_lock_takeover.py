@@ -20,6 +20,7 @@ import pytest
 
 from moderator.store import EventStore, poller_lock
 from moderator.store.poller_lock import MailboxBusyError
+from moderator.testing.stores import open_store
 
 BOX = "imap://titan@example.org@imap.example.org:993/INBOX"
 HERE = socket.gethostname()
@@ -27,7 +28,7 @@ HERE = socket.gethostname()
 
 @pytest.fixture
 def store(db_url: str) -> Iterator[EventStore]:
-    with EventStore(db_url) as opened:
+    with open_store(db_url) as opened:
         yield opened
 
 

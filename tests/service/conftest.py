@@ -10,14 +10,13 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
 
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
@@ -28,6 +27,9 @@ from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
 from moderator.service import MailGameHandler, processing
 from moderator.store import EventStore, inbox, migrate, outbox, players
+from moderator.testing.clocks import TestClock
+from moderator.testing.gnupg import keyring
+from moderator.testing.stores import empty_postgres, open_store
 
 from ..gpgparties import Party, SigningTime, make_party, need_gpg, short_gpg_home
 
@@ -68,31 +70,7 @@ def fresh_keyring() -> Iterator[Keyring]:
     """An empty moderator keyring of its own (sign-ons import keys into it)."""
     need_gpg()
     with short_gpg_home("m") as home:
-        yield Keyring(home)
-
-
-class Clock:
-    """The store's clock, moved on by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2024, 7, 1, 10, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
-def _empty_postgres(url: str) -> None:
-    engine = create_engine(url)
-    try:
-        with engine.begin() as connection:
-            tables = [t for t in inspect(connection).get_table_names() if t != "alembic_version"]
-            if tables:
-                connection.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
-    finally:
-        engine.dispose()
+        yield keyring(home)
 
 
 def _store(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> Iterator[EventStore]:
@@ -100,9 +78,8 @@ def _store(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> Iterato
         url = f"sqlite:///{tmp_path / 'service.sqlite'}"
         migrate.upgrade(url)
     else:
-        url = request.getfixturevalue("postgres_url")
-        _empty_postgres(url)
-    store = EventStore(url, clock=request.getfixturevalue("clock"))
+        url = empty_postgres(request.getfixturevalue("postgres_url"))
+    store = open_store(url, clock=request.getfixturevalue("clock"))
     try:
         yield store
     finally:
@@ -110,10 +87,10 @@ def _store(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> Iterato
 
 
 @pytest.fixture
-def clock() -> Iterator[Clock]:
+def clock() -> Iterator[TestClock]:
     """The store's clock; the test parties sign at its time while it lives."""
-    made = Clock()
-    SigningTime.clock = made
+    made = TestClock()
+    SigningTime.clock = made.now
     try:
         yield made
     finally:

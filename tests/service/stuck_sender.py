@@ -14,11 +14,11 @@ import sys
 
 from moderator.mail.smtp import SmtpSink
 from moderator.runtime.sender import Sender
-from moderator.store import EventStore
+from moderator.testing.stores import open_store
 
 
 async def main(url: str, host: str, port: int) -> None:
-    with EventStore(url) as store:
+    with open_store(url) as store:
         sink = SmtpSink(host, port, tls="none", timeout=600.0)
         sender = Sender(store, sink, None, None, "moderator@titan.example", concurrency=1)
         await sender.send_due()

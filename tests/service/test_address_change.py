@@ -11,11 +11,11 @@ from moderator.ports.players import token_matches
 from moderator.store import EventStore, inbox, players
 from moderator.store import tournaments as stored
 from moderator.store.tables import ADDRESS_CHANGE
+from moderator.testing.clocks import TestClock as Clock
 from moderator.tournament import events as tev
 from moderator.tournament.settings import Settings
 
 from .conftest import (
-    Clock,
     Sent,
     Table,
     World,

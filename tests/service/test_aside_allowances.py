@@ -15,8 +15,9 @@ from moderator.rules import events as ev
 from moderator.schedule.record import GameRecord
 from moderator.service import MailGameHandler, notify, play_mail
 from moderator.store import EventStore, inbox
+from moderator.testing.clocks import TestClock as Clock
 
-from .conftest import MODERATOR, Clock, Table, address
+from .conftest import MODERATOR, Table, address
 from .test_conditional_orders import _after_split, _first_move
 from .test_reports import at_first_split
 from .test_standing_orders import _engaged

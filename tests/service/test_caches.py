@@ -9,6 +9,7 @@ from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, inbox
+from moderator.testing.stores import open_store
 
 from .conftest import Table, address
 from .test_reports import SPLIT, at_first_split
@@ -34,7 +35,7 @@ def test_a_kept_state_of_another_database_is_never_used(
     actor = to_act(first.state)
     assert actor is not None
     assert first.orders(actor, legal_orders(first.state, actor)[0]).status == inbox.PROCESSED
-    other = EventStore(f"sqlite:///{tmp_path / 'other.sqlite'}")
+    other = open_store(f"sqlite:///{tmp_path / 'other.sqlite'}")
     try:
         second = make_table(("Ann", "Bob"), seed=5, on=other, notify="all")
         _play(second, other, 12)  # another way from the same start

@@ -27,11 +27,11 @@ from moderator.audit.verify import verify
 from moderator.cli import app
 from moderator.demo.mail_demo import DemoOptions, DemoSummary, run_demo
 from moderator.mail import compose
-from moderator.mail.gpg import Keyring
 from moderator.rules.codec import encode
 from moderator.rules.state import GameState
 from moderator.store import inbox
-from moderator.store.eventstore import EventStore
+from moderator.testing.gnupg import keyring
+from moderator.testing.stores import open_store
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
 
@@ -80,7 +80,7 @@ def check_the_kept_keys_read_every_mailbox(summary: DemoSummary, folder: Path) -
     for who in summary.state.players:
         name = who.name
         assert b"\r\n" not in summary.mailboxes[name].read_bytes()
-        ring = Keyring(folder / "players" / name.lower() / "gnupg")
+        ring = keyring(folder / "players" / name.lower() / "gnupg")
         mails = from_moderator(summary, name)
         for mail in [*mails[::5], mails[-1]]:
             raw = mail.as_bytes()
@@ -123,7 +123,7 @@ def check_the_game_ends_with_its_audit(summary: DemoSummary) -> None:
         assert len(audits) == 1, [str(m["Subject"]) for m in mails[-3:]]
         signed, *private = audits[0].iter_parts()
         assert not [p for p in signed.walk() if p.get_content_type() == "application/json"]
-        ring = Keyring(summary.folder / "players" / who.name.lower() / "gnupg")
+        ring = keyring(summary.folder / "players" / who.name.lower() / "gnupg")
         opened = compose.decrypt_mime(private[0], ring)
         attached = [p for p in opened.walk() if p.get_content_type() == "application/json"]
         assert [p.get_filename() for p in attached] == ["audit-demo.json"]
@@ -153,7 +153,7 @@ class Played:
 
 
 def played(folder: Path) -> Played:
-    store = EventStore(f"sqlite:///{folder / 'demo.sqlite'}")
+    store = open_store(f"sqlite:///{folder / 'demo.sqlite'}")
     try:
         with store.reading() as tx:
             digests = [hashlib.sha256(m.raw).hexdigest() for m in inbox.messages(tx)]
@@ -272,7 +272,7 @@ def test_the_demo_plays_a_whole_game_by_mail_to_its_end(seed_77):
     check_the_kept_keys_read_every_mailbox(summary, tmp_path)
     check_every_report_carries_the_board(summary)
     check_the_game_ends_with_its_audit(summary)
-    store = EventStore(f"sqlite:///{tmp_path / 'demo.sqlite'}")
+    store = open_store(f"sqlite:///{tmp_path / 'demo.sqlite'}")
     try:
         replayed = store.load_state("demo").state
     finally:

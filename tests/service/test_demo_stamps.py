@@ -9,20 +9,14 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from moderator.demo.clock import (
-    DEMO_START,
-    MAIL_STEP,
-    DemoClock,
-    MailStamps,
-    boundary_for,
-    next_deadline_time,
-)
-from moderator.demo.keys import drop_gnupg_home, new_gnupg_home, shipped_key
-from moderator.mail.gpg import Keyring
+from moderator.demo.clock import MailStamps, boundary_for, next_deadline_time
+from moderator.demo.keys import shipped_key
 from moderator.play.robot_games import DEFAULT_NAMES
 from moderator.ports import Deadline
 from moderator.ports.deadlines import DUE
 from moderator.schedule.limits import TimeLimits
+from moderator.testing.clocks import DEMO_START, MAIL_STEP, DemoClock
+from moderator.testing.gnupg import drop_gnupg_home, keyring, new_gnupg_home
 
 
 def test_every_default_robot_has_a_shipped_key_made_before_the_demo_clock_starts():
@@ -40,13 +34,13 @@ def test_a_robots_signature_is_the_same_bytes_in_every_run():
     try:
         signatures = []
         for home in homes:
-            ring = Keyring(home, clock=DemoClock(), frozen=True)
+            ring = keyring(home, clock=DemoClock().now, frozen=True)
             (fingerprint,) = ring.import_key(shipped_key("Ann") or "")
             signatures.append(ring.sign_detached(b"game demo\r\nref demo-7\r\ndone\r\n",
                                                  fingerprint))
             time.sleep(1.1)  # a running faked clock would have moved on a second
         assert signatures[0] == signatures[1]
-        verified = Keyring(homes[0]).verify_detached(b"game demo\r\nref demo-7\r\ndone\r\n",
+        verified = keyring(homes[0]).verify_detached(b"game demo\r\nref demo-7\r\ndone\r\n",
                                                      signatures[0])
         assert verified.valid and verified.signed_at == DEMO_START
     finally:
@@ -62,7 +56,7 @@ def test_a_robot_mails_stamps_come_from_the_seed_and_a_count():
     first, second = stamps.next("Ann"), stamps.next("Bob")
     assert first == ("<demo-77-1-ann@robots.titan.invalid>", DEMO_START + MAIL_STEP)
     assert second == ("<demo-77-2-bob@robots.titan.invalid>", DEMO_START + 2 * MAIL_STEP)
-    assert clock() == DEMO_START + 2 * MAIL_STEP
+    assert clock.now() == DEMO_START + 2 * MAIL_STEP
     assert MailStamps(77, DemoClock()).next("Ann") == first
     assert boundary_for(first[0]) == boundary_for(first[0]) != boundary_for(second[0])
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from moderator.ports import StoredMail
 from moderator.service import processing
 from moderator.store import inbox, outbox
+from moderator.testing.stores import empty_postgres, open_store
 
 from .conftest import MODERATOR, Table, World
 
@@ -130,16 +131,14 @@ def fuzz_table(
 ) -> Iterator[Callable[[bytes], tuple[str, int, list[StoredMail], bytes]]]:
     from moderator.play.games import new_game
     from moderator.service import MailGameHandler
-    from moderator.store import EventStore
 
-    from .conftest import _empty_postgres, seat_players
+    from .conftest import seat_players
 
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite'}"
     else:
-        url = request.getfixturevalue("postgres_url")
-        _empty_postgres(url)
-    with EventStore(url) as store:
+        url = empty_postgres(request.getfixturevalue("postgres_url"))
+    with open_store(url) as store:
         new_game(store, "g1", ["Ann", "Bob"], seed=5)
         seat_players(store, "g1", ["Ann", "Bob"], world.players)
         keyring = world.moderator.keyring

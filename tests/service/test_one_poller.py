@@ -20,12 +20,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from moderator.demo.hub import MailHub
 from moderator.runtime.config import Config
 from moderator.runtime.service import Service
 from moderator.store import EventStore, migrate, poller_lock
 from moderator.store.poller_lock import MailboxBusyError
 from moderator.store.tables import POLLER_LOCK
+from moderator.testing.hub import MailHub
+from moderator.testing.stores import open_store
 
 from ..gpgparties import make_party
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
@@ -119,7 +120,7 @@ def test_a_second_service_on_the_same_mailbox_and_database_refuses_to_start(
             holder = poller_lock.holder(again.store, again.mailbox)
             assert holder is not None and holder.owner == again.owner
             await again.stop()
-            with EventStore(db) as store:
+            with open_store(db) as store:
                 assert poller_lock.holder(store, mailbox(hub)) is None
 
     asyncio.run(scenario())
@@ -144,13 +145,13 @@ def test_a_stale_lock_is_taken_over_and_a_fresh_one_is_not(
         async with MailHub() as hub:
             hub.add_user(MODERATOR, "pw")
             now = poller_lock.wall_clock()
-            with EventStore(db) as store:
+            with open_store(db) as store:
                 # A service on another machine that was heard from a minute ago ...
                 poller_lock.acquire(store, mailbox(hub), "alive", host="elsewhere.example",
                                     pid=4242, now=now - timedelta(minutes=1))
             with pytest.raises(MailboxBusyError, match=r"pid 4242 on host elsewhere\.example"):
                 await Service(config(hub, db)).run(asyncio.Event())
-            with EventStore(db) as store:
+            with open_store(db) as store:
                 # ... and one that has not beaten for longer than STALE: it died.
                 store_row = update(POLLER_LOCK).values(
                     heartbeat_at=now - poller_lock.STALE - timedelta(seconds=1)
@@ -197,7 +198,7 @@ def test_the_heartbeat_keeps_the_lock_and_a_service_that_lost_it_stops(
             finally:
                 running.cancel()
             assert service.lost.is_set()
-            with EventStore(db) as store:  # and leaves the usurper's lock alone
+            with open_store(db) as store:  # and leaves the usurper's lock alone
                 holder = poller_lock.holder(store, mailbox(hub))
             assert holder is not None and holder.owner == "usurper"
 

@@ -34,6 +34,7 @@ from moderator.rules.state import GameState, Step
 from moderator.schedule.record import Dice, GameRecord
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
+from moderator.testing.stores import open_store
 
 from .conftest import MODERATOR, NAMES, Table, World, seat_players
 from .privacy import Knowledge, leaks
@@ -221,7 +222,7 @@ def check(mails: list, knowledge: Knowledge) -> int:
 @pytest.fixture(scope="module")
 def soak_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EventStore]:
     path = tmp_path_factory.mktemp("soak") / "soak.sqlite"
-    with EventStore(f"sqlite:///{path}", snapshot_every=50) as store:
+    with open_store(f"sqlite:///{path}", snapshot_every=50) as store:
         yield store
 
 

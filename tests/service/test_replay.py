@@ -27,11 +27,11 @@ from moderator.service import MailGameHandler, processing, seals
 from moderator.service import tournaments as tournament_service
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import seals as kept_seals
+from moderator.testing.clocks import TestClock as Clock
 
 from ..gpgparties import Party
 from .conftest import (
     MODERATOR,
-    Clock,
     World,
     address,
     clearsigned_mail,
@@ -201,7 +201,7 @@ def _tournament(club: Club) -> None:
     carried(club, DIRECTOR, "tournament create duel players 2 rounds 1 timing turn=24")
     for name in ("Bob", "Cy"):
         carried(club, name, "join tournament duel")
-    tournament_service.form_games(club.store, MODERATOR, club.clock.now, seed=3)
+    tournament_service.form_games(club.store, MODERATOR, club.clock.now(), seed=3)
 
 
 @pytest.mark.parametrize(
@@ -298,7 +298,7 @@ def test_a_signature_older_than_the_window_is_refused(club: Club) -> None:
 def test_a_signature_dated_in_the_future_is_refused(club: Club) -> None:
     club.clock.advance(hours=2)
     raw = club.mail("Bob", "game g1\nstatus")
-    club.clock.now -= timedelta(hours=2)
+    club.clock.advance(-(timedelta(hours=2)))
     status, _note, mails = club.send(raw)
     assert status == inbox.REJECTED
     assert "in the future" in answers(mails, "Bob")
@@ -308,9 +308,9 @@ def test_seals_of_old_signatures_are_pruned_and_secret_ones_kept(club: Club) -> 
     carried(club, "Bob", "game g1\nstatus")
     carried(club, "Bob", "game g1\nstatus", how="secret")
     with club.store.transaction() as tx:
-        assert kept_seals.prune(tx, club.clock.now) == 0
-        assert kept_seals.prune(tx, club.clock.now + seals.WINDOW + timedelta(hours=2)) == 1
-        assert kept_seals.prune(tx, club.clock.now + timedelta(days=3650)) == 0
+        assert kept_seals.prune(tx, club.clock.now()) == 0
+        assert kept_seals.prune(tx, club.clock.now() + seals.WINDOW + timedelta(hours=2)) == 1
+        assert kept_seals.prune(tx, club.clock.now() + timedelta(days=3650)) == 0
 
 
 def test_mail_without_message_id_is_read_once(club: Club) -> None:

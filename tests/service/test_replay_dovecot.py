@@ -18,7 +18,8 @@ from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.runtime.config import Config, GnupgSettings
 from moderator.runtime.service import Service
 from moderator.schedule.timing import TimeLimits
-from moderator.store import EventStore, inbox, migrate, outbox, players
+from moderator.store import inbox, migrate, outbox, players
+from moderator.testing.stores import open_store
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
 from .conftest import MODERATOR, World, address, headers_of, pgp_mime_mail, plain_mail
@@ -37,7 +38,7 @@ def config(mail: DovecotMailSystem, db: str, world: World) -> Config:
 def prepare(db: str, world: World) -> None:
     """Ann..Flo with their keys (not Di: she signs on by mail); g1 and g2 with limits."""
     migrate.upgrade(db)
-    with EventStore(db) as store:
+    with open_store(db) as store:
         with store.transaction() as tx:
             for name in NAMES:
                 if name != "Di":
@@ -108,7 +109,7 @@ def test_each_kind_of_signed_line_counts_once_through_a_real_imap_server(
     done = asyncio.run(run())
     assert set(done) == {"sign-on", "absence", "absence cancel", "director line",
                          "tournament line", "query", "address change", "address confirm"}
-    with EventStore(db) as store, store.reading() as tx:
+    with open_store(db) as store, store.reading() as tx:
         statuses = [m.status for m in inbox.messages(tx)]
         notes = [m.error or "" for m in inbox.messages(tx)]
         assert players.player_by_address(tx, "ann.new@example.org") is not None

@@ -24,6 +24,7 @@ from moderator.schedule.record import Dice, GameRecord
 from moderator.service import MailGameHandler
 from moderator.service.games import StartError, start_game
 from moderator.store import EventStore, outbox, players
+from moderator.testing.stores import open_store
 
 from .conftest import MODERATOR, Table, address, secret_of
 
@@ -36,7 +37,7 @@ _COMMITMENT = re.compile(r"event (\d+): (\w\w\d\d) commitment ([0-9a-f]{64})")
 def db(tmp_path: Path) -> Iterator[str]:
     """A database where Ann and Bob signed on (with secrets)."""
     url = f"sqlite:///{tmp_path / 'games.sqlite'}"
-    with EventStore(url) as store, store.transaction() as tx:
+    with open_store(url) as store, store.transaction() as tx:
         for name in ("Ann", "Bob"):
             players.add_player(tx, name, address(name), secret=secret_of(name))
     yield url
@@ -79,14 +80,14 @@ def test_game_new_refuses_a_chosen_seed_for_a_game_by_mail(db: str) -> None:
     assert code == 2
     assert "--seed is refused for a game by mail" in output
     assert "open every hidden legion" in output and "--insecure-test-seed" in output
-    with EventStore(db) as store, store.reading() as tx:
+    with open_store(db) as store, store.reading() as tx:
         assert "g1" not in tx.games()
     code, output = game_new(db, "--insecure-test-seed")
     assert code == 2 and "--insecure-test-seed goes with --seed" in output
 
 
 def test_start_game_refuses_a_seed_unless_told_it_is_insecure(db: str) -> None:
-    with EventStore(db) as store:
+    with open_store(db) as store:
         with pytest.raises(StartError, match="draws its own secret dice seed"):
             start_game(store, "g1", [address("Ann"), address("Bob")], sender=MODERATOR, seed=5)
         with store.reading() as tx:
@@ -98,7 +99,7 @@ def test_a_game_by_mail_without_a_seed_draws_a_secret_256_bit_one(db: str) -> No
     with odds of 2**-56); no report says it is insecure, each publishes the hash only."""
     code, _output = game_new(db)
     assert code == 0
-    with EventStore(db) as store:
+    with open_store(db) as store:
         start_game(store, "g2", [address("Ann"), address("Bob")], sender=MODERATOR)
         first, second = store.record("g1"), store.record("g2")
         sent = mails(store)
@@ -119,7 +120,7 @@ def test_with_the_insecure_flag_every_report_signs_that_the_dice_are_not_secret(
     code, output = game_new(db, "--seed", "5", "--insecure-test-seed")
     assert code == 0, output
     assert "Warning: the dice of g1 are not secret" in output
-    with EventStore(db) as store:
+    with open_store(db) as store:
         assert store.record("g1").insecure_dice and store.record("g1").dice.seed == 5
         play_to_the_first_split(store)
         sent = mails(store)
@@ -142,7 +143,7 @@ def test_a_chosen_seed_opens_every_hidden_legion_so_only_the_insecure_flag_takes
     search."""
     code, _ = game_new(db, "--seed", "5", "--insecure-test-seed")
     assert code == 0
-    with EventStore(db) as store:
+    with open_store(db) as store:
         table = play_to_the_first_split(store)
         state = table.state
         sent = mails(store)
@@ -163,7 +164,7 @@ def test_a_chosen_seed_opens_every_hidden_legion_so_only_the_insecure_flag_takes
                 break
     hidden = {m: sorted(lg.contents) for m, lg in state.legions.items() if lg.owner == splitter}
     assert opened and opened == {m: hidden[m] for m in opened}
-    with EventStore(db) as store:  # the same search on a game with its own seed
+    with open_store(db) as store:  # the same search on a game with its own seed
         start_game(store, "g2", [address("Ann"), address("Bob")], sender=MODERATOR)
         commitment = store.record("g2").dice.commitment
     assert all(seed_hash(s) != commitment for s in range(2**16))

@@ -17,11 +17,11 @@ from moderator.ports import StoredMail
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, inbox, outbox
+from moderator.testing.clocks import TestClock as Clock
 
 from ..gpgparties import Party
 from .conftest import (
     MODERATOR,
-    Clock,
     Table,
     World,
     address,

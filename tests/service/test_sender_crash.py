@@ -23,7 +23,6 @@ from pathlib import Path
 
 from sqlalchemy import select as select_rows
 
-from moderator.demo.hub import MailHub
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSink
 from moderator.ports import OutgoingMail, StoredMail
@@ -34,6 +33,8 @@ from moderator.runtime.service import Service
 from moderator.store import EventStore, outbox
 from moderator.store.outbox import LEASE
 from moderator.store.tables import OUTBOX
+from moderator.testing.hub import MailHub
+from moderator.testing.stores import open_store
 
 from .loopback import loopback_config
 
@@ -110,7 +111,7 @@ def test_a_dead_senders_mail_goes_out_from_another_within_30_seconds(
         async with MailHub() as hub:
             hub.add_user(MODERATOR, "pw")
             hub.add_user(ANN, "pw")
-            with EventStore(any_store.url) as store:  # the real clock
+            with open_store(any_store.url) as store:  # the real clock
                 service = Service(service_config(hub, any_store.url), store=store)
                 await service.start()
                 try:

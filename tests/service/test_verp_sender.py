@@ -10,13 +10,13 @@ import asyncio
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from moderator.demo.hub import MailHub
 from moderator.mail import verp
 from moderator.mail.smtp import SmtpSink
 from moderator.ports import OutgoingMail
 from moderator.ports.mail import SENT
 from moderator.runtime.sender import Sender
 from moderator.store import EventStore, outbox
+from moderator.testing.hub import MailHub
 
 from .conftest import MODERATOR
 

@@ -9,23 +9,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
 
 from moderator.play.robot_games import RobotGameSummary, play_robot_game
 from moderator.store import EventStore, migrate
+from moderator.testing.stores import empty_postgres, open_store
 
 BACKENDS = ["sqlite", "postgresql"]
-
-
-def _empty_postgres(url: str) -> None:
-    engine = create_engine(url)
-    try:
-        with engine.begin() as connection:
-            tables = [t for t in inspect(connection).get_table_names() if t != "alembic_version"]
-            if tables:
-                connection.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
-    finally:
-        engine.dispose()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -35,9 +24,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url = f"sqlite:///{tmp_path / 'store.sqlite'}"
         migrate.upgrade(url)
         return url
-    url = request.getfixturevalue("postgres_url")
-    _empty_postgres(url)
-    return url
+    return empty_postgres(request.getfixturevalue("postgres_url"))
 
 
 @pytest.fixture
@@ -46,7 +33,7 @@ def make_store(db_url: str) -> Iterator[Callable[..., EventStore]]:
     opened: list[EventStore] = []
 
     def make(**options: object) -> EventStore:
-        store = EventStore(db_url, **options)  # type: ignore[arg-type]
+        store = open_store(db_url, **options)  # type: ignore[arg-type]
         opened.append(store)
         return store
 

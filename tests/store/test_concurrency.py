@@ -21,6 +21,7 @@ from moderator.schedule.record import GameRecord
 from moderator.service import processing
 from moderator.store import EventStore, inbox, outbox
 from moderator.store.check import check_store
+from moderator.testing.stores import open_store
 
 from .mailbox import order_chain, seated_game
 from .simple_handler import OrderMailHandler
@@ -121,7 +122,7 @@ def test_racing_appends_leave_no_gap_or_duplicate(make_store: Callable[..., Even
 
 def test_two_worker_processes(db_url: str, tmp_path: Path) -> None:
     """Two real worker processes on the same queue: every message is done exactly once."""
-    with EventStore(db_url) as store:
+    with open_store(db_url) as store:
         ids = []
         for game_id in ("g1", "g2", "g3"):
             seated_game(store, game_id)
@@ -143,7 +144,7 @@ def test_two_worker_processes(db_url: str, tmp_path: Path) -> None:
     for worker in workers:
         _out, err = worker.communicate(timeout=120)
         assert worker.returncode == 0, err.decode()
-    with EventStore(db_url) as store:
+    with open_store(db_url) as store:
         with store.reading() as tx:
             statuses = {m.id: m.status for m in inbox.messages(tx)}
             replies = [m.inbound_id for m in outbox.mails(tx)]

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from moderator.service.processing import STEPS
-from moderator.store import EventStore, inbox, outbox
+from moderator.store import inbox, outbox
 from moderator.store.check import check_store
+from moderator.testing.stores import open_store
 
 from .mailbox import order_chain, seated_game
 
@@ -44,7 +45,7 @@ def _worker(db_url: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess[
 
 @pytest.mark.parametrize("step", STEPS)
 def test_kill_9_at_each_step_then_restart(db_url: str, tmp_path: Path, step: str) -> None:
-    with EventStore(db_url) as store:
+    with open_store(db_url) as store:
         seated_game(store)
         before = store.load("g1")
         mails, expected = order_chain(store, "g1", 3)
@@ -52,7 +53,7 @@ def test_kill_9_at_each_step_then_restart(db_url: str, tmp_path: Path, step: str
 
     crashed = _worker(db_url, tmp_path, "--crash-at", step, "--crash-on", "2")
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
-    with EventStore(db_url) as store, store.reading() as tx:
+    with open_store(db_url) as store, store.reading() as tx:
         statuses = [inbox.message(tx, i).status for i in ids]
         committed = 2 if step == "after-commit" else 1
         assert statuses == [inbox.PROCESSED] * committed + [inbox.RECEIVED] * (3 - committed)
@@ -62,7 +63,7 @@ def test_kill_9_at_each_step_then_restart(db_url: str, tmp_path: Path, step: str
     assert restarted.returncode == 0, restarted.stderr
     assert f"processed {3 - committed}" in restarted.stdout
 
-    with EventStore(db_url) as store:
+    with open_store(db_url) as store:
         assert store.load("g1") == before + expected
         assert check_store(store, "g1").ok
         with store.reading() as tx:

@@ -22,6 +22,7 @@ from moderator.rules.codec import decode, encode
 from moderator.rules.events import EVENT_TYPES, Event
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore
+from moderator.testing.stores import open_store
 
 EVENT_CLASSES = sorted(EVENT_TYPES.values(), key=lambda cls: cls.TYPE)
 
@@ -73,7 +74,7 @@ def shared_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         url = f"sqlite:///{tmp_path_factory.mktemp('codec') / 'events.sqlite'}"
     else:
         url = request.getfixturevalue("postgres_url")
-    with EventStore(url, snapshot_every=10**9) as store:
+    with open_store(url, snapshot_every=10**9) as store:
         yield store
 
 

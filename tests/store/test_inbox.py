@@ -27,6 +27,7 @@ from moderator.service import processing
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store.check import check_store
 from moderator.store.tables import OUTBOX
+from moderator.testing.clocks import TestClock
 
 from .mailbox import next_order, order_mail, seated_game
 from .simple_handler import OrderMailHandler
@@ -191,8 +192,8 @@ def test_pending_messages_are_processed_in_order(store: EventStore) -> None:
 
 
 def test_outbox_delivery_retries_then_gives_up(make_store: Callable[..., EventStore]) -> None:
-    clock = {"now": datetime(2024, 6, 1, 12, 0, tzinfo=UTC)}
-    store = make_store(clock=lambda: clock["now"])
+    clock = TestClock(datetime(2024, 6, 1, 12, 0, tzinfo=UTC))
+    store = make_store(clock=clock)
     with store.transaction() as tx:
         ids = outbox.add_mails(
             tx, [OutgoingMail("a@x", "one", "1"), OutgoingMail("b@x", "two", "2")]
@@ -209,7 +210,7 @@ def test_outbox_delivery_retries_then_gives_up(make_store: Callable[..., EventSt
     assert sent == ids[:1]
     assert outbox.deliver(store, send) == (0, 0)  # b@x waits for its next attempt
     for _ in range(3):
-        clock["now"] += timedelta(hours=7)
+        clock.advance(hours=7)
         outbox.deliver(store, send, max_attempts=4)
     with store.reading() as tx:
         by_recipient = {m.recipient: m for m in outbox.mails(tx)}
@@ -226,7 +227,7 @@ def test_a_claimed_mail_comes_back_when_its_lease_runs_out(
 ) -> None:
     # The lease runs in real time (``wall``), whatever the store's clock says.
     wall = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
-    store = make_store(clock=lambda: wall)
+    store = make_store(clock=TestClock(wall))
     with store.transaction() as tx:
         outbox.add_mails(tx, [OutgoingMail("a@x", "one", "1")])
     with store.transaction() as tx:

@@ -20,9 +20,10 @@ from moderator.rules import events as ev
 from moderator.rules.codec import encode
 from moderator.rules.variant import STANDARD
 from moderator.schedule.record import Dice, GameRecord, upcast_0
-from moderator.store import EventStore, migrate
+from moderator.store import migrate
 from moderator.store.check import check_store
 from moderator.store.tables import TABLES
+from moderator.testing.stores import open_store
 
 from .schema0 import FULL_OPTIONS, FULL_RECORD, SCRIPTED_OPTIONS, SCRIPTED_RECORD
 
@@ -118,9 +119,9 @@ def test_foundation_database_is_upgraded(empty_url: str) -> None:
             )
     engine.dispose()
     with pytest.raises(SchemaError, match="revision '0001'.*db upgrade"):
-        EventStore(empty_url)
+        open_store(empty_url)
     assert migrate.upgrade(empty_url) == (migrate.FOUNDATION, migrate.HEAD)
-    with EventStore(empty_url) as store:
+    with open_store(empty_url) as store:
         assert store.load("old") == EVENTS
         assert store.last_seq("old") == 2
         assert store.record("old") == GameRecord(dice=Dice(seed=4))  # upcast from schema 0
@@ -165,7 +166,7 @@ def test_0010_upcasts_the_options_and_its_downgrade_writes_them_back(empty_url: 
                 )
     engine.dispose()
     assert migrate.upgrade(empty_url) == ("0009", migrate.HEAD)
-    with EventStore(empty_url) as store:
+    with open_store(empty_url) as store:
         assert store.record("old") == FULL_RECORD
         assert store.record("scripted") == SCRIPTED_RECORD
         assert store.load("old") == EVENTS
@@ -196,15 +197,15 @@ def test_0010_upcasts_the_options_and_its_downgrade_writes_them_back(empty_url: 
     assert "dice_seed" not in scripted and scripted["players"] == ["Ann", "Bob", "Cy"]
     assert GameRecord.from_json(scripted) == SCRIPTED_RECORD
     assert migrate.upgrade(empty_url) == ("0009", migrate.HEAD)  # and up again
-    with EventStore(empty_url) as store:
+    with open_store(empty_url) as store:
         assert store.record("old") == FULL_RECORD
         assert store.record("scripted") == SCRIPTED_RECORD
 
 
 def test_an_empty_database_is_created_unless_told_not_to(empty_url: str) -> None:
     with pytest.raises(SchemaError, match="empty"):
-        EventStore(empty_url, create=False)
-    with EventStore(empty_url) as store:
+        open_store(empty_url, create=False)
+    with open_store(empty_url) as store:
         assert store.games() == []
 
 
@@ -227,7 +228,7 @@ def test_outbox_parts_are_added_to_an_older_outbox(empty_url: str) -> None:
 
     from moderator.store import outbox
 
-    with EventStore(empty_url) as store, store.transaction() as tx:
+    with open_store(empty_url) as store, store.transaction() as tx:
         outbox.add_mails(
             tx,
             [

@@ -20,7 +20,7 @@ from simple_handler import OrderMailHandler
 
 from moderator.runtime.worker import process_pending
 from moderator.service.processing import STEPS
-from moderator.store.eventstore import EventStore
+from moderator.testing.stores import open_store
 
 
 def crasher(step: str, nth: int = 1) -> Callable[[str], None]:
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crash-on", type=int, default=1)
     args = parser.parse_args(argv)
     checkpoint = crasher(args.crash_at, args.crash_on) if args.crash_at else None
-    with EventStore(args.db) as store:
+    with open_store(args.db) as store:
         tally = process_pending(store, OrderMailHandler(), checkpoint=checkpoint)
     summary = ", ".join(f"{k} {v}" for k, v in sorted(tally.counts.items()))
     print(f"worker: {summary or 'nothing to do'}", flush=True)

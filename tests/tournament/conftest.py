@@ -16,7 +16,7 @@ from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, players
 
-from ..service.conftest import Clock, any_store, clock, store  # noqa: F401 - fixtures
+from ..service.conftest import any_store, clock, store  # noqa: F401 - fixtures
 
 MODERATOR = "moderator@titan.example"
 DIRECTOR = "Dee"

@@ -15,8 +15,9 @@ from moderator.demo.tournament_demo import run_tournament_demo
 from moderator.demo.tournament_run import STANDBY_NAME, TOURNAMENT, TournamentDemoOptions
 from moderator.rules import events as ev
 from moderator.rules.state import Step
-from moderator.store import EventStore, inbox
+from moderator.store import inbox
 from moderator.store import tournaments as stored
+from moderator.testing.stores import open_store
 
 from ..gpgparties import need_gpg
 
@@ -68,7 +69,7 @@ def test_a_small_tournament_by_mail(tmp_path: Path) -> None:
         assert any("final standings" in s for s in box), name
     assert any("standings" in s for s in old_mail)
     # Every order and line went by signed mail through the service; none was shunted.
-    store = EventStore(f"sqlite:///{tmp_path / 'demo.sqlite'}")
+    store = open_store(f"sqlite:///{tmp_path / 'demo.sqlite'}")
     try:
         with store.reading() as tx:
             assert inbox.messages(tx, inbox.SHUNTED) == []

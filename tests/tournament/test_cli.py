@@ -7,8 +7,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from moderator.cli import app
-from moderator.store import EventStore, migrate, outbox
+from moderator.store import migrate, outbox
 from moderator.store import tournaments as stored
+from moderator.testing.stores import open_store
 
 from .conftest import DIRECTOR, address, register
 
@@ -24,7 +25,7 @@ def run(db: str, *args: str, code: int = 0) -> str:
 def test_role_create_standings_and_a_round(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
     migrate.upgrade(db)
-    store = EventStore(db)
+    store = open_store(db)
     try:
         register(store, "Ann", "Bob", "Cy")
         register(store, DIRECTOR)  # Dee, with the role already

@@ -14,8 +14,9 @@ from moderator.service import MailGameHandler, clockwork, processing
 from moderator.service import tournaments as service
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import tournaments as stored
+from moderator.testing.clocks import TestClock as Clock
 
-from ..service.conftest import Clock, headers_of, plain_mail
+from ..service.conftest import headers_of, plain_mail
 from .conftest import DIRECTOR, MODERATOR, address, register, secret_of
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
@@ -93,7 +94,7 @@ def test_games_start_by_the_job_and_moves_and_timeouts_are_counted(
     opened(store)
     for name in NAMES:
         send(store, name, ["join tournament duel"])
-    log = service.form_games(store, MODERATOR, clock.now, seed=3)
+    log = service.form_games(store, MODERATOR, clock.now(), seed=3)
     assert len(log) == 2
     game_id = "duel-1"
     state = store.load_state(game_id).state
@@ -120,7 +121,7 @@ def test_games_start_by_the_job_and_moves_and_timeouts_are_counted(
     sleeper = to_act(after)
     assert sleeper is not None
     clock.advance(days=20)  # past any step's limit
-    done = clockwork.check_deadlines(store, MODERATOR, clock.now)
+    done = clockwork.check_deadlines(store, MODERATOR, clock.now())
     assert any("did not act" in line for line in done), done
     with store.reading() as tx:
         sleeper_at = seats_of(store, game_id)[sleeper]
@@ -139,7 +140,7 @@ def test_a_director_line_naming_the_mails_game_leaves_its_orders_unread(
         players.set_roles(tx, address("Ann"), (DIRECTOR_ROLE,))
     for name in NAMES:
         send(store, name, ["join tournament duel"])
-    service.form_games(store, MODERATOR, clock.now, seed=3)
+    service.form_games(store, MODERATOR, clock.now(), seed=3)
     game_id = next(g for g in ("duel-1", "duel-2") if address("Ann") in seats_of(store, g).values())
     # Dee directs the tournament: Ann, a director too, may not pause its games.
     status, mails = send(store, "Ann", [f"pause {game_id}", "status"], subject=f"[titan {game_id}]")
@@ -161,7 +162,7 @@ def test_the_service_job_forms_and_finishes_games(store: EventStore, clock: Cloc
     for name in NAMES:
         send(store, name, ["join tournament duel"])
     first = service.finish_games(store, MODERATOR) + service.form_games(
-        store, MODERATOR, clock.now, seed=3
+        store, MODERATOR, clock.now(), seed=3
     )
     assert len(first) == 2
     status, mails = send(store, DIRECTOR, ["end duel-1"])

@@ -21,8 +21,9 @@ from moderator.service import MailGameHandler, processing
 from moderator.service import tournaments as service
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store import tournaments as stored
+from moderator.testing.clocks import TestClock as Clock
 
-from ..service.conftest import Clock, headers_of, plain_mail
+from ..service.conftest import headers_of, plain_mail
 from ..service.privacy import Knowledge, leaks
 from .conftest import DIRECTOR, MODERATOR, address, play_to_the_end, register, secret_of
 
@@ -41,7 +42,7 @@ def lines_of(
             player,
             lines,
             moderator_address=MODERATOR,
-            now=clock.now,
+            now=clock.now(),
             headers={"In-Reply-To": "<m@example.org>"},
         )
         outbox.add_mails(tx, out.mails)
@@ -94,7 +95,7 @@ def test_sign_ups_are_stored_and_games_formed(any_store: EventStore, clock: Cloc
     assert [e.name for e in state.entrants.values() if e.waiting] == list(NAMES)
     assert state.entrants[address("Gus")].standby
     before = len(all_mails(store))
-    log = service.form_games(store, MODERATOR, clock.now, seed=4)
+    log = service.form_games(store, MODERATOR, clock.now(), seed=4)
     assert len(log) == 2 and all("formed spring-" in line for line in log)
     assert {"spring-1", "spring-2"} <= set(store.games())
     mails = new_mails(store, before)
@@ -110,17 +111,17 @@ def test_sign_ups_are_stored_and_games_formed(any_store: EventStore, clock: Cloc
         assert record.time_limits is not None
         assert record.time_limits.turn_hours == 48
         assert record.time_limits.absences == 2
-        assert record.ends_at == clock.now + timedelta(days=90)
+        assert record.ends_at == clock.now() + timedelta(days=90)
         assert record.deadline is not None  # the first deadline runs
         assert len(seats_of(store, game_id)) == 3
         assert store.load_state(game_id).state.step is Step.COLOUR
-    assert service.form_games(store, MODERATOR, clock.now, seed=4) == []  # nobody is free
+    assert service.form_games(store, MODERATOR, clock.now(), seed=4) == []  # nobody is free
 
 
 def test_refusals_are_answered_with_codes(any_store: EventStore, clock: Clock) -> None:
     store = any_store
     started(store, clock)
-    service.form_games(store, MODERATOR, clock.now, seed=4)
+    service.form_games(store, MODERATOR, clock.now(), seed=4)
     out = lines_of(
         store,
         "Ann",
@@ -145,7 +146,7 @@ def test_refusals_are_answered_with_codes(any_store: EventStore, clock: Clock) -
 def test_a_seat_is_handed_to_a_standby(any_store: EventStore, clock: Clock) -> None:
     store = any_store
     started(store, clock)
-    service.form_games(store, MODERATOR, clock.now, seed=4)
+    service.form_games(store, MODERATOR, clock.now(), seed=4)
     game_id = "spring-1"
     seats = seats_of(store, game_id)
     seat, old = min(seats.items())
@@ -211,7 +212,7 @@ def test_a_seat_is_handed_to_a_standby(any_store: EventStore, clock: Clock) -> N
 def test_pause_resume_and_extend_move_the_clock(any_store: EventStore, clock: Clock) -> None:
     store = any_store
     started(store, clock)
-    service.form_games(store, MODERATOR, clock.now, seed=4)
+    service.form_games(store, MODERATOR, clock.now(), seed=4)
     game_id = "spring-2"
     with store.reading() as tx:
         first = [d for d in deadlines.open_deadlines(tx, game_id) if d.acting]
@@ -233,7 +234,7 @@ def test_pause_resume_and_extend_move_the_clock(any_store: EventStore, clock: Cl
     with store.reading() as tx:
         (acting,) = [d for d in deadlines.open_deadlines(tx, game_id) if d.acting]
         (end,) = [d for d in deadlines.open_deadlines(tx, game_id) if d.kind == GAME_END]
-    assert acting.due_at > clock.now and end.due_at == record.ends_at
+    assert acting.due_at > clock.now() and end.due_at == record.ends_at
     out = lines_of(store, DIRECTOR, [f"extend {game_id} 24"], clock)
     assert "Deadline now" in reply_of(out, DIRECTOR)
     with store.reading() as tx:
@@ -246,14 +247,14 @@ def test_a_finished_game_records_its_result_and_mails_the_standings(
 ) -> None:
     store = any_store
     started(store, clock)
-    service.form_games(store, MODERATOR, clock.now, seed=4)
+    service.form_games(store, MODERATOR, clock.now(), seed=4)
     game_id = "spring-2"
     seated = set(seats_of(store, game_id).values())
     assert service.game_finished(store, MODERATOR, game_id) == []  # not over yet
     with store.transaction() as tx:
         seat = next(iter(seats_of(store, "spring-1")))
         assert service.record_reliability(
-            tx, "spring-1", seat, on_time=3, timeouts=1, now=clock.now
+            tx, "spring-1", seat, on_time=3, timeouts=1, now=clock.now()
         )
     assert play_to_the_end(store, game_id) > 0
     assert store.load_state(game_id).state.step is Step.OVER
@@ -276,7 +277,7 @@ def test_a_finished_game_records_its_result_and_mails_the_standings(
         assert stored.reliability(tx, seats_of(store, "spring-1")[seat]) == (3, 1)
     assert state.games[game_id].finished
     # Its three players are free again, with a game left each: they play again.
-    log = service.form_games(store, MODERATOR, clock.now, seed=4)
+    log = service.form_games(store, MODERATOR, clock.now(), seed=4)
     assert log == [line for line in log if "formed spring-3" in line] and len(log) == 1
     assert set(seats_of(store, "spring-3").values()) == seated
 
@@ -289,7 +290,7 @@ def test_the_director_ends_a_game_and_the_tournament_ends(
     lines_of(store, DIRECTOR, ["tournament create duel players 2 rounds 1 scoring winner"], clock)
     for name in ("Ann", "Bob"):
         lines_of(store, name, ["join tournament duel"], clock)
-    service.form_games(store, MODERATOR, clock.now, seed=1)
+    service.form_games(store, MODERATOR, clock.now(), seed=1)
     before = len(all_mails(store))
     out = lines_of(store, DIRECTOR, ["end duel-1"], clock)
     assert "duel-1 is stopped and scored" in reply_of(out, DIRECTOR)
@@ -324,7 +325,7 @@ def test_issue_16_the_director_asks_again_for_a_finished_games_audit(
     lines_of(store, DIRECTOR, ["tournament create duel players 2 rounds 1 scoring winner"], clock)
     for name in ("Ann", "Bob"):
         lines_of(store, name, ["join tournament duel"], clock)
-    service.form_games(store, MODERATOR, clock.now, seed=1)
+    service.form_games(store, MODERATOR, clock.now(), seed=1)
     out = lines_of(store, DIRECTOR, ["audit duel-1"], clock)
     assert "E-T-GAME" in reply_of(out, DIRECTOR) and "not over" in reply_of(out, DIRECTOR)
     out = lines_of(store, "Ann", ["audit duel-1"], clock)
@@ -361,7 +362,7 @@ def test_a_withdrawal_tells_the_director_which_seats_to_fill(
 ) -> None:
     store = any_store
     started(store, clock)
-    service.form_games(store, MODERATOR, clock.now, seed=4)
+    service.form_games(store, MODERATOR, clock.now(), seed=4)
     game_id, seat = next(
         (g, s)
         for g in ("spring-1", "spring-2")

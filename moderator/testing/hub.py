@@ -1,5 +1,5 @@
 """
-An embedded mail hub for the demo and the tests: SMTP in, IMAP out, one process.
+An embedded mail hub for the tests and the demo: SMTP in, IMAP out, one process.
 
 ``MailHub`` runs, inside the running asyncio loop, an aiosmtpd SMTP server and
 a pymap IMAP server (its in-memory ``dict`` backend), both on 127.0.0.1 on
