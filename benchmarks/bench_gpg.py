@@ -20,11 +20,11 @@ import statistics
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from datetime import datetime
 
+from moderator.clock import SystemClock
 from moderator.mail.compose import mail_headers, new_token, report_mail, signed_mime
-from moderator.mail.gpg import Keyring
 from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
+from moderator.testing.gnupg import keyring
 
 PUBLIC = "Turn 12, Ann (Red) to move.\n" + "Bob (Blue): 4 legions, 212 points.\n" * 20
 PRIVATE = "Rd01 (133): Titan, Angel, Ogre, Ogre, Centaur\n" * 6
@@ -51,8 +51,8 @@ def main() -> None:
     args = parser.parse_args()
 
     with ExitStack() as stack:
-        moderator = Keyring(stack.enter_context(temporary_gnupg_home("m")))
-        player = Keyring(stack.enter_context(temporary_gnupg_home("p")))
+        moderator = keyring(stack.enter_context(temporary_gnupg_home("m")))
+        player = keyring(stack.enter_context(temporary_gnupg_home("p")))
         started = time.perf_counter()
         mod_fpr = moderator.generate_key("Titan Moderator", "moderator@titan.example")
         print(f"key generation: {(time.perf_counter() - started) * 1e3:.1f} ms")
@@ -60,7 +60,7 @@ def main() -> None:
         moderator.import_key(player.export_public(ann_fpr))
         headers = mail_headers(game="g7", sender="Titan Moderator <moderator@titan.example>",
                                to="Ann <ann@example.org>", subject="turn 12",
-                               date=datetime.now().astimezone())
+                               date=SystemClock().now())
         data = PUBLIC.replace("\n", "\r\n").encode()
 
         print(f"gpg {moderator.gpg_version}, {args.reports} reports each:")

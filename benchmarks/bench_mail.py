@@ -58,11 +58,11 @@ from moderator.clock import SystemClock
 from moderator.demo.mailrobot import MailRobot
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
-from moderator.mail.imap import ImapSource
-from moderator.mail.smtp import SmtpSession, SmtpSink
+from moderator.mail.smtp import SmtpSession
 from moderator.ports import StoredMail
 from moderator.rules.state import Step
 from moderator.runtime import sender as sender_module
+from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.config import (
     Config,
     DatabaseSettings,
@@ -78,7 +78,9 @@ from moderator.service.games import start_game
 from moderator.store import outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock
+from moderator.testing.connections import imap_source_at, smtp_sink_at
 from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
+from moderator.testing.gnupg import keyring
 from moderator.testing.hub import MailHub
 from moderator.testing.stores import open_store
 
@@ -253,8 +255,8 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
                 bots.append(MailRobot(
                     name=f"{name}{g}", address=address, keyring=robot_ring,
                     fingerprint=keys[address],
-                    source=ImapSource(hub.host, hub.imap_port, address, "pw", tls=False),
-                    sink=SmtpSink(hub.host, hub.smtp_port), moderator=MODERATOR,
+                    source=imap_source_at(hub.host, hub.imap_port, address, "pw", tls=False),
+                    sink=smtp_sink_at(hub.host, hub.smtp_port), moderator=MODERATOR,
                     mbox_path=folder / f"{address}.mbox", rng=random.Random(f"{g}{name}"),
                     pgp_mime=i == 0,
                 ))
@@ -314,7 +316,7 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
                                     send_concurrency=args.send_concurrency),
             source="bench",
         )
-        service = Service(config, clock=DemoClock.running(1.0, SystemClock().now()).now)
+        service = Service(bootstrap(config, Overrides(clock=DemoClock.running(1.0, SystemClock().now()))))
         meter = Meter()
         instrument(service, meter)
         await service.start()
@@ -469,8 +471,8 @@ def main() -> None:
 
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-mail-")))
-        mod_ring = Keyring(stack.enter_context(temporary_gnupg_home("m")))
-        robot_ring = Keyring(stack.enter_context(temporary_gnupg_home("r")))
+        mod_ring = keyring(stack.enter_context(temporary_gnupg_home("m")))
+        robot_ring = keyring(stack.enter_context(temporary_gnupg_home("r")))
         print(f"{os.cpu_count()} CPUs (load average {os.getloadavg()[0]:.2f}), "
               f"gpg {mod_ring.gpg_version}; "
               f"making keys for the moderator and {2 * args.games} robots ...")

@@ -42,6 +42,7 @@ from moderator.mail.intake import (
 from moderator.mail.limits import DEFAULT_LIMITS, over_limit
 from moderator.service.auth import check_signature
 from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
+from moderator.testing.gnupg import keyring
 
 OWN = {"titan@moderator.example"}
 CAPS = DEFAULT_LIMITS
@@ -251,8 +252,8 @@ def main() -> None:
     args = parser.parse_args()
 
     with ExitStack() as stack:
-        moderator = Keyring(stack.enter_context(temporary_gnupg_home("m")))
-        ann = Keyring(stack.enter_context(temporary_gnupg_home("a")))
+        moderator = keyring(stack.enter_context(temporary_gnupg_home("m")))
+        ann = keyring(stack.enter_context(temporary_gnupg_home("a")))
         moderator.generate_key("Titan Moderator", "titan@moderator.example")
         ann_fpr = ann.generate_key("Ann", "ann@example.org")
         moderator.import_key(ann.export_public(ann_fpr))

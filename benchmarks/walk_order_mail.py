@@ -113,7 +113,9 @@ async def main() -> None:
             service=c.ServiceSettings(deadline_seconds=3600, tournament_seconds=3600),
             source="walk",
         )
-        service = runtime.Service(config)
+        boot = _first("moderator.runtime.bootstrap")
+        # the Service takes the composition root's App; an older checkout, its config
+        service = runtime.Service(boot.bootstrap(config) if hasattr(boot, "App") else config)
         with service.store.transaction() as tx:
             for name, address, secret in PEOPLE:
                 players.add_player(tx, name, address, secret=secret)

@@ -23,6 +23,7 @@ class Clock(Protocol):
     def now(self) -> datetime: ...
 
 
+@runtime_checkable
 class SettableClock(Clock, Protocol):
     """A clock moved by hand (``simulate`` plays a game's weeks in seconds on one)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.play.errors import GameError
 from moderator.ports import StoreError
-from moderator.runtime.bootstrap import open_store
+from moderator.runtime.bootstrap import App, bootstrap, database_config
 from moderator.runtime.database import described
 from moderator.store import ENV_VAR, EventStore, database_url
 
@@ -46,25 +47,42 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 @contextmanager
-def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
+def _app(db: str | None, *, create: bool = True, config: Any = None) -> Iterator[App]:
     """
-    The store at ``db`` (or where the environment and configuration say); a command
-    that only reads passes ``create=False``, so that a mistyped path creates nothing.
+    The composition root's App on the store at ``db`` (or where the environment and
+    configuration say), its store opened; a command that only reads passes
+    ``create=False``, so that a mistyped path creates nothing.  ``config``: the
+    configuration the command read (its handler, keyring and clock), else one that
+    names only the database.
     """
+    url = database_url(db)
+    settings = database_config(url) if config is None else config
+    if settings.database.url != url:
+        settings = dataclasses.replace(
+            settings, database=dataclasses.replace(settings.database, url=url)
+        )
+    app = bootstrap(settings, create=create)
     try:
-        store = open_store(database_url(db), create=create)
+        _ = app.store
     except SQLAlchemyError as exc:
         raise _fail(f"error: cannot open the database: {described(exc)}") from None
     except (StoreError, ValueError) as exc:
         raise _fail(f"error: {exc}") from None
     try:
-        yield store
+        yield app
     except (StoreError, GameError) as exc:
         raise _fail(f"error: {exc}") from None
     except SQLAlchemyError as exc:
         raise _fail(f"error: the database failed: {described(exc)}") from None
     finally:
-        store.close()
+        app.close()
+
+
+@contextmanager
+def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
+    """The store of ``_app(db, create=create)``: for the commands that need only it."""
+    with _app(db, create=create) as app:
+        yield app.store
 
 
 def _config(path: Path | None) -> Any:

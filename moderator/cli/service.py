@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from sqlalchemy.exc import SQLAlchemyError
 
-from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
+from moderator.cli.common import ConfigOption, DbOption, GameArg, _app, _config, _fail, _store
 from moderator.ports import StoreError
 
 game_app = typer.Typer(help="Games played by mail.", no_args_is_help=True)
@@ -23,14 +23,15 @@ def serve(
     import logging
     import signal
 
-    from moderator.runtime.bootstrap import dkim_signer
+    from moderator.runtime.bootstrap import bootstrap
     from moderator.runtime.config import ConfigError
     from moderator.runtime.service import Service
 
     settings = _config(config)
+    app = bootstrap(settings)
     try:
         _ = (settings.imap_password, settings.smtp_password, settings.gpg_passphrase)
-        dkim_signer(settings)  # a DKIM key that cannot be used stops it here, said plainly
+        _ = app.dkim  # a DKIM key that cannot be used stops it here, said plainly
     except ConfigError as exc:
         raise _fail(f"configuration: {exc}") from None
     logging.basicConfig(
@@ -45,7 +46,7 @@ def serve(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        service = Service(settings)
+        service = Service(app)
 
         def started() -> None:
             typer.echo(
@@ -76,15 +77,13 @@ def worker(
     """Process the mails waiting in the database (as serve does, without reading IMAP)."""
     import time
 
-    from moderator.runtime.bootstrap import keyring, mail_handler
     from moderator.runtime.worker import process_pending
 
     settings = _config(config)
-    handler = mail_handler(settings, keyring(settings))
     gm = settings.moderator.gm_address or None
-    with _store(db or settings.database.url, create=False) as store:
+    with _app(db or settings.database.url, create=False, config=settings) as app:
         while True:
-            tally = process_pending(store, handler, gm_address=gm)
+            tally = process_pending(app.store, app.handler, gm_address=gm)
             summary = ", ".join(f"{k} {v}" for k, v in sorted(tally.counts.items()))
             typer.echo(f"worker: {summary or 'nothing to do'}")
             if loop is None:
@@ -96,11 +95,16 @@ def check_config(config: ConfigOption = None) -> None:
     """Try the database, the mail servers and the moderator's key, as configured."""
     import asyncio
 
+    from moderator.runtime.bootstrap import bootstrap
     from moderator.runtime.selfcheck import check_all
 
     settings = _config(config)
     typer.echo(f"Configuration: {settings.source}")
-    results = asyncio.run(check_all(settings))
+    app = bootstrap(settings)
+    try:
+        results = asyncio.run(check_all(app))
+    finally:
+        app.close()
     for result in results:
         typer.echo(result.line())
     if not all(r.ok for r in results):

@@ -54,7 +54,9 @@ def simulate(
     servers), counting mails, hand-offs and simulated days.
     """
     from moderator.simulate import GameTally, Options, simulate
+    from moderator.simulate.inprocess import EPOCH
     from moderator.simulate.run import MAX_MAILS
+    from moderator.testing.apps import on_test_clock
 
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -77,7 +79,7 @@ def simulate(
             )
 
     try:
-        report = simulate(options, progress)
+        report = simulate(options, on_test_clock(EPOCH), progress)
     except ValueError as exc:
         raise _fail(f"error: {exc}") from None
     if as_json:

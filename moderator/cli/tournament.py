@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
 from typing import Annotated
 
 import typer
 
-from moderator.cli.common import ConfigOption, DbOption, _config, _fail, _store
+from moderator.cli.common import ConfigOption, DbOption, _app, _config, _fail, _store
 from moderator.ports.errors import TournamentNotFoundError
 from moderator.ports.players import DIRECTOR
 
@@ -118,9 +117,10 @@ def tournament_run(config: ConfigOption = None, db: DbOption = None) -> None:
     from moderator.service import tournaments
 
     cfg = _config(config)
-    with _store(db or cfg.database.url, create=False) as store:
+    with _app(db or cfg.database.url, create=False, config=cfg) as app:
+        store = app.store
         address = cfg.moderator.address
-        now = datetime.now(UTC)
+        now = app.clock.now()
         lines = tournaments.finish_games(store, address)
         lines += tournaments.form_games(store, address, now, secrets.randbelow(2**31))
     typer.echo("\n".join(lines) if lines else "Nothing to do.")

@@ -42,13 +42,11 @@ from moderator.demo.keys import (
     robot_address,
 )
 from moderator.demo.mailrobot import MailRobot
-from moderator.mail.imap import ImapSource
-from moderator.mail.smtp import SmtpSink
 from moderator.play.robot_games import DEFAULT_NAMES
 from moderator.ports.mail import PENDING
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
-from moderator.runtime.bootstrap import event_store
+from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.config import (
     Config,
     DatabaseSettings,
@@ -64,6 +62,7 @@ from moderator.service.games import start_game
 from moderator.store import deadlines, inbox, outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock
+from moderator.testing.connections import imap_source_at, smtp_sink_at
 from moderator.testing.hub import MailHub
 
 GAME_ID = "demo"
@@ -210,8 +209,8 @@ def demo_robot(
         address=address,
         keyring=ring,
         fingerprint=key,
-        source=ImapSource(mail.host, mail.imap_port, address, f"{name}-password", tls=False),
-        sink=SmtpSink(mail.host, mail.smtp_port),
+        source=imap_source_at(mail.host, mail.imap_port, address, f"{name}-password", tls=False),
+        sink=smtp_sink_at(mail.host, mail.smtp_port),
         moderator=MODERATOR,
         mbox_path=folder / "mail" / f"{name.lower()}.mbox",
         rng=rng,
@@ -281,7 +280,7 @@ async def _play(
         )
         for index, name in enumerate(names)
     ]
-    service = Service(config, clock=clock.now)
+    service = Service(bootstrap(config, Overrides(clock=clock)))
     await service.start()
     try:
         progress(f"Mail on {hub.host} (SMTP {hub.smtp_port}, IMAP {hub.imap_port}).")
@@ -311,15 +310,16 @@ async def _play(
         await service.stop()
         for bot in robots:
             await bot.source.close()
-    store = event_store(config)
+    after = bootstrap(config, Overrides(clock=clock))
     try:
+        store = after.store
         state = store.load_state(GAME_ID).state
         mailboxes = {bot.name: bot.mbox_path for bot in robots}
         mailboxes["moderator"] = dump_inbox(store, folder / "mail" / "moderator.mbox")
         with store.reading() as tx:
             sent = len(outbox.mails(tx)) - len(outbox.mails(tx, status=PENDING))
     finally:
-        store.close()
+        after.close()
     return DemoSummary(
         folder=folder,
         state=state,

@@ -45,6 +45,7 @@ from moderator.demo.tournament_run import (
 )
 from moderator.demo.tournament_steps import play, sign_up
 from moderator.demo.tournament_summary import TournamentDemoSummary, summarise
+from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.service import Service
 from moderator.testing.clocks import DemoClock
 from moderator.testing.hub import MailHub
@@ -99,7 +100,7 @@ async def _run(
         )
         for index, name in enumerate(names)
     }
-    service = Service(config, clock=clock.now)
+    service = Service(bootstrap(config, Overrides(clock=clock)))
     service.tournament_seed = seed
     await service.start()
     run = DemoRun(

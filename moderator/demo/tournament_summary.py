@@ -18,7 +18,7 @@ from moderator.letters.tournaments import standings as standings_text
 from moderator.ports.mail import PENDING
 from moderator.rules.events import TimeCalled
 from moderator.rules.state import GameState, Step
-from moderator.runtime.bootstrap import event_store
+from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.config import Config
 from moderator.store import outbox
 from moderator.store import tournaments as stored
@@ -116,8 +116,9 @@ class TournamentDemoSummary:
 
 def summarise(run: DemoRun, config: Config) -> TournamentDemoSummary:
     """Read the finished run back from its database (opened afresh) and its robots."""
-    store = event_store(config)
+    app = bootstrap(config)
     try:
+        store = app.store
         with store.reading() as tx:
             tournament = stored.load(tx, TOURNAMENT).state
             sent = len(outbox.mails(tx)) - len(outbox.mails(tx, status=PENDING))
@@ -130,7 +131,7 @@ def summarise(run: DemoRun, config: Config) -> TournamentDemoSummary:
         mailboxes = {bot.name: bot.mbox_path for bot in run.everyone}
         mailboxes["moderator"] = dump_inbox(store, run.folder / "mail" / "moderator.mbox")
     finally:
-        store.close()
+        app.close()
     standings = {
         bot.name: sum(1 for m in mails if m.recipient == bot.address and "standings" in m.subject)
         for bot in run.everyone

@@ -1,32 +1,63 @@
 """
-The composition root: the one place that builds the adapters (the event store on its
-database, the GnuPG keyring, the IMAP and SMTP connections) from the configuration and
-hands them to the parts of the running service (the mail handler, the poller, the
-sender).  ``serve`` (``moderator.runtime.service.Service``), ``worker`` and the
-self-check build through it; the demo and the tests hand it their own store, clock or
-TLS context.  Nothing else in the product constructs an adapter, so a change of
-adapter is a change here.
+The composition root: the one place that builds the adapters and wires the service's
+parts to them.
+
+``bootstrap(config, overrides)`` gives an ``App``: the configuration, the games' clock
+and the real one, and, each built when first asked for, the event store on the
+configured database, the moderator's GnuPG keyring, the IMAP connections, the SMTP
+sink, the DKIM signer, the picture worker, the mail handler, the poller and the sender;
+and a new apscheduler scheduler, IMAP source, SMTP sink or SMTP client whenever a
+caller wants one of its own.  ``serve`` (``moderator.runtime.service.Service``),
+``worker``, ``check-config``, ``simulate``, the demos and the command line's ``--db``
+take their parts from it; ``Overrides`` lets a test or the demo hand in its own store,
+clock or TLS context.  Nothing else in the product constructs an adapter, so a change
+of adapter is a change here.
+
+The event store still tells the games' time to the use cases that read it
+(``EventStore.clock``, ``Tx.now``): the App gives it the App's clock.
 """
 
 from __future__ import annotations
 
 import ssl
-from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, timedelta
+from functools import cached_property
 
+import aiosmtplib
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from moderator.clock import Clock, SystemClock
 from moderator.mail.dkim import DkimError, DkimSigner, load_signer
 from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
 from moderator.mail.intake import ReplyBudget
 from moderator.mail.limits import RawLimits
 from moderator.mail.smtp import SmtpSink
-from moderator.runtime.config import Config, ConfigError
+from moderator.runtime.config import Config, ConfigError, DatabaseSettings
 from moderator.runtime.database import checked_url
+from moderator.runtime.picture_worker import PicturePool, follow_parent, spawn_context
 from moderator.runtime.poller import Poller
 from moderator.runtime.sender import Sender
 from moderator.service.handler import MailGameHandler
 from moderator.store.eventstore import EventStore
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Parts a test, the demo or ``simulate`` hands in instead of the configured ones."""
+
+    #: An open store (its owner closes it); its clock is set to ``clock`` if one is given.
+    store: EventStore | None = None
+    #: The games' clock (deadlines, dates, a signature's age); default: the machine's.
+    clock: Clock | None = None
+    #: Real time, for leases, the mailbox's lock and the scheduler; default: the machine's.
+    wall: Clock | None = None
+    #: TLS for IMAP and SMTP (a test's own certificate authority).
+    ssl_context: ssl.SSLContext | None = None
+    #: The picture worker (a test's; default: one spawned process, made when first wanted).
+    pictures: PicturePool | None = None
 
 
 def imap_source(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> ImapSource:
@@ -98,9 +129,154 @@ def dkim_signer(config: Config) -> DkimSigner | None:
         raise ConfigError(f"[dkim] {exc}") from exc
 
 
-def event_store(config: Config) -> EventStore:
-    """The event store on the configured database."""
-    return EventStore(config.database.url, snapshot_every=config.database.snapshot_every)
+def picture_pool() -> PicturePool:
+    """The picture worker: one spawned process that ends with this one."""
+
+    def make() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(1, mp_context=spawn_context(), initializer=follow_parent)
+
+    return PicturePool(make)
+
+
+def database_config(url: str, *, create: bool = True) -> Config:
+    """A configuration that names only a database (the command line's ``--db``)."""
+    return Config(database=DatabaseSettings(url=url), source="--db" if create else "--db (read)")
+
+
+class App:
+    """What ``bootstrap`` built (see the module's text); ``close`` ends what it opened."""
+
+    def __init__(self, config: Config, overrides: Overrides, *, create: bool = True) -> None:
+        self.config = config
+        self.overrides = overrides
+        #: Whether an empty database may be made (False: a command that only reads).
+        self.create = create
+        #: The games' time.
+        self.clock: Clock = overrides.clock or SystemClock()
+        #: Real time: leases, the mailbox's lock, the scheduler's runs.
+        self.wall: Clock = overrides.wall or SystemClock()
+        self.ssl_context = overrides.ssl_context
+
+    # -- the adapters ---------------------------------------------------------------------
+
+    @cached_property
+    def store(self) -> EventStore:
+        """
+        The event store on the configured database (or the one handed in).
+
+        Raises:
+            DatabaseUrlError: the URL names no database this program can open.
+            SchemaError: the database is empty (without ``create``) or of another schema.
+        """
+        given = self.overrides.store
+        if given is not None:
+            if self.overrides.clock is not None:
+                given.clock = self.clock.now
+            return given
+        url = checked_url(self.config.database.url, must_exist=not self.create)
+        return EventStore(
+            url,
+            snapshot_every=self.config.database.snapshot_every,
+            create=self.create,
+            clock=self.clock.now,
+        )
+
+    @cached_property
+    def keyring(self) -> Keyring | None:
+        """The moderator's keyring (None: no ``[gnupg] home``, mail goes out unsigned)."""
+        return keyring(self.config)
+
+    @cached_property
+    def dkim(self) -> DkimSigner | None:
+        return dkim_signer(self.config)
+
+    @cached_property
+    def pictures(self) -> PicturePool:
+        return self.overrides.pictures or picture_pool()
+
+    @cached_property
+    def source(self) -> ImapSource:
+        """The poller's IMAP connection."""
+        return self.imap_source()
+
+    @cached_property
+    def idle_source(self) -> ImapSource:
+        """The second IMAP connection, waiting in IDLE for new mail."""
+        return self.imap_source()
+
+    def imap_source(self) -> ImapSource:
+        """A new IMAP connection to the moderator's folder (the self-check's, say)."""
+        return imap_source(self.config, ssl_context=self.ssl_context)
+
+    def smtp_sink(self) -> SmtpSink:
+        return smtp_sink(self.config, ssl_context=self.ssl_context)
+
+    def smtp_client(self) -> aiosmtplib.SMTP:
+        """A bare SMTP client on the configured server, not connected (the self-check)."""
+        smtp = self.config.smtp
+        return aiosmtplib.SMTP(
+            hostname=smtp.host,
+            port=smtp.port,
+            use_tls=smtp.tls == "tls",
+            start_tls=smtp.tls == "starttls",
+            tls_context=self.ssl_context,
+            timeout=smtp.timeout,
+        )
+
+    def scheduler(self) -> AsyncIOScheduler:
+        """A new scheduler for the service's jobs (a service started again makes another)."""
+        return AsyncIOScheduler(timezone=UTC)
+
+    # -- the parts wired to them ----------------------------------------------------------
+
+    @cached_property
+    def handler(self) -> MailGameHandler:
+        return mail_handler(self.config, self.keyring)
+
+    @cached_property
+    def poller(self) -> Poller:
+        gm = self.config.moderator.gm_address or None
+        return Poller(self.store, self.source, self.handler, gm_address=gm)
+
+    @cached_property
+    def sender(self) -> Sender:
+        config = self.config
+        return Sender(
+            self.store,
+            self.smtp_sink(),
+            self.keyring,
+            config.gnupg.key or None,
+            config.moderator.address,
+            concurrency=config.service.send_concurrency,
+            from_name=config.moderator.name,
+            verp_key=config.verp_key,
+            dkim=self.dkim,
+            clock=self.clock,
+            wall=self.wall,
+            draw=self.pictures.draw_png,
+        )
+
+    @property
+    def owns_store(self) -> bool:
+        """Whether ``close`` closes the store (it was not handed in)."""
+        return self.overrides.store is None
+
+    def close(self) -> None:
+        """Close the store (unless handed in) and stop the picture worker, if made."""
+        if "pictures" in self.__dict__ and self.overrides.pictures is None:
+            self.pictures.stop()
+        if "store" in self.__dict__ and self.owns_store:
+            self.store.close()
+
+
+def bootstrap(
+    config: Config, overrides: Overrides | None = None, *, create: bool = True
+) -> App:
+    """
+    The App for ``config``; ``overrides`` replace parts of it.  Nothing is opened yet:
+    each adapter is built when first used.
+    """
+    return App(config, overrides or Overrides(), create=create)
 
 
 def open_store(url: str, *, create: bool = True) -> EventStore:
@@ -113,69 +289,19 @@ def open_store(url: str, *, create: bool = True) -> EventStore:
         DatabaseUrlError: the URL names no database this program can open.
         SchemaError: the database is empty (without ``create``) or of another schema.
     """
-    return EventStore(checked_url(url, must_exist=not create), create=create)
-
-
-@dataclass
-class Parts:
-    """What ``bootstrap`` built: the adapters and the service's parts wired to them."""
-
-    store: EventStore
-    keyring: Keyring | None
-    handler: MailGameHandler
-    source: ImapSource
-    idle_source: ImapSource
-    poller: Poller
-    sender: Sender
-
-
-def bootstrap(
-    config: Config,
-    *,
-    store: EventStore | None = None,
-    clock: Callable[[], datetime] | None = None,
-    ssl_context: ssl.SSLContext | None = None,
-) -> Parts:
-    """
-    The service's parts as configured; ``store``, ``clock`` and ``ssl_context`` replace
-    what the configuration would make (the demo, the tests).
-    """
-    the_store = store or event_store(config)
-    if clock is not None:
-        the_store.clock = clock
-    ring = keyring(config)
-    handler = mail_handler(config, ring)
-    source = imap_source(config, ssl_context=ssl_context)
-    gm = config.moderator.gm_address or None
-    return Parts(
-        store=the_store,
-        keyring=ring,
-        handler=handler,
-        source=source,
-        idle_source=imap_source(config, ssl_context=ssl_context),
-        poller=Poller(the_store, source, handler, gm_address=gm),
-        sender=Sender(
-            the_store,
-            smtp_sink(config, ssl_context=ssl_context),
-            ring,
-            config.gnupg.key or None,
-            config.moderator.address,
-            concurrency=config.service.send_concurrency,
-            from_name=config.moderator.name,
-            verp_key=config.verp_key,
-            dkim=dkim_signer(config),
-        ),
-    )
+    return bootstrap(database_config(url), create=create).store
 
 
 __all__ = [
-    "Parts",
+    "App",
+    "Overrides",
     "bootstrap",
+    "database_config",
     "dkim_signer",
-    "event_store",
     "imap_source",
     "keyring",
     "mail_handler",
     "open_store",
+    "picture_pool",
     "smtp_sink",
 ]

@@ -31,7 +31,7 @@ import json
 import logging
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from email import policy
 from email.generator import BytesGenerator
@@ -44,7 +44,7 @@ from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.pictures.spec import Picture
 from moderator.ports import StoredMail
-from moderator.runtime.picture_worker import draw_png
+from moderator.runtime.picture_worker import draw_here
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +113,8 @@ def render_outgoing(
     signer: str | None,
     now: datetime,
     from_name: str = "",
+    *,
+    draw: Callable[[str], bytes] = draw_here,
 ) -> EmailMessage:
     """
     The message to send for an outbox row.  With a ``keyring`` and ``signer`` (the
@@ -127,7 +129,7 @@ def render_outgoing(
     headers = outgoing_headers(mail, now, from_name)
     mail = dataclasses.replace(mail, body=wrapped(mail.body))
     signing = keyring is not None and signer is not None
-    public_extra, private_extra = picture_parts(mail.pictures)
+    public_extra, private_extra = picture_parts(mail.pictures, draw)
     public_extra += [file_part(a) for a in mail.attachments if a.get("part") != "private"]
     private_extra += [file_part(a) for a in mail.attachments if a.get("part") == "private"]
     if mail.private_body is not None:
@@ -208,14 +210,15 @@ def _with_headers(headers: dict[str, str]) -> EmailMessage:
 
 def picture_parts(
     pictures: Sequence[Mapping[str, Any]],
+    draw: Callable[[str], bytes] = draw_here,
 ) -> tuple[list[MIMEPart], list[MIMEPart]]:
-    """(the signed part's pictures, the private part's) as inline PNG parts."""
+    """(the signed part's pictures, the private part's) as inline PNG parts, drawn by ``draw``."""
     public: list[MIMEPart] = []
     private: list[MIMEPart] = []
     for data in pictures:
         try:
             picture = Picture.from_json(data)
-            png = _png(json.dumps(picture.to_json(), sort_keys=True))
+            png = _png(json.dumps(picture.to_json(), sort_keys=True), draw)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("a picture was left out of a mail: %s", exc)
             continue
@@ -226,9 +229,9 @@ def picture_parts(
 
 
 @functools.lru_cache(maxsize=32)
-def _png(picture_json: str) -> bytes:
+def _png(picture_json: str, draw: Callable[[str], bytes]) -> bytes:
     """A picture drawn and rasterised, kept for the mail sent again (a retry, a resend)."""
-    return draw_png(picture_json)
+    return draw(picture_json)
 
 
 def file_part(attachment: Mapping[str, str]) -> MIMEPart:

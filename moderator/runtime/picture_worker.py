@@ -4,8 +4,8 @@ Pictures drawn in a worker process of their own.
 resvg keeps Python's global lock while it renders (~80 ms a picture, measured: two
 threads take as long as one), so a picture drawn in the sender's thread would stall
 everything else the service does meanwhile: polling, the deadlines, the other mails.
-One worker process, started the first time a picture is wanted and kept, draws them
-instead; on two cores the service goes on while it works.  The worker keeps the lands'
+One worker process (``PicturePool``: the composition root makes it), started the first
+time a picture is wanted and kept, draws them instead; on two cores the service goes on while it works.  The worker keeps the lands'
 pixels between pictures (``raster.layers_to_png``).  A worker that died is replaced at
 the next picture; the one that was being drawn is left out of its mail (logged by
 ``outgoing``).
@@ -25,8 +25,10 @@ import json
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
 from moderator.pictures.raster import layers_to_png
@@ -35,44 +37,68 @@ from moderator.pictures.spec import Picture, layers
 #: Longest wait for one picture before the mail goes without it.
 PICTURE_SECONDS = 60.0
 
-_lock = threading.Lock()
-_pool: ProcessPoolExecutor | None = None
+#: What makes the worker process: the composition root's ``picture_pool``.
+PoolFactory = Callable[[], ProcessPoolExecutor]
 
 
-def draw_png(picture_json: str) -> bytes:
+class PicturePool:
     """
-    The picture ``Picture.to_json`` wrote (as a JSON string) as a palette PNG.
-
-    Raises:
-        ValueError: it is not a picture, or the worker could not draw it.
+    The one worker process that draws pictures, started by ``make`` (the composition
+    root's) when the first picture is wanted, kept, and replaced when it died.
     """
-    pool = _worker()
-    try:
-        return pool.submit(_draw, picture_json).result(timeout=PICTURE_SECONDS)
-    except BrokenProcessPool as exc:
-        _forget(pool)
-        raise ValueError(f"the picture worker died: {exc}") from exc
-    except TimeoutError as exc:
-        raise ValueError(f"the picture took longer than {PICTURE_SECONDS:g} s") from exc
+
+    def __init__(self, make: PoolFactory) -> None:
+        self._make = make
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def draw_png(self, picture_json: str) -> bytes:
+        """
+        The picture ``Picture.to_json`` wrote (as a JSON string) as a palette PNG.
+
+        Raises:
+            ValueError: it is not a picture, or the worker could not draw it.
+        """
+        pool = self._worker()
+        try:
+            return pool.submit(draw_here, picture_json).result(timeout=PICTURE_SECONDS)
+        except BrokenProcessPool as exc:
+            self._forget(pool)
+            raise ValueError(f"the picture worker died: {exc}") from exc
+        except TimeoutError as exc:
+            raise ValueError(f"the picture took longer than {PICTURE_SECONDS:g} s") from exc
+
+    def stop(self) -> None:
+        """Stop the worker, if one runs (a stopping service; the next picture starts another)."""
+        with self._lock:
+            pool = self._pool
+        if pool is not None:
+            self._forget(pool)
+
+    def _worker(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = self._make()
+            return self._pool
+
+    def _forget(self, pool: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _draw(picture_json: str) -> bytes:
-    """In the worker: draw and rasterise."""
+def draw_here(picture_json: str) -> bytes:
+    """Draw and rasterise in this process (in the worker; or where no worker is wanted)."""
     return layers_to_png(layers(Picture.from_json(json.loads(picture_json))))
 
 
-def _worker() -> ProcessPoolExecutor:
-    global _pool
-    with _lock:
-        if _pool is None:
-            # spawn: a fork of a process with threads (the sender's) may inherit held locks
-            _pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_follow_parent
-            )
-        return _pool
+def spawn_context() -> BaseContext:
+    """spawn: a fork of a process with threads (the sender's) may inherit held locks."""
+    return multiprocessing.get_context("spawn")
 
 
-def _follow_parent() -> None:
+def follow_parent() -> None:
     """In the worker, first: end the worker when the service ends (the module's text)."""
     parent = multiprocessing.parent_process()
     if parent is not None:
@@ -84,19 +110,3 @@ def _follow_parent() -> None:
 def _end_with(parent: BaseProcess) -> None:
     parent.join()  # returns once the service's end of the pipe is closed: it is gone
     os._exit(0)
-
-
-def _forget(pool: ProcessPoolExecutor) -> None:
-    global _pool
-    with _lock:
-        if _pool is pool:
-            _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def stop() -> None:
-    """Stop the worker, if one runs (a stopping service; the next picture starts another)."""
-    with _lock:
-        pool = _pool
-    if pool is not None:
-        _forget(pool)

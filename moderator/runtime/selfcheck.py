@@ -5,14 +5,15 @@ it fails.
 The database (reachable, migrations current), the IMAP folder (login, select, IDLE),
 the SMTP server (connect, TLS, login), the moderator's key (present with its secret
 part, able to sign) and, when configured, the DKIM key (it loads, it signs, and the
-DNS record to publish for it).  Nothing is sent and no mail is touched.
+DNS record to publish for it).  Nothing is sent and no mail is touched.  Every
+connection and key comes from the composition root's ``App``, built lazily: a check
+that fails stops nothing else from being tried.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
@@ -21,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.mail.dkim import aligned
 from moderator.mail.errors import MailError
-from moderator.runtime.bootstrap import dkim_signer, imap_source, keyring
+from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config, ConfigError
 from moderator.runtime.database import DatabaseUrlError, checked_url, described, shown
 from moderator.runtime.outgoing import wire_bytes
@@ -69,8 +70,9 @@ def check_database(config: Config) -> Check:
     return Check("database", True, f"{where}: schema revision {head}, current")
 
 
-async def check_imap(config: Config) -> Check:
-    source = imap_source(config)
+async def check_imap(app: App) -> Check:
+    config = app.config
+    source = app.imap_source()
     where = f"{config.imap.user}@{config.imap.host}:{config.imap.port}/{config.imap.folder}"
     try:
         await source.fetch_new(None, None, limit=1)
@@ -83,16 +85,11 @@ async def check_imap(config: Config) -> Check:
     return Check("imap", True, f"{where}: logged in, folder selected, {how}")
 
 
-async def check_smtp(config: Config) -> Check:
+async def check_smtp(app: App) -> Check:
+    config = app.config
     smtp = config.smtp
     where = f"{smtp.host}:{smtp.port} ({smtp.tls})"
-    client = aiosmtplib.SMTP(
-        hostname=smtp.host,
-        port=smtp.port,
-        use_tls=smtp.tls == "tls",
-        start_tls=smtp.tls == "starttls",
-        timeout=smtp.timeout,
-    )
+    client = app.smtp_client()
     try:
         await client.connect()
         if smtp.user:
@@ -103,8 +100,9 @@ async def check_smtp(config: Config) -> Check:
     return Check("smtp", True, f"{where}: connected{', logged in' if smtp.user else ''}")
 
 
-def check_key(config: Config) -> Check:
-    ring = keyring(config)
+def check_key(app: App) -> Check:
+    config = app.config
+    ring = app.keyring
     if ring is None:
         return Check(
             "gnupg", False, "no [gnupg] home and key: mail would go out unsigned (trials only)"
@@ -126,18 +124,19 @@ def check_key(config: Config) -> Check:
     return Check("gnupg", True, f"key {fingerprint} signs (gpg {ring.gpg_version})")
 
 
-def check_dkim(config: Config) -> Check:
+def check_dkim(app: App) -> Check:
     """
     The DKIM key loads and signs a mail that then verifies against the record it
     gives; prints that record, to publish in DNS.  Off: says who should sign instead.
     """
+    config = app.config
     if not config.dkim.key_file:
         return Check(
             "dkim", True, "off: the moderator does not sign (the mail server should: "
             "docs/moderators.md, Deliverable mail)"
         )
     try:
-        signer = dkim_signer(config)
+        signer = app.dkim
     except ConfigError as exc:
         return Check("dkim", False, str(exc))
     assert signer is not None
@@ -146,7 +145,7 @@ def check_dkim(config: Config) -> Check:
     trial["From"] = sender
     trial["To"] = sender
     trial["Subject"] = "titan-moderator check-config"
-    trial["Date"] = format_datetime(datetime.now(UTC))
+    trial["Date"] = format_datetime(app.clock.now())
     trial["Message-ID"] = make_msgid(domain=signer.domain)
     trial.set_content("A trial of the DKIM key; never sent.\n")
     try:
@@ -179,12 +178,12 @@ def check_secrets(config: Config) -> Check:
     return Check("secrets", True, "password files readable")
 
 
-async def check_all(config: Config) -> list[Check]:
+async def check_all(app: App) -> list[Check]:
     """Every check, in order; the mail servers are tried at once."""
-    secrets = check_secrets(config)
+    secrets = check_secrets(app.config)
     if not secrets.ok:
         return [secrets]
-    database = await asyncio.to_thread(check_database, config)
-    imap, smtp = await asyncio.gather(check_imap(config), check_smtp(config))
-    key = await asyncio.to_thread(check_key, config)
-    return [secrets, database, imap, smtp, key, check_dkim(config)]
+    database = await asyncio.to_thread(check_database, app.config)
+    imap, smtp = await asyncio.gather(check_imap(app), check_smtp(app))
+    key = await asyncio.to_thread(check_key, app)
+    return [secrets, database, imap, smtp, key, check_dkim(app)]

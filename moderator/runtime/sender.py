@@ -28,10 +28,13 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
+from functools import partial
 
+from moderator.clock import Clock, SystemClock
 from moderator.mail.dkim import DkimError, DkimSigner
 from moderator.mail.errors import GpgError, MailTransportError
 from moderator.mail.gpg import Keyring
@@ -39,6 +42,7 @@ from moderator.mail.smtp import SmtpSession, SmtpSink, next_attempt
 from moderator.mail.verp import return_path
 from moderator.ports import StoredMail
 from moderator.runtime.outgoing import render_outgoing, wire_bytes
+from moderator.runtime.picture_worker import draw_here
 from moderator.store import outbox
 from moderator.store.eventstore import EventStore
 
@@ -73,8 +77,19 @@ class Sender:
         renew_every: timedelta = outbox.RENEW_EVERY,
         verp_key: bytes | None = None,
         dkim: DkimSigner | None = None,
+        clock: Clock | None = None,
+        wall: Clock | None = None,
+        draw: Callable[[str], bytes] = draw_here,
     ) -> None:
         self.store = store
+        #: The games' time (a mail's Date, its next attempt): ``clock``, else the store's.
+        self.now: Callable[[], datetime] = (
+            clock.now if clock is not None else lambda: store.clock()
+        )
+        #: Real time, for the leases.
+        self.wall: Clock = wall or SystemClock()
+        #: Draws a picture as PNG: the composition root's worker process (default: here).
+        self.draw = draw
         #: How long a claim holds a mail, and how often it is renewed while we work on it.
         self.lease = lease
         self.renew_every = renew_every
@@ -95,7 +110,7 @@ class Sender:
     def render(self, mail: StoredMail) -> EmailMessage | bytes:
         """The mail as it goes to SMTP: its message, or its DKIM-signed bytes."""
         message = render_outgoing(
-            mail, self.keyring, self.signer, self.store.clock(), self.from_name
+            mail, self.keyring, self.signer, self.now(), self.from_name, draw=self.draw
         )
         if self.dkim is None:
             return message
@@ -127,7 +142,7 @@ class Sender:
 
     def _claim(self) -> StoredMail | None:
         with self.store.transaction() as tx:
-            return outbox.claim_due(tx, tx.now(), lease=self.lease)
+            return outbox.claim_due(tx, self.now(), wall=self.wall.now(), lease=self.lease)
 
     async def _send(self, mail: StoredMail, tally: SendTally, session: SmtpSession) -> None:
         """Send one claimed mail, its lease renewed until its result is recorded."""
@@ -145,7 +160,9 @@ class Sender:
         while True:
             await asyncio.sleep(self.renew_every.total_seconds())
             try:
-                held = await asyncio.to_thread(outbox.renew, self.store, mail, lease=self.lease)
+                held = await asyncio.to_thread(
+                    partial(outbox.renew, self.store, mail, wall=self.wall.now(), lease=self.lease)
+                )
             except Exception as exc:  # noqa: BLE001 - the database may be back at the next renewal
                 log.warning("mail %d: its lease could not be renewed (%s)", mail.id, exc)
                 continue
@@ -167,7 +184,7 @@ class Sender:
             permanent = not isinstance(exc, MailTransportError | DkimError) or (
                 isinstance(exc, MailTransportError) and exc.permanent
             )
-            retry = next_attempt(mail.attempts, self.store.clock(), rng=self.rng)
+            retry = next_attempt(mail.attempts, self.now(), rng=self.rng)
             gave_up = await asyncio.to_thread(
                 outbox.mark_failed, self.store, mail, str(exc), give_up=permanent, retry_at=retry
             )

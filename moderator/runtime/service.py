@@ -33,9 +33,10 @@ whose sender died goes out within about ``outbox.LEASE``.
 before it shuts the scheduler down: apscheduler would cancel a round still running then
 and log the cancellation as an error, with a traceback, although nothing went wrong.
 
-The clock (``EventStore.clock``) is injected: tests and the demo run games on a fast
-clock while apscheduler's own timers, the mailbox's lock and the outbox's leases stay in
-real seconds.
+Every part comes from the composition root's ``App`` (``runtime.bootstrap``), the
+scheduler too.  Two clocks: the games' (``App.clock``, which tests and the demo replace
+with one of their own) and real time (``App.wall``), which apscheduler's timers, the
+mailbox's lock and the outbox's leases keep whatever the games' clock does.
 """
 
 from __future__ import annotations
@@ -44,9 +45,8 @@ import asyncio
 import contextlib
 import logging
 import os
-import ssl
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -54,14 +54,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy.engine import make_url
 
 from moderator.mail.errors import MailError
-from moderator.runtime.bootstrap import bootstrap
+from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config
 from moderator.runtime.poller import PollResult
 from moderator.runtime.rounds import Rounds
 from moderator.runtime.sender import SendTally
 from moderator.service import clockwork, tournaments
 from moderator.store import outbox, poller_lock, seals
-from moderator.store.eventstore import EventStore
 
 log = logging.getLogger(__name__)
 
@@ -76,31 +75,19 @@ STOP_GRACE = timedelta(seconds=30)
 
 
 class Service:
-    """
-    The moderator at work (see the module's text).
+    """The moderator at work (see the module's text), on the parts of ``app``."""
 
-    ``store``, ``clock`` and ``ssl_context`` replace what the configuration would
-    make (tests, the demo); ``ssl_context`` is used for both IMAP and SMTP.
-    """
-
-    def __init__(
-        self,
-        config: Config,
-        *,
-        store: EventStore | None = None,
-        clock: Callable[[], datetime] | None = None,
-        ssl_context: ssl.SSLContext | None = None,
-    ) -> None:
+    def __init__(self, app: App) -> None:
+        self.app = app
+        config: Config = app.config
         self.config = config
-        parts = bootstrap(config, store=store, clock=clock, ssl_context=ssl_context)
-        self.store = parts.store
-        self._own_store = store is None
-        self.keyring = parts.keyring
-        self.handler = parts.handler
-        self.source = parts.source
-        self._idle_source = parts.idle_source
-        self.poller = parts.poller
-        self.sender = parts.sender
+        self.store = app.store
+        self.keyring = app.keyring
+        self.handler = app.handler
+        self.source = app.source
+        self._idle_source = app.idle_source
+        self.poller = app.poller
+        self.sender = app.sender
         #: The mailbox's lock (``poller_lock``): its name, this run's owner id, how often
         #: its heartbeat is renewed and when an unrenewed one counts as dead.
         self.mailbox = poller_lock.mailbox_key(
@@ -159,7 +146,7 @@ class Service:
     async def beat_now(self) -> bool:
         """Renew the mailbox lock's heartbeat; False (and ``lost`` set) if it was taken."""
         held = await asyncio.to_thread(
-            poller_lock.beat, self.store, self.mailbox, self.owner, now=poller_lock.wall_clock()
+            poller_lock.beat, self.store, self.mailbox, self.owner, now=self.app.wall.now()
         )
         if not held and not self.lost.is_set():
             other = await asyncio.to_thread(poller_lock.holder, self.store, self.mailbox)
@@ -180,13 +167,13 @@ class Service:
                 clockwork.check_deadlines,
                 self.store,
                 self.config.moderator.address,
-                self.store.clock(),
+                self.app.clock.now(),
                 max_outage=self.max_outage,
             )
         )
         for line in done:
             log.info("deadlines: %s", line)
-        pruned = await asyncio.to_thread(seals.prune_store, self.store, self.store.clock())
+        pruned = await asyncio.to_thread(seals.prune_store, self.store, self.app.clock.now())
         if pruned:
             log.info("deadlines: %d seals of signatures past their window dropped", pruned)
         if done:
@@ -199,7 +186,7 @@ class Service:
 
         def work() -> list[str]:
             done = tournaments.finish_games(self.store, address)
-            now = self.store.clock()
+            now = self.app.clock.now()
             seed = self.tournament_seed
             if seed is None:
                 seed = int(now.timestamp() * 1000) & 0x7FFFFFFF  # new draws at every round
@@ -225,9 +212,16 @@ class Service:
                 database (nothing was started).
         """
         dead = await asyncio.to_thread(
-            poller_lock.acquire, self.store, self.mailbox, self.owner, stale=self.lock_stale
+            partial(
+                poller_lock.acquire,
+                self.store,
+                self.mailbox,
+                self.owner,
+                now=self.app.wall.now(),
+                stale=self.lock_stale,
+            )
         )
-        self._locked_at = poller_lock.wall_clock()
+        self._locked_at = self.app.wall.now()
         if dead is not None:
             silent = self._locked_at - dead.heartbeat_at >= self.lock_stale
             log.warning(
@@ -255,13 +249,13 @@ class Service:
             clockwork.service_started,
             self.store,
             self.config.moderator.address,
-            self.store.clock(),
+            self.app.clock.now(),
             max_outage=self.max_outage,
         ):
             log.info("start-up: %s", line)
         self._rounds = Rounds()  # a service stopped and started again runs its rounds anew
-        scheduler = AsyncIOScheduler(timezone=UTC)
-        now = datetime.now(UTC)
+        scheduler = self.app.scheduler()
+        now = self.app.wall.now()
         jobs: list[tuple[str, Callable[[], Any], float]] = [
             ("poll", self._rounds.job(self.poll_now), self.config.imap.poll_seconds),
             ("send", self._rounds.job(self.send_now), self.config.smtp.send_seconds),
@@ -299,7 +293,8 @@ class Service:
     async def stop(self) -> None:
         """
         Stop the jobs, letting the rounds running end (for at most ``stop_grace``, then
-        cut off), close the connections and the store.
+        cut off), close the connections, the store (unless handed in) and the picture
+        worker.
         """
         if self._idle_task is not None:
             self._idle_task.cancel()
@@ -317,8 +312,7 @@ class Service:
         if self.keyring is not None:
             self.keyring.stop_agent()
         await self._unlock()
-        if self._own_store:
-            self.store.close()
+        self.app.close()
 
     async def run(
         self, stop: asyncio.Event, *, started: Callable[[], None] | None = None
@@ -330,8 +324,7 @@ class Service:
         try:
             await self.start()
         except poller_lock.MailboxBusyError:
-            if self._own_store:  # nothing else was opened (nor the GnuPG agent touched)
-                self.store.close()
+            self.app.close()  # nothing else was opened (nor the GnuPG agent touched)
             raise
         except BaseException:
             await self.stop()
@@ -358,11 +351,11 @@ class Service:
             return
         if at is not None and job.next_run_time is not None and job.next_run_time <= at:
             return
-        job.modify(next_run_time=at or datetime.now(UTC))
+        job.modify(next_run_time=at or self.app.wall.now())
 
     def _lease_ends(self) -> datetime | None:
         with self.store.reading() as tx:
-            return outbox.lease_ends(tx)
+            return outbox.lease_ends(tx, self.app.wall.now())
 
     async def _unlock(self) -> None:
         """Give the mailbox's lock up (if this service holds it) and say so."""
@@ -376,7 +369,7 @@ class Service:
         except Exception as exc:  # noqa: BLE001 - it lapses by itself after lock_stale
             log.warning("the lock on %s could not be released (%s)", self.mailbox, exc)
             released = False
-        ran = poller_lock.wall_clock() - since
+        ran = self.app.wall.now() - since
         log.info(
             "stopped serving %s after %s: %s",
             self.config.moderator.address,

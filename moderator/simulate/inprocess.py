@@ -1,14 +1,14 @@
 """
 The mail service in one process, with no mail servers: what ``simulate`` plays through.
 
-The store (SQLite in a temporary folder) and the mail handler are built by the
-composition root (``runtime.bootstrap``) from a configuration like the demo's, without
-a GnuPG home: players authenticate with a ``secret`` line, in games that allow it.  A
+The store (SQLite in a temporary folder), the mail handler and the clock come from the
+composition root's ``App`` (``runtime.bootstrap``), for a configuration like the demo's
+(``simulation_config``) without a GnuPG home: players authenticate with a ``secret`` line, in games that allow it.  A
 robot's mail is plain RFC 5322 bytes, archived with ``inbox.receive`` and processed by
 ``processing.process_message``, the very runner the poller calls for each message; the
 moderator's answers stay outbox rows (a real sender would sign each one: here they are
-counted and read, never sent).  Time is a hand-moved clock given to the store; the
-deadline job (``clockwork.check_deadlines``) is called at each moment something is due.
+counted and read, never sent).  Time is a hand-moved clock (the App's, which the
+command line makes a ``SettableClock``); the deadline job (``clockwork.check_deadlines``) is called at each moment something is due.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from moderator.clock import SettableClock
 from moderator.mail import compose
 from moderator.rules.state import GameState
-from moderator.runtime import bootstrap
+from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config, DatabaseSettings, ModeratorSettings, ServiceSettings
 from moderator.schedule.limits import TimeLimits
 from moderator.service import clockwork, processing
@@ -48,20 +49,6 @@ def secret_of(name: str, game_id: str) -> str:
     return f"{name.lower()}-{game_id}-secret"
 
 
-class Clock:
-    """The store's clock, moved on by hand."""
-
-    def __init__(self, start: datetime = EPOCH) -> None:
-        self._now = start
-
-    def now(self) -> datetime:
-        return self._now
-
-    def set(self, moment: datetime) -> datetime:
-        self._now = moment
-        return moment
-
-
 @dataclass(frozen=True, slots=True)
 class Written:
     """One outbox row, as far as the simulation reads it."""
@@ -83,26 +70,34 @@ class Delivered:
     mails: list[Written]
 
 
+def simulation_config(folder: Path) -> Config:
+    """The moderator a simulation runs: its database in ``folder``, no keys, no budget."""
+    return Config(
+        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator (simulated)"),
+        database=DatabaseSettings(url=f"sqlite:///{folder / 'simulate.sqlite'}"),
+        # Robots are not runaway mailers: no daily budget gets in their way.
+        service=ServiceSettings(reply_budget=1_000_000),
+        source="simulate",
+    )
+
+
 class InProcess:
     """A store, a handler and a clock: the service without its mail adapters."""
 
-    def __init__(self, folder: Path, clock: Clock) -> None:
-        config = Config(
-            moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator (simulated)"),
-            database=DatabaseSettings(url=f"sqlite:///{folder / 'simulate.sqlite'}"),
-            # Robots are not runaway mailers: no daily budget gets in their way.
-            service=ServiceSettings(reply_budget=1_000_000),
-            source="simulate",
-        )
-        self.clock = clock
-        self.store: EventStore = bootstrap.event_store(config)
-        self.store.clock = clock.now
-        self.handler: MailGameHandler = bootstrap.mail_handler(config, None)
+    def __init__(self, app: App) -> None:
+        clock = app.clock
+        if not isinstance(clock, SettableClock):
+            msg = f"a simulation moves its clock by hand: {clock!r} cannot be set"
+            raise TypeError(msg)
+        self.app = app
+        self.clock: SettableClock = clock
+        self.store: EventStore = app.store
+        self.handler: MailGameHandler = app.handler
         self._sent = 0
         self._seen = 0
 
     def close(self) -> None:
-        self.store.close()
+        self.app.close()
 
     # -- mail in ------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ import math
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -34,10 +35,23 @@ from pathlib import Path
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.runtime.bootstrap import App
+from moderator.runtime.config import Config
 from moderator.schedule.limits import TimeLimits
 from moderator.simulate.answers import refusals
 from moderator.simulate.composer import DEFAULT, STRICT, Composer
-from moderator.simulate.inprocess import EPOCH, Clock, InProcess, Written, robot_address, secret_of
+from moderator.simulate.inprocess import (
+    EPOCH,
+    InProcess,
+    Written,
+    robot_address,
+    secret_of,
+    simulation_config,
+)
+
+#: Builds the App a game runs on from its configuration: the command line's gives it a
+#: hand-moved clock starting at ``EPOCH``.
+AppBuilder = Callable[[Config], App]
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 #: The spread of reply times: sigma of their natural logarithm.
@@ -138,10 +152,10 @@ def game_seed(seed: int, index: int) -> int:
     return random.Random(f"simulate-dice:{seed}:{index}").randrange(2**31)
 
 
-def play_game(options: Options, index: int) -> GameTally:
+def play_game(options: Options, index: int, build: AppBuilder) -> GameTally:
     """Game ``index`` of the run, in a store of its own in a temporary folder."""
     with tempfile.TemporaryDirectory(prefix="titan-simulate-") as folder:
-        world = InProcess(Path(folder), Clock())
+        world = InProcess(build(simulation_config(Path(folder))))
         try:
             return _Game(options, index, world).play()
         finally:

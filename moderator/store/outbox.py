@@ -26,7 +26,7 @@ import socket
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, insert, or_, select, update
@@ -47,11 +47,6 @@ RENEW_EVERY = timedelta(seconds=5)
 MAX_ATTEMPTS = 8
 
 log = logging.getLogger(__name__)
-
-
-def wall_clock() -> datetime:
-    """Real time, for leases (the store's clock is the games' and may run fast)."""
-    return datetime.now(UTC)
 
 
 def new_claim() -> str:
@@ -188,7 +183,7 @@ def claim_due(
     tx: Tx,
     now: datetime,
     *,
-    wall: datetime | None = None,
+    wall: datetime,
     claim: str | None = None,
     lease: timedelta = LEASE,
 ) -> StoredMail | None:
@@ -198,7 +193,6 @@ def claim_due(
     claim token (or ``claim``) until ``wall + lease``.  On PostgreSQL, rows another
     sender is claiming are skipped (``SKIP LOCKED``).
     """
-    wall = wall or wall_clock()
     token = claim or new_claim()
     free = or_(OUTBOX.c.claimed_until.is_(None), OUTBOX.c.claimed_until <= wall)
     while True:
@@ -242,14 +236,14 @@ def renew(
     store: EventStore,
     mail: StoredMail,
     *,
-    wall: datetime | None = None,
+    wall: datetime,
     lease: timedelta = LEASE,
 ) -> bool:
     """
     Extend the lease on ``mail`` to ``wall + lease``, if its claim still holds it;
     returns whether it did (False: another sender took it over, or it was recorded).
     """
-    until = (wall or wall_clock()) + lease
+    until = wall + lease
     with store.transaction() as tx:
         done = tx.connection.execute(
             update(OUTBOX).where(*_held(mail)).values(claimed_until=until)
@@ -257,9 +251,8 @@ def renew(
     return done.rowcount == 1
 
 
-def lease_ends(tx: Tx, wall: datetime | None = None) -> datetime | None:
+def lease_ends(tx: Tx, wall: datetime) -> datetime | None:
     """When the first lease still running at ``wall`` ends (None: no mail is held)."""
-    wall = wall or wall_clock()
     first: datetime | None = tx.connection.execute(
         select(func.min(OUTBOX.c.claimed_until)).where(
             OUTBOX.c.status == PENDING, OUTBOX.c.claimed_until > wall
@@ -330,19 +323,20 @@ def deliver(
     store: EventStore,
     send: Callable[[StoredMail], None],
     *,
+    wall: Callable[[], datetime],
     limit: int = 100,
     max_attempts: int = MAX_ATTEMPTS,
 ) -> tuple[int, int]:
     """
     Send due mails with ``send`` (which raises if the mail could not be handed on);
-    returns (sent, failed this round).  Nothing renews the leases here, so ``send``
+    returns (sent, failed this round); ``wall`` tells the real time of the leases.  Nothing renews the leases here, so ``send``
     must take well under ``LEASE``; the service's sender (``moderator.runtime.sender``)
     renews them while it signs and sends.
     """
     sent = failed = 0
     for _ in range(limit):
         with store.transaction() as tx:
-            mail = claim_due(tx, tx.now())
+            mail = claim_due(tx, tx.now(), wall=wall())
         if mail is None:
             break
         try:

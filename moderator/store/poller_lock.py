@@ -109,10 +109,6 @@ def new_owner() -> str:
     return uuid.uuid4().hex
 
 
-def wall_clock() -> datetime:
-    return datetime.now(UTC)
-
-
 def holder(store: EventStore, mailbox: str) -> Holder | None:
     """Who holds ``mailbox``'s lock (None: nobody)."""
     with store.reading() as tx:
@@ -131,7 +127,7 @@ def acquire(
     mailbox: str,
     owner: str,
     *,
-    now: datetime | None = None,
+    now: datetime,
     stale: timedelta = STALE,
     host: str | None = None,
     pid: int | None = None,
@@ -145,7 +141,6 @@ def acquire(
         MailboxBusyError: another owner's heartbeat is younger than ``stale`` and its
             process is not known to be gone (``holder_gone``).
     """
-    now = now or wall_clock()
     here = host or socket.gethostname()
     values = {
         "owner": owner,
@@ -196,13 +191,13 @@ def acquire(
     raise StoreError(msg)
 
 
-def beat(store: EventStore, mailbox: str, owner: str, *, now: datetime | None = None) -> bool:
+def beat(store: EventStore, mailbox: str, owner: str, *, now: datetime) -> bool:
     """Renew ``owner``'s heartbeat; False if the lock is no longer his (taken over)."""
     with store.transaction() as tx:
         done = tx.connection.execute(
             update(POLLER_LOCK)
             .where(POLLER_LOCK.c.mailbox == mailbox, POLLER_LOCK.c.owner == owner)
-            .values(heartbeat_at=now or wall_clock())
+            .values(heartbeat_at=now)
         )
     if done.rowcount != 1:
         _ours.discard(owner)

@@ -30,12 +30,13 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
+from moderator.clock import SystemClock
 from moderator.ports.deadlines import DUE
 from moderator.ports.mail import PENDING, RECEIVED
 
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
+#: The machine's time (``moderator.clock``): a column's default when its writer gives none,
+#: and the store's clock unless the composition root hands it another.
+utcnow = SystemClock().now
 
 
 class UTCDateTime(TypeDecorator[datetime]):

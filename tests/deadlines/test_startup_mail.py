@@ -12,6 +12,7 @@ from pathlib import Path
 
 from moderator import robot
 from moderator.rules.legal import to_act
+from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.config import Config
 from moderator.runtime.service import Service
 from moderator.store import deadlines
@@ -50,7 +51,7 @@ def test_wolff_21_0_an_order_that_came_during_a_restart_is_played_before_its_dea
             for name in ("Ann", "Bob"):
                 hub.add_user(address(name), "pw")
             await hub.deliver(MODERATOR, order)  # it came while the service was down
-            service = Service(config(hub, desk.store.url), clock=desk.clock.now)
+            service = Service(bootstrap(config(hub, desk.store.url), Overrides(clock=desk.clock)))
             await service.start()
             await service.stop()
 

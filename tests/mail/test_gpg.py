@@ -12,9 +12,10 @@ import gnupg
 import pytest
 
 from moderator.mail.errors import GpgError, MailError
-from moderator.mail.gpg import Keyring, normalize_fingerprint
+from moderator.mail.gpg import normalize_fingerprint
 from moderator.mail.pgp_packets import signature_hash
 from moderator.mail.signatures import SignatureStatus
+from moderator.testing.gnupg import keyring as open_keyring
 
 CORPUS = Path("/work/shared/mail-corpus")
 ORDERS = b"move Rd01 to 133\r\nsplit Rd02 Ogre Ogre\r\n"
@@ -44,11 +45,11 @@ def test_export_then_import_gives_the_same_fingerprint(gpg_world, gpg_home):
     armored = gpg_world.ann.keyring.export_public(gpg_world.ann.fingerprint)
     assert "BEGIN PGP PUBLIC KEY BLOCK" in armored
     assert "PRIVATE" not in armored
-    assert Keyring(gpg_home).import_key(armored) == (gpg_world.ann.fingerprint,)
+    assert open_keyring(gpg_home).import_key(armored) == (gpg_world.ann.fingerprint,)
 
 
 def test_import_of_garbage_and_export_of_a_missing_key_fail(gpg_world, gpg_home):
-    keyring = Keyring(gpg_home)
+    keyring = open_keyring(gpg_home)
     with pytest.raises(GpgError, match="no OpenPGP key"):
         keyring.import_key("hello, I am not a key")
     with pytest.raises(GpgError, match="import it first") as caught:
@@ -127,13 +128,13 @@ def test_signing_without_the_secret_key_tells_what_to_do(gpg_world):
 
 
 def test_passphrase_protected_key(gpg_home):
-    keyring = Keyring(gpg_home)
+    keyring = open_keyring(gpg_home)
     fpr = keyring.generate_key("Guarded", "guarded@titan.example", passphrase="s3cret words")
     keyring.stop_agent()  # forget any cached passphrase
     with pytest.raises(GpgError, match="passphrase"):
-        Keyring(gpg_home, passphrase="wrong").sign_detached(ORDERS, fpr)
+        open_keyring(gpg_home, passphrase="wrong").sign_detached(ORDERS, fpr)
     keyring.stop_agent()
-    signature = Keyring(gpg_home, passphrase="s3cret words").sign_detached(ORDERS, fpr)
+    signature = open_keyring(gpg_home, passphrase="s3cret words").sign_detached(ORDERS, fpr)
     assert keyring.verify_detached(ORDERS, signature).valid
 
 

@@ -37,6 +37,7 @@ from moderator.mail.imap import (
 )
 from moderator.mail.imap_responses import fetched_bodies, search_uids, uid_set
 from moderator.mail.smtp import SmtpSink, TlsMode, next_attempt
+from moderator.testing.connections import imap_source_at, smtp_sink_at
 from moderator.testing.hub import MailHub
 
 from .dovecot import TemporaryDovecot
@@ -192,7 +193,7 @@ async def flags(
 
 
 def source(server: Server, address: str, password: str, **options: Any) -> ImapSource:
-    return ImapSource(server.host, server.port, address, password, tls=False, **options)
+    return imap_source_at(server.host, server.port, address, password, tls=False, **options)
 
 
 # -- IMAP: fetching -------------------------------------------------------------------------
@@ -488,7 +489,7 @@ def test_a_wrong_password_is_a_permanent_failure(imap_server):
 
 def test_an_unreachable_imap_server_is_a_temporary_failure():
     async def scenario() -> None:
-        async with ImapSource("127.0.0.1", closed_port(), "a@b", "pw", tls=False) as inbox:
+        async with imap_source_at("127.0.0.1", closed_port(), "a@b", "pw", tls=False) as inbox:
             with pytest.raises(MailTransportError) as failed:
                 await inbox.fetch_new(None, None)
         assert not failed.value.permanent
@@ -507,8 +508,8 @@ def closed_port() -> int:
 
 def test_imap_source_checks_its_settings():
     with pytest.raises(ValueError, match="batch_size"):
-        ImapSource("localhost", 143, "a@b", "pw", tls=False, batch_size=0)
-    inbox = ImapSource("localhost", 143, "a@b", "pw", tls=False)
+        imap_source_at("localhost", 143, "a@b", "pw", tls=False, batch_size=0)
+    inbox = imap_source_at("localhost", 143, "a@b", "pw", tls=False)
     with pytest.raises(ValueError, match="limit"):
         asyncio.run(inbox.fetch_new(None, None, limit=0))
 
@@ -541,7 +542,7 @@ def test_smtp_to_the_hub_delivers_into_the_recipients_mailbox():
         server = HubServer(hub)
         ann, ann_password = server.new_user()
         bob, bob_password = server.new_user()
-        sink = SmtpSink("127.0.0.1", hub.smtp_port, local_hostname="moderator.test")
+        sink = smtp_sink_at("127.0.0.1", hub.smtp_port, local_hostname="moderator.test")
         raw = EXACT[1]
         result = await sink.send(raw, "moderator@titan.example", [ann.upper()])
         assert result.refused == {}
@@ -564,7 +565,7 @@ def test_smtp_to_the_hub_delivers_into_the_recipients_mailbox():
 def test_an_smtp_session_sends_many_mails_over_one_connection_and_reconnects_when_dropped():
     async def scenario(hub: MailHub) -> None:
         ann, _ = HubServer(hub).new_user()
-        sink = SmtpSink("127.0.0.1", hub.smtp_port, local_hostname="moderator.test")
+        sink = smtp_sink_at("127.0.0.1", hub.smtp_port, local_hostname="moderator.test")
         async with sink.session() as session:
             await session.send(message("one"), "moderator@titan.example", [ann])
             first = session._client
@@ -586,7 +587,7 @@ def test_an_smtp_session_sends_many_mails_over_one_connection_and_reconnects_whe
 def test_smtp_unknown_recipients_are_refused_for_good():
     async def scenario(hub: MailHub) -> None:
         ann, _ = HubServer(hub).new_user()
-        sink = SmtpSink("127.0.0.1", hub.smtp_port, local_hostname="moderator.test")
+        sink = smtp_sink_at("127.0.0.1", hub.smtp_port, local_hostname="moderator.test")
         with pytest.raises(MailTransportError) as refused:
             await sink.send(message("x"), "moderator@titan.example", ["nobody@example.org"])
         assert refused.value.permanent and refused.value.code == 550
@@ -650,7 +651,7 @@ def test_smtp_failures_are_permanent_for_5xx_and_temporary_for_4xx(stage, reply,
         server = await refusing_server(stage, reply)
         try:
             port = int(server.sockets[0].getsockname()[1])
-            sink = SmtpSink("127.0.0.1", port, local_hostname="moderator.test", timeout=10)
+            sink = smtp_sink_at("127.0.0.1", port, local_hostname="moderator.test", timeout=10)
             with pytest.raises(MailTransportError) as failed:
                 await sink.send(message("x"), "moderator@titan.example", ["ann@example.org"])
         finally:
@@ -664,14 +665,14 @@ def test_smtp_failures_are_permanent_for_5xx_and_temporary_for_4xx(stage, reply,
 
 def test_smtp_connection_failures_and_missing_starttls_are_temporary():
     async def scenario() -> None:
-        down = SmtpSink("127.0.0.1", closed_port(), local_hostname="moderator.test", timeout=5)
+        down = smtp_sink_at("127.0.0.1", closed_port(), local_hostname="moderator.test", timeout=5)
         with pytest.raises(MailTransportError) as unreachable:
             await down.send(message("x"), "moderator@titan.example", ["ann@example.org"])
         assert not unreachable.value.permanent and unreachable.value.code is None
 
         async with MailHub() as hub:
             hub.add_user("ann@example.org", "pw")
-            strict = SmtpSink("127.0.0.1", hub.smtp_port, tls="starttls", local_hostname="m.test")
+            strict = smtp_sink_at("127.0.0.1", hub.smtp_port, tls="starttls", local_hostname="m.test")
             with pytest.raises(MailTransportError) as no_tls:
                 await strict.send(message("x"), "moderator@titan.example", ["ann@example.org"])
             assert not no_tls.value.permanent
@@ -682,9 +683,9 @@ def test_smtp_connection_failures_and_missing_starttls_are_temporary():
 
 def test_smtp_sink_checks_its_settings():
     with pytest.raises(ValueError, match="tls"):
-        SmtpSink("localhost", 25, tls="ssl")  # type: ignore[arg-type]
+        smtp_sink_at("localhost", 25, tls="ssl")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="together"):
-        SmtpSink("localhost", 25, user="moderator")
+        smtp_sink_at("localhost", 25, user="moderator")
 
 
 # -- TLS -------------------------------------------------------------------------------
@@ -727,7 +728,7 @@ def test_imap_over_implicit_tls_checks_the_certificate(certificate):
         server = HubServer(hub)
         address, password = server.new_user()
         await hub.deliver(address, message("secret orders"))
-        trusting = ImapSource(
+        trusting = imap_source_at(
             hub.host,
             hub.imap_port,
             address,
@@ -738,7 +739,7 @@ def test_imap_over_implicit_tls_checks_the_certificate(certificate):
         async with trusting:
             found = await trusting.fetch_new(None, None)
         assert [body for _, body in found.messages] == [message("secret orders")]
-        async with ImapSource(hub.host, hub.imap_port, address, password, tls=True) as default:
+        async with imap_source_at(hub.host, hub.imap_port, address, password, tls=True) as default:
             with pytest.raises(MailTransportError) as untrusted:
                 await default.fetch_new(None, None)
         assert isinstance(untrusted.value.__cause__, ssl.SSLCertVerificationError)
@@ -786,7 +787,7 @@ def test_smtp_starttls_with_auth_and_implicit_tls(certificate):
 
             def sink(port: int, tls: TlsMode, password: str | None = None) -> SmtpSink:
                 user = None if password is None else "mod"
-                return SmtpSink(
+                return smtp_sink_at(
                     "127.0.0.1",
                     port,
                     user=user,

@@ -30,7 +30,6 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from moderator.mail.smtp import SmtpSink
 from moderator.play.games import new_game
 from moderator.play.messages import carry_out
 from moderator.ports import LoadedGame
@@ -38,6 +37,7 @@ from moderator.ports.mail import SENT
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, inbox, outbox, players
+from moderator.testing.connections import smtp_sink_at
 from moderator.testing.hub import MailHub
 
 MODERATOR = "moderator@titan.example"
@@ -260,7 +260,7 @@ def order_mail(game: str, player: str, line: str, version: int) -> tuple[bytes, 
 async def send_order(hub: MailHub, store: EventStore, game: str) -> Order:
     player, line, version = await asyncio.to_thread(next_order, store, game)
     raw, message_id = order_mail(game, player, line, version)
-    await SmtpSink(hub.host, hub.smtp_port).send(raw, PLAYERS[player], [MODERATOR])
+    await smtp_sink_at(hub.host, hub.smtp_port).send(raw, PLAYERS[player], [MODERATOR])
     return Order(game, player, line, message_id)
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
 
+from moderator.clock import SystemClock
+from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.service import Service
 from moderator.store import inbox, migrate
 from moderator.testing.hub import MailHub
@@ -59,14 +61,14 @@ def errors_and_warnings(caplog: pytest.LogCaptureFixture) -> tuple[list[str], li
 async def busy_service(hub: MailHub, url: str, grace: timedelta) -> Service:
     """A running service whose poll round is busy with ``MAILS`` new mails."""
     hub.add_user(MODERATOR, "pw")
-    service = Service(loopback_config(hub, url, user=MODERATOR))
+    service = Service(bootstrap(loopback_config(hub, url, user=MODERATOR)))
     service.stop_grace = grace
     await service.start()  # reads the empty mailbox, then starts every job's first round
     await asyncio.wait_for(service.activity.wait(), 10)  # the first rounds are done
     for number in range(MAILS):
         await hub.deliver(MODERATOR, stranger_mail(number))
     assert service.scheduler is not None
-    service.scheduler.modify_job("poll", next_run_time=datetime.now(UTC))
+    service.scheduler.modify_job("poll", next_run_time=SystemClock().now())
     async with asyncio.timeout(10):  # until its round has archived them and processes them
         while set(await asyncio.to_thread(statuses, url)) <= {inbox.RECEIVED}:
             await asyncio.sleep(0.005)
@@ -108,7 +110,7 @@ def test_a_round_that_outlasts_the_grace_is_cut_off_with_a_warning_not_an_error(
             await service.stop()
             assert waiting(url) > 0, "the round had ended before the stop: nothing was cut off"
             # Nothing is lost: the next start processes what the cut round left.
-            again = Service(loopback_config(hub, url, user=MODERATOR))
+            again = Service(bootstrap(loopback_config(hub, url, user=MODERATOR)))
             await again.start()
             await again.stop()
 

@@ -18,10 +18,10 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from moderator.mail.imap import ImapSource
 from moderator.ports import LoadedGame
 from moderator.ports.mail import SENT
 from moderator.store import EventStore, inbox, outbox
+from moderator.testing.connections import imap_source_at
 from moderator.testing.hub import MailHub
 from moderator.testing.stores import open_store
 
@@ -35,7 +35,7 @@ async def answers(hub: MailHub) -> dict[str, list[EmailMessage]]:
     """Every mail in each player's INBOX that answers one of his, by that one's Message-ID."""
     found: dict[str, list[EmailMessage]] = {}
     for address in PLAYERS.values():
-        source = ImapSource(hub.host, hub.imap_port, address, "pw", tls=False)
+        source = imap_source_at(hub.host, hub.imap_port, address, "pw", tls=False)
         try:
             fetched = await source.fetch_new(None, None)
         finally:

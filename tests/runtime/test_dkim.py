@@ -26,12 +26,12 @@ from typer.testing import CliRunner
 from moderator.cli import app
 from moderator.mail import compose
 from moderator.mail.dkim import DkimSigner, load_signer
-from moderator.mail.smtp import SmtpSink
 from moderator.ports import OutgoingMail
 from moderator.runtime.bootstrap import dkim_signer
 from moderator.runtime.config import ConfigError, load_config
 from moderator.runtime.sender import Sender
 from moderator.store import EventStore, outbox
+from moderator.testing.connections import smtp_sink_at
 from moderator.testing.stores import open_store
 
 from ..gpgparties import GpgWorld
@@ -104,7 +104,7 @@ async def send_report(store: EventStore, world: GpgWorld, signer: DkimSigner) ->
     server = await loop.create_server(lambda: SMTP(recording, hostname="mx.test"), "127.0.0.1", 0)
     try:
         port = int(server.sockets[0].getsockname()[1])
-        sink = SmtpSink("127.0.0.1", port, local_hostname="moderator.test", timeout=10)
+        sink = smtp_sink_at("127.0.0.1", port, local_hostname="moderator.test", timeout=10)
         sender = Sender(
             store, sink, world.moderator.keyring, world.moderator.fingerprint, MODERATOR,
             dkim=signer,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from moderator.clock import SystemClock
 from moderator.store import EventStore, poller_lock
 from moderator.store.poller_lock import MailboxBusyError
 from moderator.testing.stores import open_store
@@ -54,7 +55,7 @@ def test_a_lock_whose_process_on_this_host_is_gone_is_taken_over_at_once(
     store: EventStore,
 ) -> None:
     gone = dead_pid()
-    now = poller_lock.wall_clock()
+    now = SystemClock().now()
     poller_lock.acquire(store, BOX, "crashed", host=HERE, pid=gone, now=now)
     # Its heartbeat is a second old: no waiting for STALE.
     dead = poller_lock.acquire(store, BOX, "restarted", now=now + timedelta(seconds=1))
@@ -68,7 +69,7 @@ def test_a_lock_whose_process_still_runs_on_this_host_waits_for_its_heartbeat(
     store: EventStore, sleeper: subprocess.Popen[bytes]
 ) -> None:
     time.sleep(0.05)  # the holder took the lock after its process started
-    now = poller_lock.wall_clock()
+    now = SystemClock().now()
     poller_lock.acquire(store, BOX, "running", host=HERE, pid=sleeper.pid, now=now)
     with pytest.raises(MailboxBusyError, match=f"pid {sleeper.pid} on host "):
         poller_lock.acquire(store, BOX, "second", now=now + timedelta(seconds=1))
@@ -79,7 +80,7 @@ def test_a_lock_whose_process_still_runs_on_this_host_waits_for_its_heartbeat(
 
 def test_a_lock_from_another_host_waits_until_its_heartbeat_is_stale(store: EventStore) -> None:
     gone = dead_pid()  # no such process here; it says nothing of the other host's
-    now = poller_lock.wall_clock()
+    now = SystemClock().now()
     poller_lock.acquire(store, BOX, "there", host="elsewhere.example", pid=gone, now=now)
     almost = now + poller_lock.STALE - timedelta(seconds=1)
     with pytest.raises(MailboxBusyError, match=r"on host elsewhere\.example"):
@@ -92,7 +93,7 @@ def test_our_own_pid_under_another_owner_is_an_earlier_process_and_is_taken_over
     store: EventStore,
 ) -> None:
     """A container started again gives its service the process id it had before."""
-    now = poller_lock.wall_clock()
+    now = SystemClock().now()
     poller_lock.acquire(store, BOX, "before-restart", host=HERE, pid=os.getpid(), now=now)
     dead = poller_lock.acquire(store, BOX, "after-restart", now=now + timedelta(seconds=1))
     assert dead is not None and dead.owner == "before-restart"
@@ -102,11 +103,11 @@ def test_a_lock_taken_by_this_process_and_still_held_is_not_taken_over(
     store: EventStore,
 ) -> None:
     """Two services in one process (the demo, tests): the first still runs."""
-    poller_lock.acquire(store, BOX, "first")
+    poller_lock.acquire(store, BOX, "first", now=SystemClock().now())
     with pytest.raises(MailboxBusyError, match=f"pid {os.getpid()} on host "):
-        poller_lock.acquire(store, BOX, "second")
+        poller_lock.acquire(store, BOX, "second", now=SystemClock().now())
     assert poller_lock.release(store, BOX, "first")
-    assert poller_lock.acquire(store, BOX, "second") is None
+    assert poller_lock.acquire(store, BOX, "second", now=SystemClock().now()) is None
     assert poller_lock.release(store, BOX, "second")
 
 
@@ -116,14 +117,14 @@ def test_a_reused_process_id_is_not_the_holder(
     """The holder's id went to a process started after the lock was taken: gone."""
     if not Path(f"/proc/{sleeper.pid}/stat").exists():
         pytest.skip("process start times are read from Linux's /proc")
-    long_ago = poller_lock.wall_clock() - timedelta(minutes=1)
+    long_ago = SystemClock().now() - timedelta(minutes=1)
     poller_lock.acquire(store, BOX, "crashed", host=HERE, pid=sleeper.pid, now=long_ago)
     holder = poller_lock.holder(store, BOX)
     assert holder is not None
     assert poller_lock.holder_gone(holder)
     # The same, with a heartbeat that is still fresh: taken over at once.
-    poller_lock.beat(store, BOX, "crashed")
-    dead = poller_lock.acquire(store, BOX, "restarted")
+    poller_lock.beat(store, BOX, "crashed", now=SystemClock().now())
+    dead = poller_lock.acquire(store, BOX, "restarted", now=SystemClock().now())
     assert dead is not None and dead.owner == "crashed"
 
 
@@ -137,11 +138,11 @@ def test_a_moderator_started_after_the_lock_is_still_taken_for_its_holder(
     script.write_text("import time\ntime.sleep(60)\n")
     process = subprocess.Popen([sys.executable, str(script)])
     try:
-        long_ago = poller_lock.wall_clock() - timedelta(minutes=1)
+        long_ago = SystemClock().now() - timedelta(minutes=1)
         poller_lock.acquire(store, BOX, "alive", host=HERE, pid=process.pid, now=long_ago)
-        poller_lock.beat(store, BOX, "alive")
+        poller_lock.beat(store, BOX, "alive", now=SystemClock().now())
         with pytest.raises(MailboxBusyError):
-            poller_lock.acquire(store, BOX, "second")
+            poller_lock.acquire(store, BOX, "second", now=SystemClock().now())
     finally:
         process.kill()
         process.wait()

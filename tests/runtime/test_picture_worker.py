@@ -22,7 +22,9 @@ from . import crashloop
 #: A service in miniature: draws a picture from a thread that then ends, says so, waits.
 SERVICE = """
 import sys, threading, time
-from moderator.runtime.picture_worker import draw_png
+from moderator.runtime.bootstrap import picture_pool
+
+draw_png = picture_pool().draw_png
 
 picture = open(sys.argv[1], encoding="utf-8").read()
 drawn = []

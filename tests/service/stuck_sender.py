@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from moderator.mail.smtp import SmtpSink
 from moderator.runtime.sender import Sender
+from moderator.testing.connections import smtp_sink_at
 from moderator.testing.stores import open_store
 
 
 async def main(url: str, host: str, port: int) -> None:
     with open_store(url) as store:
-        sink = SmtpSink(host, port, tls="none", timeout=600.0)
+        sink = smtp_sink_at(host, port, tls="none", timeout=600.0)
         sender = Sender(store, sink, None, None, "moderator@titan.example", concurrency=1)
         await sender.send_due()
 

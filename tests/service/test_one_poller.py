@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
+from moderator.clock import SystemClock
+from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.config import Config
 from moderator.runtime.service import Service
 from moderator.store import EventStore, migrate, poller_lock
@@ -55,7 +57,7 @@ def mailbox(hub: MailHub, user: str = MODERATOR) -> str:
 def test_the_lock_on_each_database(any_store: EventStore) -> None:
     """The lock's rules, on SQLite and PostgreSQL."""
     box = "imap://titan@example.org@imap.example.org:993/INBOX"
-    now = poller_lock.wall_clock()
+    now = SystemClock().now()
     minute = timedelta(minutes=1)
     assert poller_lock.acquire(any_store, box, "a", host="one", pid=1, now=now) is None
     assert poller_lock.acquire(any_store, box, "a", host="one", pid=1, now=now) is None
@@ -75,7 +77,7 @@ def test_the_lock_on_each_database(any_store: EventStore) -> None:
     later = now + minute + poller_lock.STALE
     dead = poller_lock.acquire(any_store, box, "b", host="two", pid=2, now=later)
     assert dead is not None and dead.owner == "a" and dead.pid == 1
-    assert not poller_lock.beat(any_store, box, "a")  # a wakes up: it is not his any more
+    assert not poller_lock.beat(any_store, box, "a", now=later)  # a wakes up: it is not his any more
     assert not poller_lock.release(any_store, box, "a")
     holder = poller_lock.holder(any_store, box)
     assert holder is not None and holder.owner == "b" and holder.started_at == later
@@ -94,10 +96,10 @@ def test_a_second_service_on_the_same_mailbox_and_database_refuses_to_start(
             port[0] = hub.imap_port
             hub.add_user(MODERATOR, "pw")
             hub.add_user("other@titan.example", "pw")
-            first = Service(config(hub, db))
+            first = Service(bootstrap(config(hub, db)))
             await first.start()
             try:
-                second = Service(config(hub, db))
+                second = Service(bootstrap(config(hub, db)))
                 with pytest.raises(MailboxBusyError) as refused:
                     await second.run(asyncio.Event())
                 assert str(refused.value).startswith(
@@ -109,13 +111,13 @@ def test_a_second_service_on_the_same_mailbox_and_database_refuses_to_start(
                     in str(refused.value)
                 )
                 # Another mailbox with the same database is another poller's business.
-                elsewhere = Service(config(hub, db, user="other@titan.example"))
+                elsewhere = Service(bootstrap(config(hub, db, user="other@titan.example")))
                 await elsewhere.start()
                 await elsewhere.stop()
             finally:
                 await first.stop()
             # Stopped cleanly, the first gave the mailbox up: a new service may start.
-            again = Service(config(hub, db))
+            again = Service(bootstrap(config(hub, db)))
             await again.start()
             holder = poller_lock.holder(again.store, again.mailbox)
             assert holder is not None and holder.owner == again.owner
@@ -144,13 +146,13 @@ def test_a_stale_lock_is_taken_over_and_a_fresh_one_is_not(
     async def scenario() -> None:
         async with MailHub() as hub:
             hub.add_user(MODERATOR, "pw")
-            now = poller_lock.wall_clock()
+            now = SystemClock().now()
             with open_store(db) as store:
                 # A service on another machine that was heard from a minute ago ...
                 poller_lock.acquire(store, mailbox(hub), "alive", host="elsewhere.example",
                                     pid=4242, now=now - timedelta(minutes=1))
             with pytest.raises(MailboxBusyError, match=r"pid 4242 on host elsewhere\.example"):
-                await Service(config(hub, db)).run(asyncio.Event())
+                await Service(bootstrap(config(hub, db))).run(asyncio.Event())
             with open_store(db) as store:
                 # ... and one that has not beaten for longer than STALE: it died.
                 store_row = update(POLLER_LOCK).values(
@@ -158,7 +160,7 @@ def test_a_stale_lock_is_taken_over_and_a_fresh_one_is_not(
                 )
                 with store.transaction() as tx:
                     tx.connection.execute(store_row)
-            service = Service(config(hub, db))
+            service = Service(bootstrap(config(hub, db)))
             await service.start()
             try:
                 holder = poller_lock.holder(service.store, service.mailbox)
@@ -179,7 +181,7 @@ def test_the_heartbeat_keeps_the_lock_and_a_service_that_lost_it_stops(
     async def scenario() -> None:
         async with MailHub() as hub:
             hub.add_user(MODERATOR, "pw")
-            service = Service(config(hub, db))
+            service = Service(bootstrap(config(hub, db)))
             service.beat_every = timedelta(seconds=0.2)
             running = asyncio.create_task(service.run(asyncio.Event()))
             try:

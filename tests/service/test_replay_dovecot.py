@@ -15,6 +15,7 @@ from pathlib import Path
 
 from moderator.play.games import new_game
 from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
+from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.config import Config, GnupgSettings
 from moderator.runtime.service import Service
 from moderator.schedule.timing import TimeLimits
@@ -71,7 +72,7 @@ def test_each_kind_of_signed_line_counts_once_through_a_real_imap_server(
             for name in NAMES:
                 mail.add_user(address(name), "pw")
             mail.add_user("ann.new@example.org", "pw")
-            service = Service(config(mail, db, world))
+            service = Service(bootstrap(config(mail, db, world)))
             try:
                 async def once(kind: str, name: str, raw: bytes) -> None:
                     await asyncio.to_thread(dovecot.deliver, MODERATOR, raw)

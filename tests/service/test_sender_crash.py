@@ -23,16 +23,17 @@ from pathlib import Path
 
 from sqlalchemy import select as select_rows
 
-from moderator.mail.imap import ImapSource
-from moderator.mail.smtp import SmtpSink
+from moderator.clock import SystemClock
 from moderator.ports import OutgoingMail, StoredMail
 from moderator.ports.mail import PENDING, SENT
+from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.config import Config
 from moderator.runtime.sender import Sender
 from moderator.runtime.service import Service
 from moderator.store import EventStore, outbox
 from moderator.store.outbox import LEASE
 from moderator.store.tables import OUTBOX
+from moderator.testing.connections import imap_source_at, smtp_sink_at
 from moderator.testing.hub import MailHub
 from moderator.testing.stores import open_store
 
@@ -112,16 +113,16 @@ def test_a_dead_senders_mail_goes_out_from_another_within_30_seconds(
             hub.add_user(MODERATOR, "pw")
             hub.add_user(ANN, "pw")
             with open_store(any_store.url) as store:  # the real clock
-                service = Service(service_config(hub, any_store.url), store=store)
+                service = Service(bootstrap(service_config(hub, any_store.url), Overrides(store=store)))
                 await service.start()
                 try:
                     async with asyncio.timeout(WITHIN + 20):
                         while row(store).status != SENT:
                             await asyncio.sleep(0.1)
-                    took = (outbox.wall_clock() - claimed_at).total_seconds()
+                    took = (SystemClock().now() - claimed_at).total_seconds()
                 finally:
                     await service.stop()
-            source = ImapSource(hub.host, hub.imap_port, ANN, "pw", tls=False)
+            source = imap_source_at(hub.host, hub.imap_port, ANN, "pw", tls=False)
             try:
                 found = await source.fetch_new(None, None)
             finally:
@@ -143,7 +144,7 @@ def test_a_sender_that_lost_its_claim_can_neither_renew_nor_record(
     any_store: EventStore,
 ) -> None:
     message_id = one_mail(any_store)
-    wall = outbox.wall_clock()
+    wall = SystemClock().now()
     second = timedelta(seconds=1)
     with any_store.transaction() as tx:
         slow = outbox.claim_due(tx, tx.now(), wall=wall)
@@ -174,7 +175,7 @@ def test_a_sender_that_lost_its_claim_can_neither_renew_nor_record(
     done = row(any_store)
     assert done.status == SENT and done.claim is None and done.claimed_until is None
     # Late words from either change nothing any more.
-    assert not outbox.renew(any_store, fresh)
+    assert not outbox.renew(any_store, fresh, wall=SystemClock().now())
     assert not outbox.mark_failed(any_store, slow, "late", give_up=True)
     assert row(any_store) == done
     with any_store.transaction() as tx:
@@ -192,7 +193,7 @@ def test_a_slow_sender_keeps_its_mail_by_renewing_and_an_abandoned_one_comes_bac
             host, port = hole.getsockname()
             sender = Sender(
                 any_store,
-                SmtpSink(host, port, timeout=60),
+                smtp_sink_at(host, port, timeout=60),
                 None,
                 None,
                 MODERATOR,
@@ -204,15 +205,15 @@ def test_a_slow_sender_keeps_its_mail_by_renewing_and_an_abandoned_one_comes_bac
             await asyncio.sleep(2.5)  # stuck in SMTP for more than twice its lease
             claimed = row(any_store)
             assert claimed.claim is not None and claimed.claimed_until is not None
-            assert claimed.claimed_until > outbox.wall_clock()
+            assert claimed.claimed_until > SystemClock().now()
             with any_store.transaction() as tx:
-                assert outbox.claim_due(tx, tx.now()) is None
+                assert outbox.claim_due(tx, tx.now(), wall=SystemClock().now()) is None
             stuck.cancel()  # abandoned: nobody renews the lease any more
             with contextlib.suppress(asyncio.CancelledError):
                 await stuck
         await asyncio.sleep(lease.total_seconds() + 0.3)
         with any_store.transaction() as tx:
-            again = outbox.claim_due(tx, tx.now())
+            again = outbox.claim_due(tx, tx.now(), wall=SystemClock().now())
         assert again is not None and again.attempts == 2 and again.claim != claimed.claim
 
     asyncio.run(scenario())

@@ -12,15 +12,15 @@ import os
 import signal
 import sys
 from contextlib import ExitStack
-from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage, MIMEPart
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
+from moderator.clock import SystemClock
 from moderator.mail import compose
 from moderator.mail.imap import ImapSource
-from moderator.mail.smtp import SmtpSink
+from moderator.testing.connections import imap_source_at, smtp_sink_at
 
 from ..gpgparties import Party, make_party
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
@@ -78,7 +78,7 @@ def sign_on(ann: Party) -> bytes:
     message["From"] = f"Ann <{ANN}>"
     message["To"] = MODERATOR
     message["Subject"] = "signon"
-    message["Date"] = format_datetime(datetime.now(UTC))
+    message["Date"] = format_datetime(SystemClock().now())
     message["Message-ID"] = make_msgid(domain="players.test")
     return message.as_bytes(policy=compose.POLICY)
 
@@ -126,8 +126,8 @@ def test_serve_answers_a_sign_on_by_mail_and_stops_cleanly_on_sigterm(
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env,
             )
             try:
-                await SmtpSink(mail.host, mail.smtp_port).send(sign_on(ann), ANN, [MODERATOR])
-                inbox = ImapSource(mail.host, mail.imap_port, ANN, "ann-secret", tls=False)
+                await smtp_sink_at(mail.host, mail.smtp_port).send(sign_on(ann), ANN, [MODERATOR])
+                inbox = imap_source_at(mail.host, mail.imap_port, ANN, "ann-secret", tls=False)
                 try:
                     raw = await first_mail(inbox)
                 finally:

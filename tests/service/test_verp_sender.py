@@ -11,11 +11,11 @@ import asyncio
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from moderator.mail import verp
-from moderator.mail.smtp import SmtpSink
 from moderator.ports import OutgoingMail
 from moderator.ports.mail import SENT
 from moderator.runtime.sender import Sender
 from moderator.store import EventStore, outbox
+from moderator.testing.connections import smtp_sink_at
 from moderator.testing.hub import MailHub
 
 from .conftest import MODERATOR
@@ -53,7 +53,7 @@ async def _send_all(store: EventStore, key: bytes | None) -> dict[str, str]:
     server = await loop.create_server(lambda: SMTP(recording, hostname="mx.test"), "127.0.0.1", 0)
     try:
         port = int(server.sockets[0].getsockname()[1])
-        sink = SmtpSink("127.0.0.1", port, local_hostname="moderator.test", timeout=10)
+        sink = smtp_sink_at("127.0.0.1", port, local_hostname="moderator.test", timeout=10)
         tally = await Sender(store, sink, None, None, MODERATOR, verp_key=key).send_due()
     finally:
         server.close()
@@ -82,7 +82,7 @@ def test_a_return_path_reaches_the_moderators_mailbox_in_the_demo_hub() -> None:
     async def scenario() -> None:
         async with MailHub() as hub:
             hub.add_user(MODERATOR, "pw")
-            sink = SmtpSink("127.0.0.1", hub.smtp_port, local_hostname="mx.test", timeout=10)
+            sink = smtp_sink_at("127.0.0.1", hub.smtp_port, local_hostname="mx.test", timeout=10)
             bounce = b"From: MAILER-DAEMON@mx.test\r\nSubject: bounce\r\n\r\nNo such user.\r\n"
             await sink.send(bounce, "", [verp.return_path(MODERATOR, 7, KEY)])
             assert hub.deliveries == {MODERATOR: 1}

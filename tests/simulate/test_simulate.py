@@ -12,11 +12,14 @@ from moderator.cli import app
 from moderator.simulate import Options, simulate
 from moderator.simulate.answers import refusals
 from moderator.simulate.composer import Composer
-from moderator.simulate.inprocess import Clock, InProcess, secret_of
+from moderator.simulate.inprocess import EPOCH, InProcess, secret_of, simulation_config
 from moderator.simulate.run import play_game
+from moderator.testing.apps import on_test_clock
 
 #: A seed whose 2-player games are short in both modes (about a second each).
 SEED = 7
+#: Each game on a hand-moved clock from the simulation's epoch, as the command line runs it.
+APP = on_test_clock(EPOCH)
 KEYS = (
     "games",
     "players",
@@ -31,7 +34,7 @@ KEYS = (
 
 
 def test_a_strict_game_ends_with_one_line_in_every_mail() -> None:
-    game = play_game(Options(players=2, seed=SEED, strict=True), 0)
+    game = play_game(Options(players=2, seed=SEED, strict=True), 0, APP)
     assert game.finished  # won, or a draw (both Titans slain)
     assert game.most_lines == 1 and game.order_lines == game.player_mails
     assert game.handoffs > 0 and game.player_turns > 0 and game.days > 0
@@ -39,7 +42,7 @@ def test_a_strict_game_ends_with_one_line_in_every_mail() -> None:
 
 
 def test_a_default_game_ends_with_several_orders_a_mail() -> None:
-    game = play_game(Options(players=2, seed=SEED), 0)
+    game = play_game(Options(players=2, seed=SEED), 0, APP)
     assert game.finished  # won, or a draw (both Titans slain)
     assert game.order_lines > game.player_mails
     assert game.timeouts == 0  # generous limits: no deadline fires
@@ -72,7 +75,7 @@ def test_the_table_names_the_reply_times_and_the_deadlines() -> None:
 
 
 def _figures(options: Options) -> dict[str, Any]:
-    figures = simulate(options).to_json()
+    figures = simulate(options, APP).to_json()
     figures.pop("seconds_per_game")
     for game in figures["per_game"]:
         game.pop("seconds_per_game")
@@ -86,7 +89,7 @@ def test_the_same_seed_gives_the_same_figures() -> None:
 
 
 def test_max_mails_stops_a_game() -> None:
-    game = play_game(Options(players=2, seed=SEED, strict=True, max_mails=12), 0)
+    game = play_game(Options(players=2, seed=SEED, strict=True, max_mails=12), 0, APP)
     assert game.player_mails == 12 and not game.finished
 
 
@@ -94,12 +97,12 @@ def test_under_the_service_limits_slow_robots_time_out() -> None:
     # A timeout is a withdrawal (Wolff 20.4): with replies of some 25 days the first
     # one ends a 2-player game.
     options = Options(players=2, seed=SEED, reply_hours=600, service_limits=True)
-    game = play_game(options, 0)
+    game = play_game(options, 0, APP)
     assert game.timeouts >= 1 and game.reminders >= 1 and game.finished
 
 
 def test_a_robot_reads_its_refused_lines_from_the_answer(tmp_path: Any) -> None:
-    world = InProcess(tmp_path, Clock())
+    world = InProcess(APP(simulation_config(tmp_path)))
     try:
         for name in ("Ann", "Bob"):
             world.sign_on(name, "g1")
@@ -117,4 +120,4 @@ def test_a_robot_reads_its_refused_lines_from_the_answer(tmp_path: Any) -> None:
 def test_a_robot_whose_mails_change_nothing_stops_the_run(monkeypatch: Any) -> None:
     monkeypatch.setattr(Composer, "order_mail", lambda _self, _state: ["frobnicate"])
     with pytest.raises(RuntimeError, match="changed nothing"):
-        play_game(Options(players=2, seed=SEED), 0)
+        play_game(Options(players=2, seed=SEED), 0, APP)
