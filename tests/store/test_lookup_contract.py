@@ -47,11 +47,12 @@ from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule.record import GameRecord
-from moderator.store import EventStore, inbox, migrate, outbox
+from moderator.store import inbox, migrate, outbox
 from moderator.store.handling import SqlLookup
 from moderator.store.unit_of_work import write
 from moderator.testing.memory import MemoryLookup
 from moderator.testing.recording import RecordingUnitOfWork
+from moderator.testing.stores import open_store
 from moderator.tournament import events as tev
 from moderator.tournament.settings import Settings
 
@@ -104,7 +105,8 @@ class MemoryBackend:
 class SqlBackend:
     def __init__(self, url: str) -> None:
         self.now = NOW
-        self.store = EventStore(url, clock=lambda: self.now)
+        self.store = open_store(url)
+        self.store.clock = lambda: self.now  # the backends share the test's moment
 
     def write(self, work: Work, *, inbound_id: int | None = None) -> dict[str, int]:
         with self.store.transaction() as tx:
