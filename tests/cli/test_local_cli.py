@@ -206,7 +206,7 @@ def test_a_new_game_records_its_variant_the_standard_game_by_default(db: str) ->
     """The game's record and its setup event name the variant (``--variant``)."""
     new(db)
     run(db, "local", "new", "h", "--players", "Ann,Bob", "--variant", "standard")
-    with EventStore(db) as store:
+    with open_store(db) as store:
         for game in ("g", "h"):
             assert store.record(game).variant == "standard"
             assert store.load_state(game).state.variant_name == "standard"
