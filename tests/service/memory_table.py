@@ -8,11 +8,12 @@ contract suite's (``tests/store/test_lookup_contract.py``) to check.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from moderator.clock import Clock
 from moderator.mail.gpg import Keyring
 from moderator.play.games import plan_game
 from moderator.ports import Work
@@ -52,10 +53,10 @@ class MemoryDesk:
         return self.memory.now()
 
 
-def memory_desk(clock: Callable[[], datetime], keyring: Keyring | None = None) -> MemoryDesk:
+def memory_desk(clock: Clock, keyring: Keyring | None = None) -> MemoryDesk:
     """A desk for mail that names no game yet (sign-ons), with the test's clock."""
     handler = MailGameHandler((lambda: keyring) if keyring is not None else None, MODERATOR)
-    return MemoryDesk(handler, MemoryLookup(clock))
+    return MemoryDesk(handler, MemoryLookup(clock.now))
 
 
 @dataclass
@@ -88,7 +89,7 @@ class MemoryTable(MemoryDesk, OrderMail):
 
 
 def memory_table(
-    clock: Callable[[], datetime],
+    clock: Clock,
     names: tuple[str, ...] | None = ("Ann", "Bob"),
     *,
     seed: int = 5,
@@ -100,7 +101,7 @@ def memory_table(
     A new game in memory (``plan_game``, as the command line and mail start one), its
     players registered with their secrets and seated; secrets allowed.
     """
-    memory = MemoryLookup(clock)
+    memory = MemoryLookup(clock.now)
     planned, _state = plan_game(game_id, names, seed, None, position, memory.now())
     seats = seated or names or ()
     for name in seats:
@@ -114,7 +115,7 @@ def memory_table(
 
 
 def engaged_in_memory(
-    clock: Callable[[], datetime], position: Mapping[str, Any] | None = None
+    clock: Clock, position: Mapping[str, Any] | None = None
 ) -> MemoryTable:
     """Ann, Bob and Cy at an engagement (``test_reports.ENGAGED``), everybody reported."""
     from .test_reports import ENGAGED

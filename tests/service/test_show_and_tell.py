@@ -11,8 +11,9 @@ from __future__ import annotations
 from moderator.ports.mail import PROCESSED
 from moderator.rules import events as ev
 from moderator.service import play_mail
+from moderator.testing.clocks import TestClock as Clock
 
-from .conftest import Clock, address
+from .conftest import address
 from .memory_table import engaged_in_memory
 
 

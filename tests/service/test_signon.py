@@ -15,9 +15,10 @@ from moderator.play.games import plan_game
 from moderator.ports import Player, StoredMail, Work
 from moderator.ports.mail import PROCESSED, REJECTED
 from moderator.ports.players import secret_matches
+from moderator.testing.clocks import TestClock as Clock
 
 from ..gpgparties import Party
-from .conftest import Clock, World, full_text, headers_of, plain_mail
+from .conftest import World, full_text, headers_of, plain_mail
 from .memory_table import MemoryDesk, memory_desk
 
 NEW = "stranger@elsewhere.example"

@@ -15,8 +15,9 @@ from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.service import MailGameHandler
 from moderator.store import EventStore
+from moderator.testing.clocks import TestClock as Clock
 
-from .conftest import MODERATOR, Clock, Table, address, seat_players
+from .conftest import MODERATOR, Table, address, seat_players
 from .memory_table import engaged_in_memory
 from .test_reports import ENGAGED
 

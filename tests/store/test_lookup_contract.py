@@ -52,11 +52,9 @@ from moderator.store.handling import SqlLookup
 from moderator.store.unit_of_work import write
 from moderator.testing.memory import MemoryLookup
 from moderator.testing.recording import RecordingUnitOfWork
-from moderator.testing.stores import open_store
+from moderator.testing.stores import empty_postgres, open_store
 from moderator.tournament import events as tev
 from moderator.tournament.settings import Settings
-
-from .conftest import _empty_postgres
 
 NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 ANN, BOB, CY = "ann@example.org", "bob@example.net", "cy@example.com"
@@ -139,7 +137,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
         migrate.upgrade(url)
     else:
         url = request.getfixturevalue("postgres_url")
-        _empty_postgres(url)
+        empty_postgres(url)
     sql = SqlBackend(url)
     yield sql
     sql.store.close()
