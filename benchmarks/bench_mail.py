@@ -61,6 +61,7 @@ from moderator.mail.gpg import Keyring
 from moderator.mail.smtp import SmtpSession
 from moderator.ports import StoredMail
 from moderator.rules.state import Step
+from moderator.runners.commands import start_game
 from moderator.runtime import sender as sender_module
 from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.config import (
@@ -74,7 +75,6 @@ from moderator.runtime.config import (
 )
 from moderator.runtime.outgoing import render_outgoing
 from moderator.runtime.service import Service
-from moderator.service.games import start_game
 from moderator.store import outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock

@@ -92,7 +92,6 @@ from sqlalchemy import select
 from moderator import robot
 from moderator.mail import compose
 from moderator.play.dice import CountingDice
-from moderator.play.games import new_game
 from moderator.ports.deadlines import deadline_change
 from moderator.ports.players import DIRECTOR
 from moderator.rules import commands as cmd
@@ -102,9 +101,11 @@ from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
+from moderator.runners import mail as processing
+from moderator.runners.commands import new_game
+from moderator.runners.tournaments import form_games
 from moderator.schedule import timing
-from moderator.service import MailGameHandler, processing
-from moderator.service.tournament_games import form_games
+from moderator.service import MailGameHandler
 from moderator.store import EventStore, deadlines, inbox, players
 from moderator.store import tournaments as stored
 from moderator.store.eventstore import Tx

@@ -13,11 +13,12 @@ from moderator.letters.reports import status
 from moderator.pictures.raster import svg_to_png
 from moderator.play.dice import read_dice_script
 from moderator.play.errors import GameError
-from moderator.play.games import history, legal, new_game, show
-from moderator.play.messages import order
+from moderator.play.games import history, legal, show
 from moderator.play.pictures import board_svg
 from moderator.play.queries import waiting_line
 from moderator.rules.variant import STANDARD
+from moderator.runners.commands import new_game, order
+from moderator.runners.unit import read
 
 app = typer.Typer(
     help="Play a game kept in a local event store, order by order.", no_args_is_help=True
@@ -110,7 +111,7 @@ def local_show(
 ) -> None:
     """The game as one player sees it."""
     with _store(db, create=False) as store:
-        view = show(store, game_id, as_)
+        view = read(store, lambda lookup, _now: show(lookup, game_id, as_))
     if json_:
         _print_json(view)
     else:
@@ -121,7 +122,7 @@ def local_show(
 def local_legal(game_id: GameArg, json_: JsonOption = False, db: DbOption = None) -> None:
     """Who is to act and the orders they may give."""
     with _store(db, create=False) as store:
-        actions = legal(store, game_id)
+        actions = read(store, lambda lookup, _now: legal(lookup, game_id))
     if json_:
         _print_json(actions)
         return
@@ -143,7 +144,7 @@ def local_history(
 ) -> None:
     """The game record as one player may read it."""
     with _store(db, create=False) as store:
-        lines = history(store, game_id, as_, first, last)
+        lines = read(store, lambda lookup, _now: history(lookup, game_id, as_, first, last))
     typer.echo("\n".join(lines) if lines else "Nothing to show.")
 
 
@@ -162,7 +163,7 @@ def local_board(
 ) -> None:
     """Draw the masterboard (or the battle) as one player sees it, as PNG (and SVG)."""
     with _store(db, create=False) as store:
-        text = board_svg(store, game_id, as_, battle=battle)
+        text = read(store, lambda lookup, _now: board_svg(lookup, game_id, as_, battle=battle))
     try:
         if svg is not None:
             svg.write_text(text, encoding="utf-8")

@@ -24,6 +24,7 @@ from moderator.ports import GameNotFoundError
 from moderator.reporting.views import player_view
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.runners.unit import read
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, players
 
@@ -130,7 +131,7 @@ def master_view(state: GameState) -> dict[str, Any]:
 
 def player_seen(store: EventStore, game_id: str, viewer: str) -> dict[str, Any]:
     """``viewer``'s view, what he knows for certain of a legion counted as its contents."""
-    view = show(store, game_id, viewer)
+    view = read(store, lambda lookup, _now: show(lookup, game_id, viewer))
     for legion in view["legions"]:
         if legion["contents"] is None and legion.get("known"):
             legion["contents"] = list(legion["known"])

@@ -168,8 +168,9 @@ def game_new(
     db: DbOption = None,
 ) -> None:
     """Start a game by mail for players who signed on; each gets his first report."""
+    from moderator.runners.commands import start_game
     from moderator.schedule.timing import TimeLimits
-    from moderator.service.games import StartError, start_game
+    from moderator.service.games import StartError
 
     if no_time_limits and (limit or reminders):
         raise _fail("error: --no-time-limits with --limit or --reminders")
@@ -221,7 +222,7 @@ def game_relay(
 ) -> None:
     """Let players pass messages through the moderator in a game (Wolff 4.5), or stop it."""
     from moderator.ports import GameNotFoundError
-    from moderator.service.games import set_relay
+    from moderator.runners.commands import set_relay
 
     if setting.lower() not in ("on", "off"):
         raise _fail("error: write 'on' or 'off'")

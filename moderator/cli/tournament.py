@@ -66,21 +66,17 @@ def tournament_create(
     db: DbOption = None,
 ) -> None:
     """Create a tournament, as its director's mail 'tournament create ...' would."""
-    from moderator.ports import Work
-    from moderator.service import tournaments
-    from moderator.store import players
-    from moderator.store.unit_of_work import write
+    from moderator.runners import tournaments
 
     cfg = _config(config)
     line = " ".join(["tournament", "create", name, *(settings or [])])
-    with _store(db or cfg.database.url, create=False) as store, store.transaction() as tx:
-        player = players.player_by_address(tx, director)
-        if player is None:
-            raise _fail(f"error: nobody is registered with {director}")
-        out = tournaments.carry_out(
-            tx, player, [line], moderator_address=cfg.moderator.address, now=tx.now()
-        )
-        write(tx, Work(mails=tuple(out.mails)))
+    with _store(db or cfg.database.url, create=False) as store:
+        try:
+            out = tournaments.carry_out(
+                store, director, [line], moderator_address=cfg.moderator.address
+            )
+        except tournaments.NotRegisteredError:
+            raise _fail(f"error: nobody is registered with {director}") from None
     # The answer as mailed: its signed part counts the lines, its private part says
     # what became of each (the operator's console shows both).
     answer = out.mails[0] if out.mails else None
@@ -114,7 +110,7 @@ def tournament_standings(
 @tournament_app.command("run")
 def tournament_run(config: ConfigOption = None, db: DbOption = None) -> None:
     """Once, by hand: score finished games and form new ones (serve does it by itself)."""
-    from moderator.service import tournaments
+    from moderator.runners import tournaments
 
     cfg = _config(config)
     with _app(db or cfg.database.url, create=False, config=cfg) as app:

@@ -46,6 +46,7 @@ from moderator.play.robot_games import DEFAULT_NAMES
 from moderator.ports.mail import PENDING
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.runners.commands import start_game
 from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.config import (
     Config,
@@ -58,7 +59,6 @@ from moderator.runtime.config import (
 )
 from moderator.runtime.service import Service
 from moderator.schedule.timing import TimeLimits
-from moderator.service.games import start_game
 from moderator.store import deadlines, inbox, outbox, players
 from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock

@@ -1,6 +1,6 @@
 """
-Games in an event store: created (set up with tower rolls, or from a position), and
-read back (events, state, a player's view, legal orders, history).
+Games: planned (set up with tower rolls, or from a position) for a runner to create,
+and read back through the lookup (a player's view, legal orders, history).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from moderator.play.dice import BoundDice, CountingDice, new_seed, sealed_start
 from moderator.play.errors import GameError
-from moderator.ports import DeadlineChange, GameWrite, Work
+from moderator.ports import DeadlineChange, GameContext, GameNotFoundError, GameWrite, Lookup
 from moderator.ports.deadlines import with_time_limits
 from moderator.reporting.knowledge import known_contents
 from moderator.reporting.narrate import history_lines
@@ -26,35 +26,10 @@ from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
 from moderator.rules.variant import STANDARD
 from moderator.schedule.record import GameRecord
-from moderator.store import EventStore
-from moderator.store.unit_of_work import write
 
 if TYPE_CHECKING:
     from moderator.schedule.timing import TimeLimits
 
-
-def new_game(
-    store: EventStore,
-    game_id: str,
-    players: Sequence[str] | None,
-    seed: int | None = None,
-    script: Sequence[int] | None = None,
-    position: Mapping[str, Any] | None = None,
-    *,
-    time_limits: TimeLimits | None = None,
-    ends_at: datetime | None = None,
-    variant: str = STANDARD,
-) -> GameState:
-    """
-    Create a game (``plan_game``) in a transaction of its own; returns its state.
-    """
-    planned, state = plan_game(
-        game_id, players, seed, script, position, store.clock(), time_limits, ends_at,
-        variant=variant,
-    )
-    with store.transaction() as tx:
-        write(tx, Work(games=(planned,)))
-    return state
 
 
 def plan_game(
@@ -171,40 +146,42 @@ def _check_same_players(players: Sequence[str] | None, loaded: ev.PositionLoaded
         )
 
 
-def load(store: EventStore, game_id: str) -> tuple[list[ev.Event], GameState]:
-    """Every event of the game and the state they lead to."""
-    events = store.load(game_id)
-    return events, replay(events)
+def _game(lookup: Lookup, game_id: str) -> GameContext:
+    found = lookup.game(game_id)
+    if found is None:
+        raise GameNotFoundError(game_id)
+    return found
 
 
-def current_state(store: EventStore, game_id: str) -> GameState:
-    """The game's state now (from its newest snapshot and the events after it)."""
-    return store.load_state(game_id).state
-
-
-def show(store: EventStore, game_id: str, viewer: str | None) -> dict[str, Any]:
+def show(lookup: Lookup, game_id: str, viewer: str | None) -> dict[str, Any]:
     """
     ``viewer``'s JSON view of the game; each legion's ``known`` lists the characters he
     knows for certain it holds (all of them for his own), from every event he has seen:
     musters, looks, battles, what owners chose to show (Wolff 4.5).
+
+    Raises:
+        GameNotFoundError: there is no such game.
     """
-    view = player_view(current_state(store, game_id), viewer)
-    known = known_contents(store.load(game_id), viewer)
+    view = player_view(_game(lookup, game_id).state, viewer)
+    known = known_contents(lookup.events(game_id), viewer)
     for legion in view["legions"]:
         found = known.get(legion["marker"])
         legion["known"] = list(found.known) if found is not None else []
     return view
 
 
-def legal(store: EventStore, game_id: str) -> dict[str, Any]:
-    return legal_json(current_state(store, game_id))
+def legal(lookup: Lookup, game_id: str) -> dict[str, Any]:
+    """The player to act's legal orders (``reporting.views.legal_json``)."""
+    return legal_json(_game(lookup, game_id).state)
 
 
 def history(
-    store: EventStore,
+    lookup: Lookup,
     game_id: str,
     viewer: str | None,
     first_turn: int | None = None,
     last_turn: int | None = None,
 ) -> list[str]:
-    return history_lines(store.load(game_id), viewer, first_turn, last_turn)
+    """The game's history as ``viewer`` may read it (turns ``first_turn`` to ``last_turn``)."""
+    _game(lookup, game_id)
+    return history_lines(lookup.events(game_id), viewer, first_turn, last_turn)

@@ -1,6 +1,7 @@
 """
-Local play's messages: a player's orders carried out on a stored game as one
-transaction, and the reply written (the CLI's ``local order``, the store's inbox).
+Local play's messages: a player's orders carried out on a game's state, and the reply
+written, nothing stored (the command line's runner, ``runners.commands.order``, writes
+the events; the store's tests' handler too).
 """
 
 from __future__ import annotations
@@ -13,12 +14,9 @@ from dataclasses import dataclass
 from moderator.orders import split_lines
 from moderator.play.queries import waiting_line
 from moderator.play.run import ANSWERED, DONE, run_orders
-from moderator.ports import Work, game_write
 from moderator.rules import events as ev
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
-from moderator.store import EventStore
-from moderator.store.unit_of_work import write
 
 
 @dataclass
@@ -30,27 +28,6 @@ class OrderResult:
     events: list[ev.Event]
     record: GameRecord  # the game's record after the accepted orders
     state: GameState  # the state after them
-
-
-def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
-    """
-    Carry out ``player``'s orders (one per line) and return the reply and whether every
-    order was accepted.  Orders are carried out in turn; the first one that cannot be
-    read or is not legal changes nothing, and the lines after it are not carried out.
-    The whole message is one transaction: the events of the orders carried out are
-    stored together, or (if anything fails) none of them.
-    """
-    with store.transaction() as tx:
-        loaded = tx.load(game_id, lock=True)
-        result = carry_out(
-            game_id, loaded.state, loaded.record, player, text, lambda: tx.events(game_id)
-        )
-        if result.events:
-            changed = game_write(
-                game_id, loaded.seq, result.events, record=result.record, state=result.state
-            )
-            write(tx, Work(games=(changed,)))
-    return result.reply, result.ok
 
 
 def local_trigger(game_id: str, player: str, text: str) -> str:

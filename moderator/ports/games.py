@@ -5,8 +5,10 @@ and the ``Outcome`` a use case returns: what it decided, for the runner to apply
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
 
 from moderator.ports.deadlines import DeadlineChange
 from moderator.ports.mail import OutgoingMail
@@ -14,8 +16,9 @@ from moderator.ports.writes import AddressChange, GameWrite, NewPlayer, Seal, To
 from moderator.rules.events import Event
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
+from moderator.tournament.state import TournamentState
 
-__all__ = ["GameContext", "LoadedGame", "Outcome"]
+__all__ = ["GameContext", "LoadedGame", "LoadedTournament", "Outcome"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,15 @@ class LoadedGame:
 
 
 @dataclass(frozen=True, slots=True)
+class LoadedTournament:
+    """A tournament's state after its last event."""
+
+    tournament_id: str
+    state: TournamentState
+    seq: int  # the last event's sequence number
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """
     What a handler decided: events to append, mails to send, the game's new record.
@@ -58,6 +70,16 @@ class Outcome:
     a player's mail clearing his undelivered mail in his other games), each optimistic
     on the sequence number it was decided on.
     ``undelivered``: outbox rows a bounce showed undelivered, with the bounce's reason.
+    ``closed``: deadline rows dealt with, (id, new status); ``reminded``: a deadline's
+    reminders counted, (id, the count read, the new count), refused as a conflict when
+    another worker counted meanwhile; ``reseats``: tournament seats handed over, (game,
+    seat, the new holder's address).
+    ``log``: lines for the service's log; ``beat``: the clock ran at this moment (its
+    heartbeat, which tells an outage).
+    ``then``: what to decide once this outcome is applied, in the same unit of work
+    (called with the ``Lookup`` and the time): a mail's tournament lines, each of which
+    must see what the line before it did.  The runner applies this outcome, calls
+    ``then``, and goes on until an outcome has none; all commit together or not at all.
     """
 
     events: tuple[Event, ...] = ()
@@ -72,3 +94,19 @@ class Outcome:
     tournaments: tuple[TournamentWrite, ...] = ()
     games: tuple[GameWrite, ...] = ()
     undelivered: tuple[tuple[int, str], ...] = ()
+    closed: tuple[tuple[int, str], ...] = ()
+    reminded: tuple[tuple[int, int, int], ...] = ()
+    reseats: tuple[tuple[str, str, str], ...] = ()
+    log: tuple[str, ...] = ()
+    beat: datetime | None = None
+    then: Callable[[Any, datetime], Outcome] | None = None
+
+    def but(self, **changes: Any) -> Outcome:
+        return replace(self, **changes)
+
+    def followed_by(self, after: Callable[[Any, datetime], Outcome]) -> Outcome:
+        """This outcome, then (once it and whatever it is followed by are applied) ``after``."""
+        if self.then is None:
+            return self.but(then=after)
+        first = self.then
+        return self.but(then=lambda lookup, now: first(lookup, now).followed_by(after))

@@ -13,7 +13,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from moderator.ports.games import GameContext
+from moderator.ports.deadlines import Deadline
+from moderator.ports.games import GameContext, LoadedTournament
 from moderator.ports.mail import InboundMessage, StoredMail
 from moderator.ports.players import PendingAddressChange, Player
 from moderator.ports.writes import UsedSeal
@@ -114,4 +115,33 @@ class Lookup(Protocol):
 
     def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The game's stored events after ``after`` (up to ``upto``)."""
+        ...
+
+    def game_ids(self) -> list[str]:
+        """Every stored game's name."""
+        ...
+
+    def tournament(self, name: str) -> LoadedTournament | None:
+        """Tournament ``name`` as it stands (None: there is none); the SQL store holds its
+        row on PostgreSQL until the transaction ends, as ``tournament_head``'s."""
+        ...
+
+    def tournament_ids(self, *, finished: bool | None = None) -> list[str]:
+        """The tournaments' names (only the finished ones, or the unfinished ones)."""
+        ...
+
+    def reliability(self, address: str) -> tuple[int, int]:
+        """(moves made in time, timeouts) of ``address`` over every tournament."""
+        ...
+
+    def deadline(self, deadline_id: int) -> Deadline | None:
+        """The deadline row ``deadline_id`` as it stands."""
+        ...
+
+    def open_deadlines(self) -> list[Deadline]:
+        """Every deadline still due, of every game."""
+        ...
+
+    def heartbeat(self) -> datetime | None:
+        """When the clock last ran (None: never)."""
         ...

@@ -151,6 +151,10 @@ class Work:
     message: MessageDone | None = None
     #: Outbox rows a bounce showed undelivered: (id, the bounce's reason).
     undelivered: tuple[tuple[int, str], ...] = ()
+    #: Reminders of deadlines counted: (id, the count they were decided on, the new count).
+    reminded: tuple[tuple[int, int, int], ...] = ()
+    #: The clock's heartbeat (``deadlines.beat``), when the clock ran.
+    heartbeat: datetime | None = None
 
     def __add__(self, other: Work) -> Work:
         return Work(
@@ -164,6 +168,8 @@ class Work:
             self.reseats + other.reseats,
             other.message or self.message,
             self.undelivered + other.undelivered,
+            self.reminded + other.reminded,
+            other.heartbeat or self.heartbeat,
         )
 
 

@@ -9,7 +9,7 @@ The order is what makes a mail count once whatever fails:
 2. archive each raw mail (``inbox.receive``: one row per folder, UIDVALIDITY and UID)
    before anything reads it;
 3. process every archived mail still waiting, each in its own transaction
-   (``processing.process_message``; a mail seen before under another UID is recognised by
+   (``runners.mail.process_message``; a mail seen before under another UID is recognised by
    its Message-ID and body and not played twice);
 4. only then flag (or move) them on the server.
 
@@ -29,7 +29,7 @@ from sqlalchemy import func, select
 
 from moderator.mail.imap import ImapSource, UidValidityChangedError
 from moderator.ports.mail import RECEIVED
-from moderator.service.processing import BUSY, SKIPPED, Handler, process_message
+from moderator.runners.mail import BUSY, SKIPPED, Handler, process_message
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import INBOUND

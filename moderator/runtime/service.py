@@ -7,7 +7,7 @@ at once and coalesced when late:
 
 * ``poll``: new mail in, processed, flagged (``Poller``), then the outbox sent;
 * ``send``: the outbox sent (mail written by the deadline checks, retries);
-* ``deadlines``: reminders, timeouts and time limits (``clockwork.check_deadlines``);
+* ``deadlines``: reminders, timeouts and time limits (``clock_runner.check_deadlines``);
 * ``tournaments``: games formed from the tournaments' waiting lists
   (``tournaments.form_games``), finished games scored and the standings mailed
   (``tournaments.finish_games``).
@@ -16,7 +16,7 @@ Where the IMAP server offers IDLE, a second connection waits in IDLE and brings 
 ``poll`` job forward when mail arrives, so orders are answered within seconds while
 the interval poll remains the ground truth.  Everything the service knows is in the
 database: a restart finds every deadline, every mail waiting to be processed and every
-mail waiting to be sent; ``clockwork.service_started`` deals with deadlines that passed
+mail waiting to be sent; ``clock_runner.service_started`` deals with deadlines that passed
 while it was down.
 
 One service reads a mailbox with a database at a time: ``start`` takes the mailbox's
@@ -54,12 +54,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy.engine import make_url
 
 from moderator.mail.errors import MailError
+from moderator.runners import clock as clock_runner
+from moderator.runners import tournaments
 from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config
 from moderator.runtime.poller import PollResult
 from moderator.runtime.rounds import Rounds
 from moderator.runtime.sender import SendTally
-from moderator.service import clockwork, tournaments
 from moderator.store import outbox, poller_lock, seals
 
 log = logging.getLogger(__name__)
@@ -164,7 +165,7 @@ class Service:
         """Reminders, timeouts and time limits due now; then the mail they wrote."""
         done = await asyncio.to_thread(
             partial(
-                clockwork.check_deadlines,
+                clock_runner.check_deadlines,
                 self.store,
                 self.config.moderator.address,
                 self.app.clock.now(),
@@ -246,7 +247,7 @@ class Service:
         except MailError as exc:
             log.warning("start-up: the mailbox could not be read (%s); deadlines first", exc)
         for line in await asyncio.to_thread(
-            clockwork.service_started,
+            clock_runner.service_started,
             self.store,
             self.config.moderator.address,
             self.app.clock.now(),

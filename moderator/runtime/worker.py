@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from moderator.service.processing import BUSY, SKIPPED, Handler, process_message
+from moderator.runners.mail import BUSY, SKIPPED, Handler, process_message
 from moderator.store.eventstore import EventStore
 from moderator.store.inbox import pending_ids
 

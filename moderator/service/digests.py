@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from moderator.ports import Deadline, DeadlineChange, GameContext, Work, game_write
+from moderator.ports import Deadline, DeadlineChange, Lookup, Outcome, game_write
 from moderator.ports.deadlines import DIGEST, DONE
 from moderator.rules.state import Step
 from moderator.schedule import notify as notify_choice
 from moderator.service import notify
-from moderator.store import Tx, players
-from moderator.store.handling import SqlLookup
-from moderator.store.unit_of_work import write
 
 #: The ``step`` of every digest deadline (one per player and game).
 STEP = "digest"
@@ -35,23 +32,23 @@ def digest_change(
     return DeadlineChange(DIGEST, due, player, STEP)
 
 
-def send_digest(tx: Tx, sender: str, row: Deadline, now: datetime) -> list[str]:
-    """``row``'s player's digest, and his next one; one line per thing done."""
-    write(tx, Work(closed=((row.id, DONE),)))
-    loaded = tx.load(row.game_id)
+def send_digest(row: Deadline, sender: str, lookup: Lookup, now: datetime) -> Outcome:
+    """``row``'s player's digest, and his next one; the row is closed."""
+    closed = ((row.id, DONE),)
+    game = lookup.game(row.game_id)
     seat = row.player or ""
-    seated = players.seated_players(tx, row.game_id)
-    player = seated.get(seat)
-    choice = notify_choice.choice_of(loaded.record.notify.get(seat))
-    if player is None or choice.mode != notify_choice.DIGEST or loaded.state.step is Step.OVER:
-        return []
-    context = GameContext(row.game_id, loaded.state, loaded.seq, loaded.record, {})
+    player = lookup.seated_players(row.game_id).get(seat)
+    if game is None or player is None:
+        return Outcome(closed=closed)
+    choice = notify_choice.choice_of(game.record.notify.get(seat))
+    if choice.mode != notify_choice.DIGEST or game.state.step is Step.OVER:
+        return Outcome(closed=closed)
     record, mails, _ = notify.report_round(
-        sender, context, SqlLookup(tx), [], loaded.state, loaded.record, set(),
+        sender, game, lookup, [], game.state, game.record, set(),
         catch_up=frozenset({seat}), digest=True,
     )
-    following = digest_change(loaded.record.notify.get(seat), seat, now, player.time_zone)
-    game = game_write(row.game_id, loaded.seq, [], record=record, deadlines=(following,))
-    write(tx, Work(games=(game,), mails=tuple(mails)), game_id=row.game_id)
+    following = digest_change(game.record.notify.get(seat), seat, now, player.time_zone)
+    reported = game_write(row.game_id, game.seq, [], record=record, deadlines=(following,))
     told = "sent" if mails else "not needed (nothing new)"
-    return [f"{row.game_id}: {seat}'s daily digest {told}"]
+    line = f"{row.game_id}: {seat}'s daily digest {told}"
+    return Outcome(closed=closed, games=(reported,), mails=tuple(mails), log=(line,))

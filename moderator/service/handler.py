@@ -1,6 +1,6 @@
 """
 The mail service's handler: one archived mail in, events, outbox mails and new players
-out (``moderator.service.processing.Handler``; ``process_message`` runs it in the mail's
+out (``moderator.runners.mail.Handler``; ``process_message`` runs it in the mail's
 transaction).
 
 For each mail:
@@ -34,8 +34,8 @@ For each mail:
    within the game's limits, and the other players are told.
 7. **Tournament lines** (``join tournament T``, ``standings T``, a director's
    ``tournament create``, ``pause G``, ``replace SEAT in G``...; see
-   ``moderator.service.tournaments``): carried out in the mail's transaction and
-   answered line by line; they need no game and no step reference.  A move made
+   ``moderator.service.tournaments``): decided line by line, each line's changes
+   applied by the runner before the next is decided, and answered line by line; they need no game and no step reference.  A move made
    before its deadline in a tournament game counts for the player's reliability.
 8. **Bounces** (``moderator.service.bounces``): a mail the intake drops as a bounce
    is read as one (``intake.bounce_of``); one that returns a mail of ours and is
@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from moderator.mail.intake import (
     Action,
@@ -162,7 +162,9 @@ class MailGameHandler:
     def game_of(self, message: InboundMessage) -> str | None:
         return self._read(message).game
 
-    def handle(self, message: InboundMessage, game: GameContext | None, lookup: Lookup) -> Outcome:
+    def handle(
+        self, message: InboundMessage, game: GameContext | None, lookup: Lookup, now: datetime
+    ) -> Outcome:
         read = self._read(message)
         if read.over is not None:
             log.warning("inbound message %s not read: %s", message.id, read.over)
@@ -217,10 +219,10 @@ class MailGameHandler:
         if signing_on:
             return gate.sealed(gate.registered(replies, lookup, player, proved=True), seal)
         ours, rest = tournaments.tournament_lines(lines)
-        if ours:  # written as they go, so they clear no bounces: his next game mail does
+        if ours:  # applied line by line, so they clear no bounces: his next game mail does
             game, unnamed = gate.trusted_game(read, game, lookup, player)
             done = tournament(
-                replies, game, lookup, player, who.method, ours, rest, ignored, unnamed
+                replies, game, lookup, player, who.method, ours, rest, ignored, now, unnamed
             )
             return gate.sealed(done, seal)
         cleared = bounces.delivered(lookup, player, game, self.moderator_address)  # he reads mail

@@ -30,6 +30,7 @@ from moderator.mail import compose
 from moderator.ports import DeadlineChange, GameContext, Lookup, OutgoingMail, Player
 from moderator.ports.deadlines import deadline_change
 from moderator.ports.players import normal_address
+from moderator.reporting.knowledge import Knowledge, knowledge_of
 from moderator.reporting.narrate import is_bookkeeping, may_see
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
@@ -117,12 +118,85 @@ def report_round(
     the game hears only what ``notify_choice.hears_while_out`` lets through, and what
     he asks for (``resend``, the answer to his mail).
     """
+    return _round(
+        sender, _Stored(game, lookup, new), lookup.seated_players(game.game_id), new, state,
+        record, resend, answering, catch_up, aside_cap, digest,
+    )
+
+
+def first_reports(
+    sender: str,
+    game_id: str,
+    seated: Mapping[str, Player],
+    new: Sequence[ev.Event],
+    state: GameState,
+    record: GameRecord,
+) -> tuple[GameRecord, list[OutgoingMail]]:
+    """
+    The first reports of a game not yet stored, whose setup ``new`` events lead to
+    ``state``, to its ``seated`` players (seat -> player); and its ``record`` with
+    their reported versions.  Nothing is read back: the game has no past.
+    """
+    record, mails, _ = _round(sender, _Fresh(game_id, new), seated, new, state, record, set())
+    return record, mails
+
+
+class _Stored:
+    """A stored game's past, as a report round reads it (``game`` before ``new``)."""
+
+    def __init__(self, game: GameContext, lookup: Lookup, new: Sequence[ev.Event]) -> None:
+        self.game, self.lookup, self.new = game, lookup, new
+        self.game_id, self.before, self.seq = game.game_id, game.state, game.seq
+
+    def sees_since(self, seat: str, last: int) -> bool:
+        return _sees_since(self.lookup, self.game, seat, last)
+
+    def timeline(self, since: int) -> list[tuple[int, ev.Event, GameState]]:
+        return _timeline(self.game, self.lookup, self.new, since)
+
+    def knowledge(self) -> Knowledge:
+        return knowledge_after(self.game, self.lookup, self.new)
+
+
+class _Fresh:
+    """A new game's past: nothing before its setup events ``new``."""
+
+    def __init__(self, game_id: str, new: Sequence[ev.Event]) -> None:
+        self.game_id, self.new, self.before, self.seq = game_id, new, GameState(), 0
+
+    def sees_since(self, seat: str, last: int) -> bool:
+        return False
+
+    def timeline(self, since: int) -> list[tuple[int, ev.Event, GameState]]:
+        timeline, state = [], GameState()
+        for number, event in enumerate(self.new, 1):
+            timeline.append((number, event, state))
+            state = evolve(state, event)
+        return timeline
+
+    def knowledge(self) -> Knowledge:
+        return knowledge_of(self.new)
+
+
+def _round(
+    sender: str,
+    game: _Stored | _Fresh,
+    seated: Mapping[str, Player],
+    new: Sequence[ev.Event],
+    state: GameState,
+    record: GameRecord,
+    resend: set[str],
+    answering: str | None = None,
+    catch_up: frozenset[str] = frozenset(),
+    aside_cap: AsideCap | None = None,
+    digest: bool = False,
+) -> tuple[GameRecord, list[OutgoingMail], Texts | None]:
     reported = dict(record.reported)
     began = dict(record.report_from)
     aside_mails: Mapping[str, str] = record.aside_mails
     actor = to_act(state)
     due: list[tuple[str, Player, int, bool]] = []
-    for seat, player in sorted(lookup.seated_players(game.game_id).items()):
+    for seat, player in sorted(seated.items()):
         if not state.has_player(seat):
             continue
         last = reported.get(seat, 0)
@@ -140,7 +214,7 @@ def report_round(
             asked = seat in resend or seat == answering or seat in catch_up
             if asked or (
                 _meant_for(seat, new)
-                or notify_choice.wants_report(choice, seat, new, game.state, state, actor)
+                or notify_choice.wants_report(choice, seat, new, game.before, state, actor)
             ):
                 authors = set() if asked else _aside_authors(seat, new, actor)
                 aside_mails, at_once = _within_cap(aside_mails, aside_cap, authors, seat)
@@ -149,7 +223,7 @@ def report_round(
             # else held back: his next report tells the net result
         elif seat in resend:
             due.append((seat, player, began.get(seat, last), True))
-        elif seat in catch_up and last < game.seq and _sees_since(lookup, game, seat, last):
+        elif seat in catch_up and last < game.seq and game.sees_since(seat, last):
             due.append((seat, player, last, False))
         elif new and last >= game.seq:  # nothing he may see happened: he is up to date
             reported[seat] = state.version
@@ -159,10 +233,10 @@ def report_round(
         if new:
             record = record.but(reported=reported)
         return record, [], None
-    timeline = _timeline(game, lookup, new, min(since for _, _, since, _ in due))
+    timeline = game.timeline(min(since for _, _, since, _ in due))
     allowed = record.allow_secrets
     ref = reference.current(game.game_id, state)
-    knowledge = knowledge_after(game, lookup, new)
+    knowledge = game.knowledge()
     mails: list[OutgoingMail] = []
     own: Texts | None = None
     for seat, player, since, again in due:

@@ -2,7 +2,7 @@
 The reliability record of tournament players (issue 7): moves made in time and
 timeouts, counted for whoever holds the seat when it happens.
 
-Two places count, each in the transaction that changes the game:
+Two places count, each in the outcome that changes the game:
 
 - the mail handler, when the player a running deadline waited for moves the game on
   before it fell due (``on_time``);
@@ -18,36 +18,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from moderator.ports import Lookup, TournamentWrite, Work
+from moderator.ports import Lookup, TournamentWrite
 from moderator.rules.state import GameState
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
-from moderator.store.eventstore import Tx
-from moderator.store.handling import SqlLookup
-from moderator.store.unit_of_work import write
 from moderator.tournament import commands as cmd
 from moderator.tournament.decide import decide
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.state import TournamentGame, TournamentState
-
-
-def record_reliability(
-    tx: Tx, game_id: str, seat: str, *, on_time: int = 0, timeouts: int = 0, now: datetime
-) -> bool:
-    """
-    ``reliability_write`` written at once in ``tx`` (a director's command); False if the
-    game is no tournament's.
-
-    Raises:
-        TournamentError: the seat is unknown or the counts make no sense.
-    """
-    found = reliability_write(
-        SqlLookup(tx), game_id, seat, on_time=on_time, timeouts=timeouts, now=now
-    )
-    if found is None:
-        return False
-    write(tx, Work(tournaments=(found,)))
-    return True
 
 
 def reliability_write(
@@ -114,4 +92,4 @@ def count_quietly(
     return ((found,) if found is not None else ()), None
 
 
-__all__ = ["count_quietly", "moved_in_time", "record_reliability", "reliability_write"]
+__all__ = ["count_quietly", "moved_in_time", "reliability_write"]

@@ -3,21 +3,21 @@ A mail with tournament lines (``join tournament T``, ``standings T``, a director
 ``pause G``...): they need neither a game nor a step reference, so they run before
 the game is asked for; the mail's other lines are then played as in any mail.
 
-The tournament lines are carried out by ``moderator.service.tournaments`` in the mail's
-transaction; this module only decides whether the mail's other lines may be played
-too, or go back unread.
+The tournament lines are decided by ``moderator.service.tournaments`` as a chain of
+outcomes, each applied by the mail runner before the next line is decided; this module
+only decides whether the mail's other lines may be played too (after the last line), or
+go back unread.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from datetime import datetime
 
 from moderator.ports import GameContext, Lookup, Outcome, Player
 from moderator.schedule import reference
 from moderator.service import tournaments
 from moderator.service.play_mail import play
 from moderator.service.replies import Replies
-from moderator.store.handling import SqlLookup
 
 
 def tournament(
@@ -29,12 +29,13 @@ def tournament(
     ours: list[str],
     rest: list[str],
     ignored: list[str],
+    now: datetime,
     unnamed: str = "",
 ) -> Outcome:
     """
-    A mail with tournament lines ``ours`` (``moderator.service.tournaments``): they are
-    carried out in the message's transaction, each answered on its own, and need
-    neither a game nor a step reference.  The mail's other lines, ``rest``, are played
+    A mail with tournament lines ``ours`` (``moderator.service.tournaments``): each is
+    decided once the line before it is applied, answered on its own, and needs neither
+    a game nor a step reference.  The mail's other lines, ``rest``, are played
     in the game it names, as in any mail, unless the tournament lines name that game (a
     director's ``pause G``, ``end G``...): then they are returned unread, as they are
     when the mail names no game of the player's (``unnamed``: why the subject's tag may
@@ -51,23 +52,21 @@ def tournament(
         why = f"you have no seat in game {game.game_id}"
     elif game.game_id in tournaments.games_named(ours):
         why = f"your tournament lines change game {game.game_id}: send orders on their own"
-    if not isinstance(lookup, SqlLookup):  # until the runner applies each line's outcome
-        msg = "tournament lines are carried out in the SQL store's transaction"
-        raise TypeError(msg)
-    done = tournaments.carry_out(
-        lookup.transaction,
+    mail = tournaments.LinesMail(
         player,
-        ours,
-        moderator_address=replies.moderator_address,
-        now=lookup.now(),
-        headers=replies.reply_headers(),
-        others=orders if why else (),
+        tuple(ours),
+        replies.moderator_address,
+        replies.reply_headers(),
+        others=tuple(orders) if why else (),
         others_why=why,
     )
-    note = "; ".join(done.log)
+    done = tournaments.carry_out(mail, lookup, now)
     if not orders or why:
-        return Outcome(mails=tuple(done.mails), note=note)
+        return done
     assert game is not None and seat is not None
-    played = play(replies, game, lookup, player, seat, method, rest, ignored)
-    notes = "; ".join(n for n in (note, played.note) if n)
-    return replace(played, mails=(*done.mails, *played.mails), note=notes)
+    held, sitting = game, seat
+
+    def played(lookup: Lookup, now: datetime) -> Outcome:
+        return play(replies, held, lookup, player, sitting, method, rest, ignored)
+
+    return done.followed_by(played)

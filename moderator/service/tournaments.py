@@ -1,19 +1,18 @@
 """
 Tournaments by mail: the shell around the pure ``moderator.tournament`` core.
 
-What the mail handler and the service's clock call:
+What the mail handler and the tournament runner call:
 
 - ``tournament_lines(lines)``: which of a mail's lines are tournament lines;
-- ``carry_out(tx, player, lines, moderator_address=..., now=...)``: an authenticated
-  player's (or director's) tournament lines, in the mail's transaction; returns the
-  mails (the answer, and notices to others) for the outbox and lines for the log;
-- ``form_games``, ``game_finished``, ``finish_games`` (``tournament_games``: the
-  games formed, started, finished and scored, the standings mailed);
-- ``record_reliability(tx, game_id, seat, on_time=..., timeouts=..., now=...)``
-  (``reliability``): moves made in time and timeouts, for the standings and the
-  minimum to join.
-
-This module reads a mail's lines and carries them out, the director's among them.
+- ``carry_out(mail, lookup, now)``: an authenticated player's (or director's)
+  tournament lines.  Each line must see what the line before it did, so the outcome is
+  a chain (``Outcome.then``): the runner applies one line's changes, in the mail's
+  transaction, before the next line is decided; the last outcome holds the mails (the
+  answer first, then notices to others) and the lines for the log;
+- ``form_games_in``, ``record_finished`` (``tournament_games``: the games formed,
+  started, finished and scored, the standings mailed);
+- ``reliability_write`` (``reliability``): moves made in time and timeouts, for the
+  standings and the minimum to join.
 
 A tournament line that is refused changes nothing and does not stop the lines after
 it: each is answered on its own.
@@ -21,35 +20,31 @@ it: each is answered on its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
 from moderator.letters import tournaments as wording
 from moderator.letters.moments import moment_line
-from moderator.ports import GameNotFoundError, Player, StoreError, TournamentWrite, Work
-from moderator.ports.errors import TournamentNotFoundError
+from moderator.ports import (
+    Lookup,
+    Outcome,
+    OutgoingMail,
+    Player,
+    TournamentWrite,
+)
+from moderator.ports.games import LoadedTournament
 from moderator.ports.players import DIRECTOR
 from moderator.rules.state import Step
 from moderator.schedule import timing
 from moderator.service import games_directed, notify
-from moderator.service.reliability import record_reliability
 from moderator.service.tournament_games import (
-    TournamentOutcome,
-    finish_games,
-    form_games,
-    form_games_in,
-    game_finished,
+    GameOver,
     notice,
     record_finished,
-    record_game_finished,
     to_seats,
 )
-from moderator.store import players
-from moderator.store import tournaments as stored
-from moderator.store.eventstore import Tx
-from moderator.store.unit_of_work import write
 from moderator.tournament import commands as cmd
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
@@ -108,105 +103,151 @@ def games_named(lines: Sequence[str]) -> set[str]:
 # -- a mail's tournament lines ------------------------------------------------------------
 
 
-def carry_out(
-    tx: Tx,
-    player: Player,
-    lines: Sequence[str],
-    *,
-    moderator_address: str,
-    now: datetime,
-    headers: Mapping[str, str] | None = None,
-    others: Sequence[str] = (),
-    others_why: str = "",
-) -> TournamentOutcome:
+@dataclass(frozen=True, slots=True)
+class LinesMail:
     """
-    The tournament lines of an authenticated ``player``'s mail, carried out in ``tx``:
-    the answer to him (line by line) and the mails the lines cause for others.
-    ``others``: the mail's lines that are not read (listed in the answer, with
-    ``others_why``).
+    The tournament lines of an authenticated ``player``'s mail, to answer from
+    ``moderator_address`` with ``headers``; ``others``: the mail's lines that are not
+    read (listed in the answer, with ``others_why``).
+    """
+
+    player: Player
+    lines: tuple[str, ...]
+    moderator_address: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    others: tuple[str, ...] = ()
+    others_why: str = ""
+
+
+@dataclass
+class _Progress:
+    """What the lines decided so far came to (a chain's state, made anew each decision)."""
+
+    results: list[_Result] = field(default_factory=list)
+    mails: list[OutgoingMail] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+
+Then = Callable[[Lookup, datetime], Outcome]
+
+
+def carry_out(mail: LinesMail, lookup: Lookup, now: datetime) -> Outcome:
+    """
+    The mail's tournament lines, as a chain of outcomes: the first line's changes, then
+    (once the runner applied them) the next line decided on what they left, and so on;
+    the last outcome holds the answer to him (line by line), the mails the lines cause
+    for others, and the log's lines.
 
     Raises:
-        ConflictError: a tournament or game moved on meanwhile (the caller retries).
+        ConflictError: a tournament or game moved on meanwhile (the runner decides again).
     """
-    out = TournamentOutcome()
-    results: list[_Result] = []
-    for line in lines:
+    return _from(mail, 0, _Progress(), lookup, now)
+
+
+def _from(mail: LinesMail, index: int, progress: _Progress, lookup: Lookup, now: datetime) -> Outcome:
+    """Lines ``index`` and after: the next line that changes something, or the answer."""
+    while index < len(mail.lines):
+        line = mail.lines[index]
+        index += 1
         try:
             request = parse_line(line)
-            result, caused = _carry_out_one(tx, player, request, moderator_address, now)
+            result, outcome = _carry_out_one(lookup, mail.player, request, mail.moderator_address, now)
         except TournamentError as exc:
-            results.append(_Result(line.strip(), "refused", code=exc.code, reason=str(exc)))
+            progress.results.append(_Result(line.strip(), "refused", code=exc.code, reason=str(exc)))
             continue
-        results.append(result)
-        out.add(caused)
-    if results or others:  # his lines are quoted in the private part only: never signed
+        progress.results.append(result)
+        return _held(outcome, progress, _rest(mail, index, progress))
+    return _answer(mail, progress, now)
+
+
+def _rest(mail: LinesMail, index: int, progress: _Progress) -> Then:
+    """The decision of line ``index`` and those after it, to take once the lines before
+    it are applied."""
+    return lambda lookup, now: _from(mail, index, progress, lookup, now)
+
+
+def _held(outcome: Outcome, progress: _Progress, after: Then) -> Outcome:
+    """``outcome`` to apply now, its mails and log kept for the answer's outcome, then ``after``."""
+    progress.mails.extend(outcome.mails)
+    progress.log.extend(outcome.log)
+    first = outcome.then
+    if first is None:
+        return outcome.but(mails=(), log=(), then=after)
+    return outcome.but(
+        mails=(), log=(), then=lambda lookup, now: _held(first(lookup, now), progress, after)
+    )
+
+
+def _answer(mail: LinesMail, progress: _Progress, now: datetime) -> Outcome:
+    """The answer to the mail (his lines are quoted in the private part only: never signed)."""
+    results, player = progress.results, mail.player
+    mails = list(progress.mails)
+    if results or mail.others:
         texts = wording.reply(
             f"your mail read {moment_line(now, player.time_zone)}",
-            (headers or {}).get("In-Reply-To", ""),
+            mail.headers.get("In-Reply-To", ""),
             results,
-            others,
-            others_why,
+            mail.others,
+            mail.others_why,
         )
-        mail = notify.mail_to(moderator_address, player, notify.REPLY, texts, None, headers or {})
-        out.mails.insert(0, mail)
-    return out
+        answer = notify.mail_to(mail.moderator_address, player, notify.REPLY, texts, None, mail.headers)
+        mails.insert(0, answer)
+    log = tuple(progress.log)
+    return Outcome(mails=tuple(mails), log=log, note="; ".join(log))
 
 
 def _carry_out_one(
-    tx: Tx, player: Player, request: Request, sender: str, now: datetime
-) -> tuple[_Result, TournamentOutcome]:
+    lookup: Lookup, player: Player, request: Request, sender: str, now: datetime
+) -> tuple[_Result, Outcome]:
     address = player.address
     line = request.line
     if request.kind == "create":
-        return _create(tx, player, request, now), TournamentOutcome()
+        return _create(lookup, player, request, now)
     if request.kind == "standings":
-        loaded = _load(tx, request.tournament or "")
+        loaded = _load(lookup, request.tournament or "")
         text = wording.standings(loaded.state)
-        return _Result(line, "answered", text.splitlines()), TournamentOutcome()
+        return _Result(line, "answered", text.splitlines()), Outcome()
     if request.tournament is not None:
-        loaded = _load(tx, request.tournament, lock=True)
-        command = _player_command(tx, player, request)
+        loaded = _load(lookup, request.tournament)
+        command = _player_command(lookup, player, request)
         new = decide(loaded.state, command, now=now)
-        write(
-            tx, Work(tournaments=(TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new)),))
-        )
+        written = TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new))
         state = fold(new, loaded.state)
-        caused = TournamentOutcome(log=[f"{state.name}: {address} {request.kind}"])
+        mails: tuple[OutgoingMail, ...] = ()
         if request.kind == "withdraw":
-            caused.add(_withdrawal_notice(tx, sender, state, address))
-        return _Result(line, "done", wording.confirmation(state, request.kind)), caused
+            mails = _withdrawal_notice(lookup, sender, state, address)
+        log = (f"{state.name}: {address} {request.kind}",)
+        outcome = Outcome(tournaments=(written,), mails=mails, log=log)
+        return _Result(line, "done", wording.confirmation(state, request.kind)), outcome
     game_id = request.game or ""
-    loaded = _load(tx, _tournament_of(tx, game_id), lock=True)
+    loaded = _load(lookup, _tournament_of(lookup, game_id))
     if request.kind == "audit":  # asks for mail, changes nothing
-        sent = games_directed.audit_again(tx, sender, loaded.state, game_id, address, now)
+        sent = games_directed.audit_again(lookup, sender, loaded.state, game_id, address, now)
         return _Result(line, "done", [f"The audit of {game_id} is on its way."]), sent
-    return _direct(tx, player, request, loaded, sender, now)
+    return _direct(lookup, player, request, loaded, sender, now)
 
 
-def _load(tx: Tx, name: str, *, lock: bool = False) -> stored.LoadedTournament:
-    try:
-        return stored.load(tx, name, lock=lock)
-    except TournamentNotFoundError as exc:
-        raise TournamentError(err.E_UNKNOWN, f"there is no tournament called {name}") from exc
+def _load(lookup: Lookup, name: str) -> LoadedTournament:
+    loaded = lookup.tournament(name)
+    if loaded is None:
+        raise TournamentError(err.E_UNKNOWN, f"there is no tournament called {name}")
+    return loaded
 
 
-def _tournament_of(tx: Tx, game_id: str) -> str:
-    try:
-        name = tx.record(game_id).tournament
-    except GameNotFoundError as exc:
-        raise TournamentError(err.E_GAME, f"there is no game {game_id}") from exc
-    if not name:
+def _tournament_of(lookup: Lookup, game_id: str) -> str:
+    record = lookup.record(game_id)
+    if record is None:
+        raise TournamentError(err.E_GAME, f"there is no game {game_id}")
+    if not record.tournament:
         raise TournamentError(err.E_GAME, f"{game_id} is not a tournament game")
-    return str(name)
+    return str(record.tournament)
 
 
-def _player_command(tx: Tx, player: Player, request: Request) -> cmd.Command:
+def _player_command(lookup: Lookup, player: Player, request: Request) -> cmd.Command:
     address = player.address
     match request.kind:
         case "join":
-            return cmd.Join(
-                player=address, name=player.name, record=stored.reliability(tx, address)
-            )
+            return cmd.Join(player=address, name=player.name, record=lookup.reliability(address))
         case "leave":
             return cmd.Leave(player=address)
         case "withdraw":
@@ -215,12 +256,14 @@ def _player_command(tx: Tx, player: Player, request: Request) -> cmd.Command:
             return cmd.Standby(player=address, name=player.name)
 
 
-def _create(tx: Tx, player: Player, request: Request, now: datetime) -> _Result:
+def _create(
+    lookup: Lookup, player: Player, request: Request, now: datetime
+) -> tuple[_Result, Outcome]:
     assert request.settings is not None and request.tournament is not None
     name = request.tournament
     if not player.has_role(DIRECTOR):
         raise TournamentError(err.E_DIRECTOR, "only a tournament director may create a tournament")
-    if stored.exists(tx, name):
+    if lookup.tournament_head(name) is not None:
         raise TournamentError(err.E_EXISTS, f"there is already a tournament called {name}")
     settings = _checked_clock(request.settings)
     command = cmd.CreateTournament(
@@ -231,12 +274,12 @@ def _create(tx: Tx, player: Player, request: Request, now: datetime) -> _Result:
         settings=settings,
     )
     new = decide(TournamentState(), command, now=now)
-    write(tx, Work(tournaments=(TournamentWrite(name, 0, tuple(new), player.address),)))
+    created = TournamentWrite(name, 0, tuple(new), player.address)
     lines = [
         f"The tournament {name} is open for sign-up ('join tournament {name}').",
         *settings.describe(),
     ]
-    return _Result(request.line, "done", lines)
+    return _Result(request.line, "done", lines), Outcome(tournaments=(created,))
 
 
 def _checked_clock(settings: Settings) -> Settings:
@@ -272,13 +315,13 @@ def _checked_clock(settings: Settings) -> Settings:
 
 
 def _direct(
-    tx: Tx,
+    lookup: Lookup,
     player: Player,
     request: Request,
-    loaded: stored.LoadedTournament,
+    loaded: LoadedTournament,
     sender: str,
     now: datetime,
-) -> tuple[_Result, TournamentOutcome]:
+) -> tuple[_Result, Outcome]:
     game_id = request.game or ""
     by = player.address
     state = loaded.state
@@ -295,7 +338,7 @@ def _direct(
             command = cmd.EndGame(by=by, game=game_id)
         case _:
             if request.address is not None:
-                new_player = players.player_by_address(tx, request.address)
+                new_player = lookup.player(request.address)
                 if new_player is None:
                     raise TournamentError(
                         err.E_PLAYER,
@@ -309,65 +352,87 @@ def _direct(
                 new_name=new_player.name if new_player else "",
             )
     new = decide(state, command, now=now)
+    reseats: tuple[tuple[str, str, str], ...] = ()
     if isinstance(new[0], tev.SeatReplaced):
-        _reseat(tx, new[0])  # before the event is stored: a refusal changes nothing
-    if isinstance(new[0], tev.GameEndedByDirector) and tx.load(game_id).state.step is Step.OVER:
-        raise TournamentError(err.E_GAME_OVER, f"{game_id} is over already: it counts as played")
-    write(tx, Work(tournaments=(TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new)),)))
+        reseats = (_reseat(lookup, new[0]),)  # refused here: a refusal changes nothing
+    if isinstance(new[0], tev.GameEndedByDirector):
+        played = lookup.game(game_id)
+        if played is not None and played.state.step is Step.OVER:
+            raise TournamentError(err.E_GAME_OVER, f"{game_id} is over already: it counts as played")
+    written = Outcome(
+        tournaments=(TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new)),),
+        reseats=reseats,
+        log=(f"{state.name}: {request.kind} {game_id} by {by}",),
+    )
     after = fold(new, state)
     game = after.games[game_id]
-    out = TournamentOutcome(log=[f"{after.name}: {request.kind} {game_id} by {by}"])
+    changed = None
     match new[0]:
         case tev.GamePaused():
-            lines = games_directed.pause_game(tx, game_id, now)
+            lines, changed = games_directed.pause_game(lookup, game_id, now)
             heading = f"The tournament director has paused the game {game_id}."
         case tev.GameResumed():
-            lines = games_directed.resume_game(tx, game_id, now)
+            lines, changed = games_directed.resume_game(lookup, game_id, now)
             heading = f"The tournament director has resumed the game {game_id}."
         case tev.DeadlineExtended(hours=hours):
-            lines = games_directed.extend_deadline(tx, game_id, hours, now)
+            lines, changed = games_directed.extend_deadline(lookup, game_id, hours, now)
             heading = (
                 f"The tournament director has extended the deadline of {game_id} by {hours} hours."
             )
         case tev.SeatReplaced() as replaced:
-            out.add(games_directed.seat_handed_over(tx, sender, after, game, replaced, now))
-            return _Result(
-                request.line, "done", [f"{replaced.seat} in {game_id} is now {replaced.new}."]
-            ), out
+            # the seat's report goes to whoever holds it once the seat is handed over
+            def report(lookup: Lookup, now: datetime) -> Outcome:
+                return games_directed.seat_handed_over(lookup, sender, after, game, replaced, now)
+
+            done = [f"{replaced.seat} in {game_id} is now {replaced.new}."]
+            return _Result(request.line, "done", done), written.followed_by(report)
         case _:
-            out.add(games_directed.stop_game(tx, sender, game_id, now))
-            out.add(record_finished(tx, sender, game_id, now))
-            return _Result(request.line, "done", [f"{game_id} is stopped and scored (20.5)."]), out
-    out.mails.extend(to_seats(tx, sender, game, heading, lines))
-    return _Result(request.line, "done", [heading, *lines]), out
+            stopped = games_directed.stop_game(lookup, sender, game_id, now)
+
+            def scored(lookup: Lookup, now: datetime) -> Outcome:
+                return record_finished(GameOver(game_id, sender), lookup, now)
+
+            both = written.but(
+                games=stopped.games, mails=stopped.mails, log=written.log + stopped.log
+            )
+            done = [f"{game_id} is stopped and scored (20.5)."]
+            return _Result(request.line, "done", done), both.followed_by(scored)
+    mails = to_seats(lookup, sender, game, heading, lines)
+    games = (changed,) if changed is not None else ()
+    return _Result(request.line, "done", [heading, *lines]), written.but(
+        games=games, mails=tuple(mails)
+    )
 
 
-def _reseat(tx: Tx, replaced: tev.SeatReplaced) -> None:
-    try:
-        write(tx, Work(reseats=((replaced.game, replaced.seat, replaced.new),)))
-    except StoreError as exc:
-        raise TournamentError(err.E_SEATED, str(exc)) from exc
+def _reseat(lookup: Lookup, replaced: tev.SeatReplaced) -> tuple[str, str, str]:
+    """The seat handed over, as the unit of work writes it; refused as the store would."""
+    seats = lookup.seats(replaced.game)  # address -> seat
+    address = replaced.new.strip().lower()
+    if lookup.player(address) is None:
+        why = f"no player is registered with the address {address!r}"
+        raise TournamentError(err.E_SEATED, why)
+    held = seats.get(address)
+    if held is not None:
+        why = f"{address!r} has the seat {held!r} in game {replaced.game!r} already"
+        raise TournamentError(err.E_SEATED, why)
+    if replaced.seat not in seats.values():
+        raise TournamentError(err.E_SEATED, f"game {replaced.game!r} has no seat {replaced.seat!r}")
+    return (replaced.game, replaced.seat, replaced.new)
 
 
 def _withdrawal_notice(
-    tx: Tx, sender: str, state: TournamentState, player: str
-) -> TournamentOutcome:
+    lookup: Lookup, sender: str, state: TournamentState, player: str
+) -> tuple[OutgoingMail, ...]:
     told = wording.withdrawal(state, player)
-    director = players.player_by_address(tx, state.director)
+    director = lookup.player(state.director)
     if told is None or director is None:
-        return TournamentOutcome()
-    return TournamentOutcome([notice(sender, director, *told, None)])
+        return ()
+    return (notice(sender, director, *told, None),)
 
 
 __all__ = [
-    "TournamentOutcome",
+    "LinesMail",
     "carry_out",
-    "finish_games",
-    "form_games",
-    "form_games_in",
-    "game_finished",
     "games_named",
-    "record_game_finished",
-    "record_reliability",
     "tournament_lines",
 ]

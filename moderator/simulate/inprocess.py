@@ -8,7 +8,7 @@ robot's mail is plain RFC 5322 bytes, archived with ``inbox.receive`` and proces
 ``processing.process_message``, the very runner the poller calls for each message; the
 moderator's answers stay outbox rows (a real sender would sign each one: here they are
 counted and read, never sent).  Time is a hand-moved clock (the App's, which the
-command line makes a ``SettableClock``); the deadline job (``clockwork.check_deadlines``) is called at each moment something is due.
+command line makes a ``SettableClock``); the deadline job (``clock_runner.check_deadlines``) is called at each moment something is due.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from sqlalchemy import select
 from moderator.clock import SettableClock
 from moderator.mail import compose
 from moderator.rules.state import GameState
+from moderator.runners import clock as clock_runner
+from moderator.runners import mail as processing
+from moderator.runners.commands import start_game
 from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config, DatabaseSettings, ModeratorSettings, ServiceSettings
 from moderator.schedule.limits import TimeLimits
-from moderator.service import clockwork, processing
-from moderator.service.games import start_game
 from moderator.service.handler import MailGameHandler
 from moderator.store import deadlines, inbox
 from moderator.store.eventstore import EventStore
@@ -156,7 +157,7 @@ class InProcess:
     def run_deadlines(self, at: datetime) -> list[Written]:
         """The deadline job at ``at`` (the clock is moved there); the mails it wrote."""
         self.clock.set(max(self.clock.now(), at))
-        clockwork.check_deadlines(self.store, MODERATOR, self.clock.now())
+        clock_runner.check_deadlines(self.store, MODERATOR, self.clock.now())
         return self.new_mails()
 
     def new_mails(self) -> list[Written]:

@@ -11,15 +11,16 @@ from datetime import UTC, datetime
 
 from sqlalchemy import select
 
+from moderator.ports.deadlines import Deadline
 from moderator.ports.errors import GameNotFoundError
-from moderator.ports.games import GameContext
+from moderator.ports.games import GameContext, LoadedTournament
 from moderator.ports.mail import PROCESSED, REJECTED, InboundMessage, StoredMail, body_hash
 from moderator.ports.players import PendingAddressChange, Player
 from moderator.ports.writes import UsedSeal
 from moderator.rules.events import Event
 from moderator.rules.state import Step
 from moderator.schedule.record import GameRecord
-from moderator.store import players, seals, tournaments
+from moderator.store import deadlines, players, seals, tournaments
 from moderator.store.eventstore import Tx
 from moderator.store.outbox import count_since, mail_by_id, mail_by_message_id
 from moderator.store.tables import INBOUND, TOURNAMENT
@@ -31,8 +32,7 @@ class SqlLookup:
     """
     The ``Lookup`` port on the SQL store, in the transaction ``tx``: players, seats,
     today's mail to an address, earlier copies of the message, the game's events.  Read
-    only: a use case changes things through its ``Outcome`` (work beyond the game, such
-    as tournament lines, excepted until their runner applies them: see ``transaction``).
+    only: a use case changes things through its ``Outcome``, which a runner applies.
     """
 
     def __init__(self, tx: Tx) -> None:
@@ -176,12 +176,35 @@ class SqlLookup:
         """The game's stored events after ``after`` (up to ``upto``)."""
         return self._tx.events(game_id, after, upto)
 
-    @property
-    def transaction(self) -> Tx:
+    def game_ids(self) -> list[str]:
+        """Every stored game's name."""
+        return list(self._tx.games())
+
+    def tournament(self, name: str) -> LoadedTournament | None:
         """
-        The message's transaction itself, for work that is not the game's: a mail's
-        tournament lines write the tournament's events and whatever they cause here, so
-        they commit or fail with the message.  A ``ConflictError`` raised from such work
-        decides the message again, as one from the game's append does.
+        Tournament ``name`` as it stands (None: there is none), its row held on
+        PostgreSQL until the transaction ends, as ``tournament_head``'s.
         """
-        return self._tx
+        if not tournaments.exists(self._tx, name):
+            return None
+        return tournaments.load(self._tx, name, lock=True)
+
+    def tournament_ids(self, *, finished: bool | None = None) -> list[str]:
+        """The tournaments' names (only the finished ones, or the unfinished ones)."""
+        return tournaments.tournament_ids(self._tx, finished=finished)
+
+    def reliability(self, address: str) -> tuple[int, int]:
+        """(moves made in time, timeouts) of ``address`` over every tournament."""
+        return tournaments.reliability(self._tx, address)
+
+    def deadline(self, deadline_id: int) -> Deadline | None:
+        """The deadline row ``deadline_id`` as it stands."""
+        return deadlines.deadline(self._tx, deadline_id)
+
+    def open_deadlines(self) -> list[Deadline]:
+        """Every deadline still due, of every game."""
+        return deadlines.open_deadlines(self._tx)
+
+    def heartbeat(self) -> datetime | None:
+        """When the clock last ran (None: never)."""
+        return deadlines.heartbeat(self._tx)

@@ -3,7 +3,7 @@ Inbound messages: archived as raw bytes before anything reads them (``receive``)
 claimed one at a time (``claim``), their game held while they are decided
 (``context``), set aside when they cannot be processed (``shunt``) and put back
 once fixed (``requeue``).  What processing a message means is the service's:
-``moderator.service.processing.process_message`` claims, lets the handler decide and
+``moderator.runners.mail.process_message`` claims, lets the handler decide and
 writes the outcome through the unit of work, all in one transaction.
 """
 

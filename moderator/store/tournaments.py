@@ -17,13 +17,13 @@ reliability summed over every tournament, and a player's new address
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from moderator.ports.errors import StoreError, TournamentExistsError, TournamentNotFoundError
+from moderator.ports.games import LoadedTournament
 from moderator.ports.players import normal_address
 from moderator.store.eventstore import Tx
 from moderator.store.players import player_by_address
@@ -37,13 +37,6 @@ from moderator.tournament.state import TournamentState, replay
 #: Events folded by a load before it writes the state back as the snapshot.
 SNAPSHOT_EVERY = 100
 _SHAPE = shape_of(TournamentState)
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedTournament:
-    tournament_id: str
-    state: TournamentState
-    seq: int  # the last event's sequence number
 
 
 def create(tx: Tx, tournament_id: str, director: str) -> None:

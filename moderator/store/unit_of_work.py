@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from moderator.ports.errors import UnknownChangeError
+from moderator.ports.errors import ConflictError, UnknownChangeError
 from moderator.ports.writes import ASK, CANCEL, MOVE, AddressChange, GameWrite, MessageDone, Work
 from moderator.rules.evolve import replay
 from moderator.schedule.record import GameRecord
@@ -27,12 +27,18 @@ from moderator.store.tables import INBOUND
 
 
 def write(
-    tx: Tx, work: Work, *, inbound_id: int | None = None, game_id: str | None = None
+    tx: Tx,
+    work: Work,
+    *,
+    inbound_id: int | None = None,
+    game_id: str | None = None,
+    guess: bool = True,
 ) -> dict[str, int]:
     """
     Apply ``work`` in ``tx``; returns each written game's new last sequence number.
     The mails are tied to ``inbound_id`` (the mail that caused them) and ``game_id``
-    (the game they are about), when given.
+    (the game they are about), when given; without ``game_id`` and with ``guess``, to
+    the one game the work changes, if it changes one.
 
     Raises:
         ConflictError: a stream is no longer at the number the decision was made on.
@@ -40,6 +46,9 @@ def write(
         GameExistsError, TournamentExistsError, PlayerExistsError: a new one is taken.
     """
     heads: dict[str, int] = {}
+    for deadline_id, seen, count in work.reminded:
+        if not deadlines.mark_reminded(tx, deadline_id, seen, count):
+            raise ConflictError(f"deadline {deadline_id}'s reminders were counted meanwhile")
     for deadline_id, status in work.closed:
         deadlines.close_deadline(tx, deadline_id, status)
     for held, seat, address in work.reseats:
@@ -63,12 +72,16 @@ def write(
         _change_address(tx, change)
     for seal in work.seals:
         seals.record(tx, seal, inbound_id)  # a ConflictError: decided again, and refused
-    about = game_id or (work.games[0].game_id if len(work.games) == 1 else None)
+    about = game_id
+    if about is None and guess and len(work.games) == 1:
+        about = work.games[0].game_id
     add_mails(tx, work.mails, inbound_id=inbound_id, game_id=about)
     for mail_id, reason in work.undelivered:
         mark_undelivered(tx, mail_id, reason)
     if work.message is not None:
         _settle(tx, work.message)
+    if work.heartbeat is not None:
+        deadlines.beat(tx, work.heartbeat)
     return heads
 
 

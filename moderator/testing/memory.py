@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from moderator.ports.deadlines import DeadlineChange
+from moderator.ports.deadlines import Deadline, DeadlineChange
 from moderator.ports.errors import (
     ConflictError,
     GameExistsError,
@@ -28,7 +28,7 @@ from moderator.ports.errors import (
     PlayerExistsError,
     StoreError,
 )
-from moderator.ports.games import GameContext
+from moderator.ports.games import GameContext, LoadedTournament
 from moderator.ports.lookup import Lookup
 from moderator.ports.mail import (
     PENDING,
@@ -47,7 +47,9 @@ from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState, Step
 from moderator.schedule.record import GameRecord
+from moderator.tournament import events as tev
 from moderator.tournament.events import TournamentEvent
+from moderator.tournament.state import replay as fold
 
 __all__ = ["MemoryLookup", "StoredGame", "StoredTournament", "Tables"]
 
@@ -419,6 +421,47 @@ class MemoryLookup:
             raise GameNotFoundError(game_id)
         return stored.events[after:upto]
 
+
+    def game_ids(self) -> list[str]:
+        return sorted(self.tables.games)
+
+    def tournament(self, name: str) -> LoadedTournament | None:
+        stored = self.tables.tournaments.get(name)
+        if stored is None:
+            return None
+        return LoadedTournament(name, fold(stored.events), len(stored.events))
+
+    def tournament_ids(self, *, finished: bool | None = None) -> list[str]:
+        names = sorted(self.tables.tournaments)
+        if finished is None:
+            return names
+        return [n for n in names if (found := self.tournament(n)) and found.state.finished == finished]
+
+    def reliability(self, address: str) -> tuple[int, int]:
+        """As the SQL store counts it: every tournament's counts, following address changes."""
+        tallies: dict[str, tuple[int, int]] = {}
+        for stored in self.tables.tournaments.values():
+            for event in stored.events:
+                if isinstance(event, tev.AddressChanged):
+                    before = tallies.pop(event.old, (0, 0))
+                    now = tallies.get(event.new, (0, 0))
+                    tallies[event.new] = (now[0] + before[0], now[1] + before[1])
+                elif isinstance(event, tev.ReliabilityRecorded):
+                    had = tallies.get(event.player, (0, 0))
+                    tallies[event.player] = (had[0] + event.on_time, had[1] + event.timeouts)
+        return tallies.get(normal_address(address), (0, 0))
+
+    # The memory keeps a game's deadline changes as applied (``StoredGame.deadlines``),
+    # not deadline rows: it has no row to hand the clock, and no heartbeat.
+
+    def deadline(self, deadline_id: int) -> Deadline | None:
+        return None
+
+    def open_deadlines(self) -> list[Deadline]:
+        return []
+
+    def heartbeat(self) -> datetime | None:
+        return None
 
 def _same_bytes(a: bytes, b: bytes) -> bool:
     return hashlib.sha256(a).digest() == hashlib.sha256(b).digest()

@@ -17,10 +17,10 @@ from moderator import robot
 from moderator.audit.bundle import make_bundle
 from moderator.audit.verify import verify
 from moderator.play.games import plan_game
-from moderator.play.messages import order
 from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
+from moderator.runners.commands import order
 from moderator.store import migrate
 from moderator.store.unit_of_work import write
 from moderator.testing.stores import open_store

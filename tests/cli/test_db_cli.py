@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from moderator.cli import app
 from moderator.rules.legal import to_act
-from moderator.service import processing
+from moderator.runners import mail as processing
 from moderator.store import config, inbox, migrate
 from moderator.testing.stores import open_store
 
@@ -85,7 +85,7 @@ def test_db_check_reports_a_mismatch(tmp_path: Path) -> None:
 
 
 class Broken(OrderMailHandler):
-    def handle(self, message, game, lookup=None):  # type: ignore[no-untyped-def]
+    def handle(self, message, game, lookup=None, now=None):  # type: ignore[no-untyped-def]
         raise RuntimeError("handler bug")
 
 

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from moderator.cli import app
 from moderator.rules.legal import to_act
+from moderator.runners.commands import start_game
 from moderator.schedule.timing import TimeLimits
-from moderator.service.games import start_game
 from moderator.store import players
 from moderator.testing.stores import open_store
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from moderator.play.games import new_game
 from moderator.ports import Deadline, StoredMail
 from moderator.rules.legal import to_act
+from moderator.runners.commands import new_game
 from moderator.schedule.timing import TimeLimits
 from moderator.service import MailGameHandler, clockwork
 from moderator.store import EventStore, deadlines, outbox, players

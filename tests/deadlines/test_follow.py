@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
+from moderator.runners.commands import order
 from moderator.schedule import timing
 from moderator.store import deadlines
 

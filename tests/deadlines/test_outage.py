@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from moderator.service import clockwork, notify
+from moderator.runners import clock as clockwork
+from moderator.service import notify
 from moderator.store import EventStore, deadlines
 from moderator.testing.stores import open_store
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from moderator.reporting.views import legal_orders
-from moderator.service import clockwork
+from moderator.runners import clock as clockwork
 
 from ..service.privacy import Knowledge, leaks
 from .conftest import MODERATOR, Desk, hours

@@ -30,12 +30,12 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from moderator.play.games import new_game
 from moderator.play.messages import carry_out
 from moderator.ports import LoadedGame
 from moderator.ports.mail import SENT
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
+from moderator.runners.commands import new_game
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.testing.connections import smtp_sink_at
 from moderator.testing.hub import MailHub

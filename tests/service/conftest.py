@@ -20,12 +20,13 @@ import pytest
 
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
-from moderator.play.games import new_game
 from moderator.ports import StoredMail
 from moderator.rules.events import Event
 from moderator.rules.state import GameState
+from moderator.runners import mail as processing
+from moderator.runners.commands import new_game
 from moderator.schedule.record import GameRecord
-from moderator.service import MailGameHandler, processing
+from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, migrate, outbox, players
 from moderator.testing.clocks import TestClock
 from moderator.testing.gnupg import keyring

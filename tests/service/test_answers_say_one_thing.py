@@ -12,10 +12,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from moderator.play.games import new_game, plan_game
+from moderator.play.games import plan_game
 from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
+from moderator.runners.commands import new_game
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
 from moderator.store.unit_of_work import write

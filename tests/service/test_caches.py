@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
+from moderator.runners.commands import order
 from moderator.store import EventStore, inbox
 from moderator.testing.stores import open_store
 

@@ -25,7 +25,7 @@ def _first_move(state: GameState, player: str, roll: int) -> str:
 
 
 def _after_split(table: Table) -> GameState:
-    from moderator.play.messages import order
+    from moderator.runners.commands import order
 
     assert order(table.store, "g1", "Ann", SPLIT)[1]
     return table.state

@@ -11,9 +11,9 @@ from moderator.play.dice import BoundDice, dice_for
 from moderator.reporting.views import legal_orders
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
+from moderator.runners.commands import start_game
 from moderator.schedule.record import Dice, GameRecord
 from moderator.service import MailGameHandler
-from moderator.service.games import start_game
 from moderator.store import EventStore, inbox, outbox, players
 
 from .conftest import MODERATOR, Table, address, secret_of

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moderator.ports import StoredMail
-from moderator.service import processing
+from moderator.runners import mail as processing
 from moderator.store import inbox, outbox
 from moderator.testing.stores import empty_postgres, open_store
 
@@ -129,7 +129,7 @@ def mails(draw: st.DrawFn) -> bytes:
 def fuzz_table(
     request: pytest.FixtureRequest, world: World, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Callable[[bytes], tuple[str, int, list[StoredMail], bytes]]]:
-    from moderator.play.games import new_game
+    from moderator.runners.commands import new_game
     from moderator.service import MailGameHandler
 
     from .conftest import seat_players

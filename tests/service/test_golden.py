@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from moderator.play.messages import order
+from moderator.runners.commands import order
 
 from .conftest import Sent, Table, full_text
 

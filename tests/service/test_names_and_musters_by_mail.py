@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from moderator.play.games import new_game
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import Step
+from moderator.runners.commands import new_game
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, players
 

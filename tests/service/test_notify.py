@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable
 
 from moderator import robot
-from moderator.play.games import new_game
 from moderator.rules.legal import to_act
+from moderator.runners.commands import new_game
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
 

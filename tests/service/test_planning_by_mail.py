@@ -12,8 +12,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
 from moderator.pictures.spec import BATTLE, MASTERBOARD, Picture, draw
-from moderator.play.games import new_game
-from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
 from moderator.rules import commands as cmd
 from moderator.rules.decide import apply
@@ -21,6 +19,7 @@ from moderator.rules.dice import ScriptedDice
 from moderator.rules.legal import to_act
 from moderator.rules.movement import legion_moves
 from moderator.rules.state import Step
+from moderator.runners.commands import new_game, order
 from moderator.service import MailGameHandler
 from moderator.store import EventStore
 

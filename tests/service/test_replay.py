@@ -19,12 +19,13 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
-from moderator.play.games import new_game
 from moderator.ports import StoredMail
 from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
+from moderator.runners import mail as processing
+from moderator.runners import tournaments as tournament_service
+from moderator.runners.commands import new_game
 from moderator.schedule.timing import TimeLimits
-from moderator.service import MailGameHandler, processing, seals
-from moderator.service import tournaments as tournament_service
+from moderator.service import MailGameHandler, seals
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import seals as kept_seals
 from moderator.testing.clocks import TestClock as Clock

@@ -13,8 +13,8 @@ import asyncio
 import re
 from pathlib import Path
 
-from moderator.play.games import new_game
 from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
+from moderator.runners.commands import new_game
 from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.config import Config, GnupgSettings
 from moderator.runtime.service import Service

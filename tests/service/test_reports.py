@@ -7,11 +7,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from moderator.letters.moments import deadline_line
-from moderator.play.games import new_game
-from moderator.play.messages import order
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
+from moderator.runners.commands import new_game, order
 from moderator.schedule import reference
 from moderator.schedule.record import Deadline, GameRecord
 from moderator.service import MailGameHandler, reports

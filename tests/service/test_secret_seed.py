@@ -20,9 +20,10 @@ from moderator.audit.dice import seed_hash
 from moderator.cli import app
 from moderator.ports import StoredMail
 from moderator.rules.legal import to_act
+from moderator.runners.commands import start_game
 from moderator.schedule.record import Dice, GameRecord
 from moderator.service import MailGameHandler
-from moderator.service.games import StartError, start_game
+from moderator.service.games import StartError
 from moderator.store import EventStore, outbox, players
 from moderator.testing.stores import open_store
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from moderator.play.games import new_game
 from moderator.ports.mail import PROCESSED
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
+from moderator.runners.commands import new_game
 from moderator.service import MailGameHandler
 from moderator.store import EventStore
 from moderator.testing.clocks import TestClock as Clock

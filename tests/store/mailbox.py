@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from moderator.play.games import new_game
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
+from moderator.runners.commands import new_game
 from moderator.store import EventStore, players
 
 ADDRESSES = {"Ann": "ann@example.org", "Bob": "bob@example.org"}

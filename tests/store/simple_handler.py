@@ -9,6 +9,7 @@ a reply.  The mail service's handler is ``moderator.service.MailGameHandler``.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from email import message_from_bytes
 from email.message import EmailMessage, Message
 from email.policy import default
@@ -45,7 +46,11 @@ class OrderMailHandler:
         return found.group(1) if found else None
 
     def handle(
-        self, message: InboundMessage, game: GameContext | None, lookup: Lookup | None = None
+        self,
+        message: InboundMessage,
+        game: GameContext | None,
+        lookup: Lookup | None = None,
+        now: datetime | None = None,
     ) -> Outcome:
         mail = _parsed(message.raw)
         sender = parseaddr(str(mail.get("From", "")))[1].strip().lower()

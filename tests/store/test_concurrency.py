@@ -17,8 +17,8 @@ from pathlib import Path
 
 from moderator.play.robot_games import play_robot_game
 from moderator.ports import ConflictError
+from moderator.runners import mail as processing
 from moderator.schedule.record import GameRecord
-from moderator.service import processing
 from moderator.store import EventStore, inbox, outbox
 from moderator.store.check import check_store
 from moderator.testing.stores import open_store

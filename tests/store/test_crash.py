@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from moderator.service.processing import STEPS
+from moderator.runners.mail import STEPS
 from moderator.store import inbox, outbox
 from moderator.store.check import check_store
 from moderator.testing.stores import open_store

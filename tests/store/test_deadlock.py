@@ -15,8 +15,8 @@ from sqlalchemy import text, update
 from sqlalchemy.exc import DBAPIError
 
 from moderator.ports import ConflictError, GameContext, InboundMessage, Outcome
+from moderator.runners import mail as processing
 from moderator.schedule.record import GameRecord
-from moderator.service import processing
 from moderator.store import EventStore, inbox
 from moderator.store.errors import retryable
 from moderator.store.tables import GAME
@@ -64,7 +64,9 @@ class LosesOneRace:
     def game_of(self, message: InboundMessage) -> str | None:
         return self.inner.game_of(message)
 
-    def handle(self, message: InboundMessage, game: GameContext | None, lookup: object) -> Outcome:
+    def handle(
+        self, message: InboundMessage, game: GameContext | None, lookup: object, now: object
+    ) -> Outcome:
         if self.error is not None:
             error, self.error = self.error, None
             raise error

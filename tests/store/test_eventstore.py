@@ -8,13 +8,12 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import text, update
 
-from moderator.play.games import new_game
-from moderator.play.messages import order
 from moderator.play.robot_games import RobotGameSummary
 from moderator.ports import ConflictError, GameExistsError, GameNotFoundError
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.rules.variant import STANDARD
+from moderator.runners.commands import new_game, order
 from moderator.schedule.record import Dice, GameRecord
 from moderator.store import EventStore
 from moderator.store.check import check_store

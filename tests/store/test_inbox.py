@@ -21,9 +21,9 @@ from moderator.ports.deadlines import DONE
 from moderator.ports.mail import FAILED, PENDING, SENT
 from moderator.ports.players import secret_matches
 from moderator.rules.evolve import replay
+from moderator.runners import mail as processing
 from moderator.runtime import worker
 from moderator.schedule.record import GameRecord
-from moderator.service import processing
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store.check import check_store
 from moderator.store.tables import OUTBOX
@@ -125,7 +125,11 @@ class Exploding:
         return "g1"
 
     def handle(
-        self, message: InboundMessage, game: GameContext | None, lookup: object = None
+        self,
+        message: InboundMessage,
+        game: GameContext | None,
+        lookup: object = None,
+        now: object = None,
     ) -> Outcome:
         raise ZeroDivisionError("the handler broke")
 
@@ -156,7 +160,11 @@ class BadEvents:
         return "g1"
 
     def handle(
-        self, message: InboundMessage, game: GameContext | None, lookup: object = None
+        self,
+        message: InboundMessage,
+        game: GameContext | None,
+        lookup: object = None,
+        now: object = None,
     ) -> Outcome:
         from moderator.rules import events as ev
 

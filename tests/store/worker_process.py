@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from simple_handler import OrderMailHandler
 
+from moderator.runners.mail import STEPS
 from moderator.runtime.worker import process_pending
-from moderator.service.processing import STEPS
 from moderator.testing.stores import open_store
 
 

@@ -10,8 +10,10 @@ from moderator.ports import StoredMail
 from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
-from moderator.service import MailGameHandler, clockwork, processing
-from moderator.service import tournaments as service
+from moderator.runners import clock as clockwork
+from moderator.runners import mail as processing
+from moderator.runners import tournaments as service
+from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import tournaments as stored
 from moderator.testing.clocks import TestClock as Clock

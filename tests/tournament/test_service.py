@@ -12,13 +12,14 @@ from datetime import timedelta
 import pytest
 
 from moderator.audit.verify import verify
-from moderator.ports import StoredMail
+from moderator.ports import Outcome, StoredMail
 from moderator.ports.deadlines import GAME_END
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
-from moderator.service import MailGameHandler, processing
-from moderator.service import tournaments as service
+from moderator.runners import mail as processing
+from moderator.runners import tournaments as service
+from moderator.service import MailGameHandler
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store import tournaments as stored
 from moderator.testing.clocks import TestClock as Clock
@@ -32,24 +33,19 @@ NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 
 def lines_of(
     store: EventStore, name: str, lines: list[str], clock: Clock
-) -> service.TournamentOutcome:
+) -> Outcome:
     """``name``'s tournament lines, carried out and their mails stored, as the handler would."""
-    with store.transaction() as tx:
-        player = players.player_by_address(tx, address(name))
-        assert player is not None
-        out = service.carry_out(
-            tx,
-            player,
-            lines,
-            moderator_address=MODERATOR,
-            now=clock.now(),
-            headers={"In-Reply-To": "<m@example.org>"},
-        )
-        outbox.add_mails(tx, out.mails)
-    return out
+    assert store.clock() == clock.now()
+    return service.carry_out(
+        store,
+        address(name),
+        lines,
+        moderator_address=MODERATOR,
+        headers={"In-Reply-To": "<m@example.org>"},
+    )
 
 
-def reply_of(out: service.TournamentOutcome, name: str) -> str:
+def reply_of(out: Outcome, name: str) -> str:
     first = out.mails[0]
     assert first.recipient == address(name) and first.kind == "reply"
     assert first.headers["In-Reply-To"] == "<m@example.org>"
@@ -251,11 +247,8 @@ def test_a_finished_game_records_its_result_and_mails_the_standings(
     game_id = "spring-2"
     seated = set(seats_of(store, game_id).values())
     assert service.game_finished(store, MODERATOR, game_id) == []  # not over yet
-    with store.transaction() as tx:
-        seat = next(iter(seats_of(store, "spring-1")))
-        assert service.record_reliability(
-            tx, "spring-1", seat, on_time=3, timeouts=1, now=clock.now()
-        )
+    seat = next(iter(seats_of(store, "spring-1")))
+    assert service.record_reliability(store, "spring-1", seat, on_time=3, timeouts=1)
     assert play_to_the_end(store, game_id) > 0
     assert store.load_state(game_id).state.step is Step.OVER
     before = len(all_mails(store))

@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from moderator.play.games import new_game
 from moderator.ports import ConflictError, StoreError
 from moderator.ports.errors import TournamentExistsError, TournamentNotFoundError
 from moderator.ports.players import DIRECTOR
+from moderator.runners.commands import new_game
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, players

@@ -1,22 +1,25 @@
 """
-One archived mail processed: the runner the poller and the worker call for each
-message (Mailman's runners, Cosmic Python's message bus, in small).
+One archived mail processed: the mail runner, which the poller and the worker call for
+each message (Mailman's runners, Cosmic Python's message bus, in small).
 
 In one transaction ``process_message`` claims the message (``store.inbox.claim``),
 holds its game (``store.inbox.context``), lets the handler decide (the message, the
-game as it stands and a read-only ``Lookup`` in; an ``Outcome`` out) and hands the
-outcome to the unit of work (``store.unit_of_work.write``): events, the game's record
-and deadlines (and other games' records: a bounce, undelivered mail cleared), players,
-changes of address, seals, tournament events, outbox rows (and those a bounce showed
-undelivered) and the message's new state together.  After a crash either all of that is in the
-database or none of it, and the message is still ``received``.  A stream that moved
-on meanwhile (or a deadlock) decides the message again; a handler that raises sets
-the message aside (``shunted``) for a person to look at.
+game as it stands, a read-only ``Lookup`` and the time in; an ``Outcome`` out) and
+applies the outcome through the unit of work (``runners.unit.apply``): events, the
+game's record and deadlines (and other games' records: a bounce, undelivered mail
+cleared), players, changes of address, seals, tournament events, outbox rows (and those
+a bounce showed undelivered) and the message's new state together.  A mail's
+tournament lines come as outcomes that follow one another (``Outcome.then``): each is
+applied before the next line is decided, in the same transaction.  After a crash either
+all of that is in the database or none of it, and the message is still ``received``.
+A stream that moved on meanwhile (or a deadlock) decides the message again; a handler
+that raises sets the message aside (``shunted``) for a person to look at.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Protocol
 
 from sqlalchemy.exc import DBAPIError
@@ -24,32 +27,29 @@ from sqlalchemy.exc import DBAPIError
 from moderator.ports import (
     ConflictError,
     GameContext,
-    GameWrite,
     InboundMessage,
     Lookup,
     MessageDone,
     Outcome,
     PlayerExistsError,
     UnknownChangeError,
-    Work,
 )
 from moderator.ports.mail import PROCESSED, REJECTED
-from moderator.rules.evolve import replay
-from moderator.rules.state import GameState
+from moderator.runners import unit
 from moderator.store import inbox
 from moderator.store.errors import retryable
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.handling import SqlLookup
-from moderator.store.unit_of_work import write
 
 #: What ``process_message`` did with a message besides its new status.  ``skipped``:
 #: another worker has it or had it; ``busy``: its game is being changed by another
 #: worker (try again later).
 SKIPPED, BUSY = inbox.SKIPPED, "busy"
 #: The named moments of ``process_message`` at which ``checkpoint`` is called.
-STEPS = ("after-claim", "after-events", "after-outbox", "before-commit", "after-commit")
+#: ``after-events``: the decision is written (events, outbox rows, the message's state).
+STEPS = ("after-claim", "after-events", "before-commit", "after-commit")
 #: How often a message is decided again when its game moved on under it.
-CONFLICT_RETRIES = 5
+CONFLICT_RETRIES = unit.CONFLICT_RETRIES
 
 
 class Handler(Protocol):
@@ -58,10 +58,12 @@ class Handler(Protocol):
     def game_of(self, message: InboundMessage) -> str | None:
         """The game the message is for, from its text alone (None: no game named)."""
 
-    def handle(self, message: InboundMessage, game: GameContext | None, lookup: Lookup) -> Outcome:
+    def handle(
+        self, message: InboundMessage, game: GameContext | None, lookup: Lookup, now: datetime
+    ) -> Outcome:
         """
-        Decide what the message does (``game`` is None if it names no known game);
-        ``lookup`` reads the store in the message's transaction.
+        Decide what the message does at ``now`` (``game`` is None if it names no known
+        game); ``lookup`` reads the store in the message's transaction.
         """
 
 
@@ -116,48 +118,28 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     except Exception as exc:  # whatever the handler raises shunts the message
         raise _HandlerFailedError from exc
     context = inbox.context(tx, game_id) if game_id is not None else None
+    lookup, now = SqlLookup(tx), tx.now()
     try:
-        outcome = handler.handle(message, context, SqlLookup(tx))
-        state = replay(outcome.events, context.state) if context and outcome.events else None
+        outcome = handler.handle(message, context, lookup, now)
     except Exception as exc:  # whatever the handler raises shunts the message
         if retryable(exc):
-            raise  # what the handler did in the transaction lost a race: decide again
+            raise  # what the handler read lost a race: decide again
         raise _HandlerFailedError from exc
-    if outcome.events and context is None:
-        raise _HandlerFailedError from ValueError("the handler gave events for no game")
-    own = (_game_write(context, outcome, state),) if context is not None else ()
-    work = Work(
-        games=own + outcome.games,
-        players=outcome.players,
-        addresses=outcome.addresses,
-        seals=outcome.seals,
-        tournaments=outcome.tournaments,
-        undelivered=outcome.undelivered,
-    )
+
+    def done(merged: Outcome) -> MessageDone:
+        status = REJECTED if merged.rejected else PROCESSED
+        return MessageDone(message.id, status, game_id, merged.note)
+
     try:
-        write(tx, work, inbound_id=message.id)
-    except (PlayerExistsError, UnknownChangeError) as exc:  # e.g. registered meanwhile
-        raise _HandlerFailedError from exc
+        applied = unit.apply(
+            tx, lookup, outcome, now, game=context, inbound_id=message.id, about=game_id,
+            done=done,
+        )
+    except (PlayerExistsError, UnknownChangeError, unit.DecisionError) as exc:
+        raise _HandlerFailedError from exc  # e.g. registered meanwhile
     step("after-events")
-    write(tx, Work(mails=outcome.mails), inbound_id=message.id, game_id=game_id)
-    step("after-outbox")
-    status = REJECTED if outcome.rejected else PROCESSED
-    write(tx, Work(message=MessageDone(message.id, status, game_id, outcome.note)))
     step("before-commit")
-    return status
-
-
-def _game_write(context: GameContext, outcome: Outcome, state: GameState | None) -> GameWrite:
-    """The game's part of the handler's outcome (its deadlines only with a change)."""
-    changed = bool(outcome.events) or outcome.record is not None
-    return GameWrite(
-        context.game_id,
-        context.seq,
-        outcome.events,
-        record=outcome.record,
-        state=state,
-        deadlines=outcome.deadlines if changed else (),
-    )
+    return REJECTED if applied.rejected else PROCESSED
 
 
 __all__ = ["BUSY", "CONFLICT_RETRIES", "SKIPPED", "STEPS", "Handler", "process_message"]

@@ -1,0 +1,118 @@
+"""
+The command line's runner: what ``titan-moderator game ...`` and ``local ...`` ask of a
+store, each in a unit of work of its own (``runners.unit``), decided again when the
+game moved on meanwhile.  Tests and demos set games up through it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from moderator.play import messages
+from moderator.play.games import plan_game
+from moderator.ports import Lookup, Outcome, game_write
+from moderator.ports.errors import GameNotFoundError
+from moderator.rules.state import GameState
+from moderator.rules.variant import STANDARD
+from moderator.runners import unit
+from moderator.schedule.timing import TimeLimits
+from moderator.service import games
+from moderator.store.eventstore import EventStore
+
+
+def _state_of(outcome: Outcome) -> GameState:
+    """The state the game written by ``outcome`` starts in."""
+    state = outcome.games[0].state
+    assert state is not None
+    return state
+
+
+def start_game(
+    store: EventStore,
+    game_id: str,
+    addresses: Sequence[str],
+    *,
+    sender: str,
+    seed: int | None = None,
+    insecure_seed: bool = False,
+    allow_secrets: bool = False,
+    time_limits: TimeLimits | None = None,
+    ends_at: datetime | None = None,
+) -> GameState:
+    """
+    A game by mail for the players registered with ``addresses`` (``service.games.NewGame``),
+    created with its seats and first reports in one unit of work; returns its state.
+
+    Raises:
+        StartError: the game cannot be started as asked.
+    """
+    ask = games.NewGame(
+        game_id, tuple(addresses), sender, seed, insecure_seed, allow_secrets, time_limits, ends_at
+    )
+    return _state_of(unit.run(store, lambda lookup, now: games.start_game(ask, lookup, now)))
+
+
+def set_relay(store: EventStore, game_id: str, on: bool) -> bool:
+    """``service.games.set_relay``; returns whether it changed."""
+    done = unit.run(store, lambda lookup, _now: games.set_relay(game_id, on, lookup))
+    return bool(done.games)
+
+
+def new_game(
+    store: EventStore,
+    game_id: str,
+    players: Sequence[str] | None,
+    seed: int | None = None,
+    script: Sequence[int] | None = None,
+    position: Mapping[str, Any] | None = None,
+    *,
+    time_limits: TimeLimits | None = None,
+    ends_at: datetime | None = None,
+    variant: str = STANDARD,
+) -> GameState:
+    """A game played on the command line (``play.games.plan_game``), created; returns its state."""
+
+    def decide(_lookup: Lookup, now: datetime) -> Outcome:
+        planned, _state = plan_game(
+            game_id, players, seed, script, position, now, time_limits, ends_at, variant=variant
+        )
+        return Outcome(games=(planned,))
+
+    return _state_of(unit.run(store, decide))
+
+
+def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
+    """
+    Carry out ``player``'s orders (one per line, ``play.messages.carry_out``) and return
+    the reply and whether every order was accepted.  Orders are carried out in turn; the
+    first one that cannot be read or is not legal changes nothing, and the lines after it
+    are not carried out.  The events of the orders carried out are written together, or
+    (if anything fails) none of them.
+
+    Raises:
+        GameNotFoundError: there is no such game.
+    """
+    answer: list[messages.OrderResult] = []
+
+    def decide(lookup: Lookup, _now: datetime) -> Outcome:
+        game = lookup.game(game_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        result = messages.carry_out(
+            game_id, game.state, game.record, player, text, lambda: lookup.events(game_id)
+        )
+        answer[:] = [result]
+        if not result.events:
+            return Outcome()
+        changed = game_write(
+            game_id, game.seq, result.events, record=result.record, state=result.state
+        )
+        return Outcome(games=(changed,))
+
+    unit.run(store, decide)
+    return answer[0].reply, answer[0].ok
+
+
+__all__ = ["new_game", "order", "set_relay", "start_game"]

@@ -1,0 +1,184 @@
+"""
+The unit of work's boundary, which every runner goes through: begin, read, decide,
+apply, commit, and decide again on a conflict.
+
+``apply`` writes an ``Outcome`` and the outcomes it is followed by (``Outcome.then``:
+a mail's tournament lines, each of which must see what the line before it wrote) in
+the caller's transaction, so that they commit together or not at all.  ``run`` is the
+whole boundary for a decision that needs no more than the lookup and the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import TypeVar
+
+from sqlalchemy.exc import DBAPIError
+
+from moderator.ports import GameContext, GameWrite, Lookup, MessageDone, Outcome, Work
+from moderator.ports.errors import ConflictError
+from moderator.rules.evolve import replay
+from moderator.store.errors import retryable
+from moderator.store.eventstore import EventStore, Tx
+from moderator.store.handling import SqlLookup
+from moderator.store.unit_of_work import write
+
+#: How often a decision is made again when a stream moved on under it.
+CONFLICT_RETRIES = 5
+
+Decide = Callable[[Lookup, datetime], Outcome]
+T = TypeVar("T")
+
+
+class GameBusyError(Exception):
+    """Another worker holds the game (try again later)."""
+
+
+class DecisionError(Exception):
+    """A decision taken inside ``apply`` (an outcome's ``then``) raised: its cause says why."""
+
+
+def work_of(outcome: Outcome, game: GameContext | None = None) -> Work:
+    """
+    What ``outcome`` changes, as the unit of work writes it; its events, record and
+    deadlines are ``game``'s (the deadlines only with a change to the game).
+
+    Raises:
+        DecisionError: the events do not fold on the game, or there is no game.
+    """
+    own: tuple[GameWrite, ...] = ()
+    if game is not None and (outcome.events or outcome.record is not None):
+        try:
+            state = replay(outcome.events, game.state) if outcome.events else None
+        except Exception as exc:  # events that do not fold on the game: a decider's bug
+            raise DecisionError(f"the events do not fold: {exc!r}") from exc
+        own = (
+            GameWrite(
+                game.game_id,
+                game.seq,
+                outcome.events,
+                record=outcome.record,
+                state=state,
+                deadlines=outcome.deadlines,
+            ),
+        )
+    elif outcome.events:
+        raise DecisionError("the decision gave events for no game")
+    return Work(
+        games=own + outcome.games,
+        tournaments=outcome.tournaments,
+        mails=outcome.mails,
+        players=outcome.players,
+        addresses=outcome.addresses,
+        seals=outcome.seals,
+        closed=outcome.closed,
+        reseats=outcome.reseats,
+        undelivered=outcome.undelivered,
+        reminded=outcome.reminded,
+        heartbeat=outcome.beat,
+    )
+
+
+def apply(
+    tx: Tx,
+    lookup: Lookup,
+    outcome: Outcome,
+    now: datetime,
+    *,
+    game: GameContext | None = None,
+    inbound_id: int | None = None,
+    about: str | None = None,
+    done: Callable[[Outcome], MessageDone] | None = None,
+) -> Outcome:
+    """
+    Write ``outcome`` in ``tx``, then decide and write each outcome it is followed by
+    (their mails all with the last, in order); returns them merged (``merged``).  ``game``: the game the outcomes' own events are
+    about (its context moves on with each write); ``inbound_id``: the mail that caused
+    them; ``about``: the game their mails are about (without it, and without an
+    inbound mail, the one game an outcome changes, if one); ``done(merged)``: the inbound
+    mail's new state, written with the last outcome.
+
+    Raises:
+        ConflictError: a stream moved on (decide again from the start).
+        DecisionError: a follow-up decision raised (anything but a lost race).
+    """
+    applied: list[Outcome] = []
+    while True:
+        work = work_of(outcome, game)
+        applied.append(outcome)
+        if outcome.then is not None:  # the mails go out together, in order, with the last
+            work = replace(work, mails=())
+        else:
+            work = replace(work, mails=tuple(m for o in applied for m in o.mails))
+            if done is not None:
+                work += Work(message=done(merged(applied)))
+        heads = write(tx, work, inbound_id=inbound_id, game_id=about, guess=inbound_id is None)
+        if game is not None and (outcome.events or outcome.record is not None):
+            moved = work.games[0]
+            state = moved.state if moved.state is not None else game.state
+            record = moved.record if moved.record is not None else game.record
+            game = replace(game, seq=heads[game.game_id], state=state, record=record)
+        if outcome.then is None:
+            return merged(applied)
+        try:
+            outcome = outcome.then(lookup, now)
+        except Exception as exc:
+            if retryable(exc):
+                raise
+            raise DecisionError(str(exc)) from exc
+
+
+def merged(outcomes: list[Outcome]) -> Outcome:
+    """One outcome telling what ``outcomes`` did (mails and log lines in order, the
+    notes joined, the last one's verdict); nothing to apply any more."""
+    last = outcomes[-1]
+    if len(outcomes) == 1:
+        return last.but(then=None)
+    return last.but(
+        mails=tuple(m for o in outcomes for m in o.mails),
+        log=tuple(line for o in outcomes for line in o.log),
+        note="; ".join(o.note for o in outcomes if o.note),
+        then=None,
+    )
+
+
+def run(
+    store: EventStore,
+    decide: Decide,
+    *,
+    retries: int = CONFLICT_RETRIES,
+    about: str | None = None,
+    hold: str | None = None,
+) -> Outcome:
+    """
+    ``decide`` in a unit of work of its own, its outcome applied and committed; decided
+    again (with a fresh lookup) when a stream moved on meanwhile.  ``hold``: a game whose
+    row is held first (on PostgreSQL), so that two workers do not both decide on it.
+
+    Raises:
+        ConflictError: it kept moving on, ``retries`` times.
+        GameBusyError: another worker holds the game ``hold``.
+    """
+    for attempt in range(retries):
+        try:
+            with store.transaction() as tx:
+                if hold is not None and tx.game(hold, lock=True, skip_locked=True) is None:
+                    raise GameBusyError(hold)
+                lookup = SqlLookup(tx)
+                now = tx.now()
+                return apply(tx, lookup, decide(lookup, now), now, about=about)
+        except (ConflictError, DBAPIError) as exc:
+            if not retryable(exc) or attempt == retries - 1:
+                raise
+    raise ConflictError("no attempt made")  # retries < 1
+
+
+def read(store: EventStore, look: Callable[[Lookup, datetime], T]) -> T:
+    """What ``look`` reads in a read-only transaction (nothing is written)."""
+    with store.reading() as tx:
+        return look(SqlLookup(tx), tx.now())
+
+
+__all__ = ["CONFLICT_RETRIES", "DecisionError", "GameBusyError", "apply", "merged", "read", "run", "work_of"]
