@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from moderator.ports import Lookup, Outcome, game_write
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.runners import mail as processing
@@ -20,8 +21,6 @@ from moderator.runners.commands import new_game, order
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, outbox
 from moderator.store import tournaments as stored
-from moderator.store.handling import Lookup, Outcome
-from moderator.store.unit_of_work import game_write
 
 from ..service.conftest import Clock, _store, headers_of, plain_mail
 from .conftest import DIRECTOR, MODERATOR, register, secret_of
