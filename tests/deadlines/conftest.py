@@ -17,9 +17,10 @@ import pytest
 
 from moderator.ports import Deadline, StoredMail
 from moderator.rules.legal import to_act
+from moderator.runners import clock as clockwork
 from moderator.runners.commands import new_game
 from moderator.schedule.timing import TimeLimits
-from moderator.service import MailGameHandler, clockwork
+from moderator.service import MailGameHandler
 from moderator.store import EventStore, deadlines, outbox, players
 from moderator.testing.clocks import TestClock as Clock
 
