@@ -70,7 +70,7 @@ class LosesOneRace:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
-        return self.inner.handle(message, game, lookup)  # type: ignore[arg-type]
+        return self.inner.handle(message, game, lookup, now)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)  # SQLite cannot deadlock
