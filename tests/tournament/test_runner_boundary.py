@@ -21,8 +21,9 @@ from moderator.runners.commands import new_game, order
 from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, outbox
 from moderator.store import tournaments as stored
+from moderator.testing.clocks import TestClock as Clock
 
-from ..service.conftest import Clock, _store, headers_of, plain_mail
+from ..service.conftest import _store, headers_of, plain_mail
 from .conftest import DIRECTOR, MODERATOR, register, secret_of
 
 
