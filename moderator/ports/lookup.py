@@ -37,6 +37,12 @@ class Lookup(Protocol):
         databases with a game of the same name never share an entry."""
         ...
 
+    @property
+    def memo(self) -> object | None:
+        """What the runtime keeps between units of work for the use cases (the service's
+        caches, built once by the composition root), or None: nothing is kept."""
+        ...
+
     def now(self) -> datetime:
         """The store's time (the games' clock)."""
         ...

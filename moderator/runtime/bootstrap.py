@@ -40,6 +40,7 @@ from moderator.runtime.database import checked_url
 from moderator.runtime.picture_worker import PicturePool, follow_parent, spawn_context
 from moderator.runtime.poller import Poller
 from moderator.runtime.sender import Sender
+from moderator.service.caches import Caches
 from moderator.service.handler import MailGameHandler
 from moderator.store.eventstore import EventStore
 
@@ -172,14 +173,17 @@ class App:
         if given is not None:
             if self.overrides.clock is not None:
                 given.clock = self.clock.now
+            given.memo = given.memo or Caches()
             return given
         url = checked_url(self.config.database.url, must_exist=not self.create)
-        return EventStore(
+        store = EventStore(
             url,
             snapshot_every=self.config.database.snapshot_every,
             create=self.create,
             clock=self.clock.now,
         )
+        store.memo = Caches()  # the service's caches, handed to the use cases with each lookup
+        return store
 
     @cached_property
     def keyring(self) -> Keyring | None:

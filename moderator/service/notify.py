@@ -39,8 +39,8 @@ from moderator.rules.state import GameState, Step
 from moderator.schedule import notify as notify_choice
 from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord, count_on, counted
-from moderator.service import audits, auth, reports, state_cache
-from moderator.service.knowledge_cache import knowledge_after
+from moderator.service import audits, auth, reports
+from moderator.service.caches import caches_of
 
 #: Mail kinds (the outbox's ``kind``).
 REPORT, REPLY, REFUSAL, HISTORY, WELCOME = "report", "reply", "refusal", "history", "welcome"
@@ -155,7 +155,7 @@ class _Stored:
         return _timeline(self.game, self.lookup, self.new, since)
 
     def knowledge(self) -> Knowledge:
-        return knowledge_after(self.game, self.lookup, self.new)
+        return caches_of(self.lookup).knowledge.knowledge_after(self.game, self.lookup, self.new)
 
 
 class _Fresh:
@@ -403,10 +403,11 @@ def _timeline(
     ones.
     """
     key = (lookup.database, game.game_id)
-    state_cache.remember(key, game.seq, game.state)
+    kept = caches_of(lookup).states
+    kept.remember(key, game.seq, game.state)
     timeline: list[tuple[int, ev.Event, GameState]] = []
     if since < game.seq:
-        start, state = state_cache.nearest(key, since) or (0, GameState())
+        start, state = kept.nearest(key, since) or (0, GameState())
         stored = lookup.events(game.game_id, after=start, upto=game.seq)
         try:
             for number, event in enumerate(stored, start + 1):
@@ -418,7 +419,7 @@ def _timeline(
                 raise
             state = GameState()
         if state != game.state and start > 0:  # not this game's past: from the first event
-            state_cache.forget(key)
+            kept.forget(key)
             return _timeline(game, lookup, new, since)
     state = game.state
     for number, event in enumerate(new, game.seq + 1):

@@ -51,7 +51,7 @@ from moderator.service import (
     signon,
     standing,
 )
-from moderator.service.knowledge_cache import knowledge_after
+from moderator.service.caches import caches_of
 from moderator.service.mail_answers import HISTORIES_PER_MAIL
 from moderator.service.notify import HISTORY, REPLY
 from moderator.service.replies import Replies
@@ -140,7 +140,7 @@ def play(
     if problem is not None:
         results = mail_answers.reworded(results, quoted, problem[0], after)
     if any(q.kind in mail_answers.AT_END for q in asked):
-        known = knowledge_after(game, lookup, new_events).legions(seat)
+        known = caches_of(lookup).knowledge.knowledge_after(game, lookup, new_events).legions(seat)
         results = mail_answers.answered_at_end(results, asked, now_state, seat, known, after)
     resend = {seat} if any(q.kind == "report" for q in asked) else set()
     settled = notify.settle(

@@ -10,6 +10,9 @@ before where a report begins and replays only from there.  Games are kept by dat
 and name; a kept state is trusted only if replaying the stored events from it leads to
 the game's present state, so a game replaced under the same name (or a kept state that
 cannot even be replayed) falls back to the first event.
+
+A ``StateCache`` is an object the runtime builds once (``service.caches``) and hands to
+the use cases through the lookup; nothing is kept at module level.
 """
 
 from __future__ import annotations
@@ -19,42 +22,46 @@ from collections import OrderedDict
 
 from moderator.rules.state import GameState
 
-#: Games, and states per game, a process keeps.
+#: Games, and states per game, a cache keeps.
 GAMES = 64
 STATES = 48
 
 Key = tuple[str, str]  # (database, game)
-_kept: OrderedDict[Key, OrderedDict[int, GameState]] = OrderedDict()
-_lock = threading.Lock()
 
 
-def remember(game_id: Key, seq: int, state: GameState) -> None:
-    """Keep ``state`` as ``game_id``'s state after event ``seq``."""
-    with _lock:
-        states = _kept.setdefault(game_id, OrderedDict())
-        _kept.move_to_end(game_id)
-        states[seq] = state
-        states.move_to_end(seq)
-        while len(states) > STATES:
-            states.popitem(last=False)
-        while len(_kept) > GAMES:
-            _kept.popitem(last=False)
+class StateCache:
+    """Recent states of at most ``games`` games, ``states`` each (the least recently used go)."""
+
+    def __init__(self, games: int = GAMES, states: int = STATES) -> None:
+        self._games, self._states = games, states
+        self._kept: OrderedDict[Key, OrderedDict[int, GameState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def remember(self, game_id: Key, seq: int, state: GameState) -> None:
+        """Keep ``state`` as ``game_id``'s state after event ``seq``."""
+        with self._lock:
+            states = self._kept.setdefault(game_id, OrderedDict())
+            self._kept.move_to_end(game_id)
+            states[seq] = state
+            states.move_to_end(seq)
+            while len(states) > self._states:
+                states.popitem(last=False)
+            while len(self._kept) > self._games:
+                self._kept.popitem(last=False)
+
+    def nearest(self, game_id: Key, seq: int) -> tuple[int, GameState] | None:
+        """The kept state of ``game_id`` latest at or before event ``seq``, if any."""
+        with self._lock:
+            states = self._kept.get(game_id)
+            if not states:
+                return None
+            found = max((s for s in states if s <= seq), default=None)
+            return None if found is None else (found, states[found])
+
+    def forget(self, game_id: Key) -> None:
+        """Drop what is kept of ``game_id`` (its kept states did not lead to its present)."""
+        with self._lock:
+            self._kept.pop(game_id, None)
 
 
-def nearest(game_id: Key, seq: int) -> tuple[int, GameState] | None:
-    """The kept state of ``game_id`` latest at or before event ``seq``, if any."""
-    with _lock:
-        states = _kept.get(game_id)
-        if not states:
-            return None
-        found = max((s for s in states if s <= seq), default=None)
-        return None if found is None else (found, states[found])
-
-
-def forget(game_id: Key) -> None:
-    """Drop what is kept of ``game_id`` (its kept states did not lead to its present)."""
-    with _lock:
-        _kept.pop(game_id, None)
-
-
-__all__ = ["GAMES", "STATES", "forget", "nearest", "remember"]
+__all__ = ["GAMES", "STATES", "StateCache"]

@@ -255,6 +255,9 @@ class EventStore:
         self.dialect = self.engine.dialect.name
         self.snapshot_every = config.snapshot_every(snapshot_every)
         self.clock = clock
+        #: What the composition root keeps for the use cases between units of work (the
+        #: service's caches, ``service.caches``); the runners' lookups hand it in.
+        self.memo: object | None = None
         self._writer = writer(self.engine)
         try:
             migrate.ensure_schema(self.engine, create=create)

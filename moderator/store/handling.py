@@ -44,6 +44,11 @@ class SqlLookup:
         so two databases with a game of the same name never share an entry."""
         return str(self._tx.store.url)
 
+    @property
+    def memo(self) -> object | None:
+        """The store's ``memo``: what the composition root keeps for the use cases."""
+        return self._tx.store.memo
+
     def now(self) -> datetime:
         return self._tx.now()
 

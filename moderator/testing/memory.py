@@ -130,6 +130,8 @@ class MemoryLookup:
         self._clock = now if callable(now) else (lambda: now)
         self.tables = Tables()
         self._database = f"memory:{next(_databases)}"
+        #: What a runtime would keep between decisions (``service.caches``): a test sets it.
+        self.memo: object | None = None
 
     # -- the test's side --------------------------------------------------------------
 

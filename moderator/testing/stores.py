@@ -11,6 +11,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, inspect, text
 
 from moderator.clock import Clock
+from moderator.service.caches import Caches
 from moderator.store import migrate
 from moderator.store.eventstore import EventStore
 
@@ -22,10 +23,14 @@ def open_store(
     snapshot_every: int | None = None,
     create: bool = True,
 ) -> EventStore:
-    """An event store on ``url``, reading the games' time from ``clock`` (else the machine's)."""
+    """An event store on ``url``, reading the games' time from ``clock`` (else the machine's),
+    with the service's caches as the composition root gives them (``service.caches``)."""
     if clock is None:
-        return EventStore(url, snapshot_every=snapshot_every, create=create)
-    return EventStore(url, snapshot_every=snapshot_every, create=create, clock=clock.now)
+        store = EventStore(url, snapshot_every=snapshot_every, create=create)
+    else:
+        store = EventStore(url, snapshot_every=snapshot_every, create=create, clock=clock.now)
+    store.memo = Caches()
+    return store
 
 
 def sqlite_url(folder: Path, name: str = "test.sqlite") -> str:

@@ -1,4 +1,4 @@
-"""The per-process caches of games (states, knowledge) never mix two games of one name."""
+"""The service's caches of games (states, knowledge) never mix two games of one name."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ from pathlib import Path
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.runners.commands import order
+from moderator.runtime import bootstrap
+from moderator.service.caches import Caches, caches_of
 from moderator.store import EventStore, inbox
+from moderator.store.handling import SqlLookup
+from moderator.testing.memory import MemoryLookup
 from moderator.testing.stores import open_store
 
 from .conftest import Table, address
@@ -36,6 +40,8 @@ def test_a_kept_state_of_another_database_is_never_used(
     assert actor is not None
     assert first.orders(actor, legal_orders(first.state, actor)[0]).status == inbox.PROCESSED
     other = open_store(f"sqlite:///{tmp_path / 'other.sqlite'}")
+    other.memo = first.store.memo  # one process's caches serve both databases
+    assert other.memo is not None
     try:
         second = make_table(("Ann", "Bob"), seed=5, on=other, notify="all")
         _play(second, other, 12)  # another way from the same start
@@ -48,3 +54,20 @@ def test_a_kept_state_of_another_database_is_never_used(
         assert "Since your last report" in sent.report(address(actor)).body
     finally:
         other.close()
+
+
+def test_the_caches_are_an_object_the_composition_root_builds_and_the_lookup_hands_in(
+    tmp_path: Path,
+) -> None:
+    """No module keeps games between calls: the store built by the composition root
+    carries one ``Caches``, each runner's lookup hands it to the use cases, and a lookup
+    without one gets fresh, empty caches (right, only slower)."""
+    store = bootstrap.open_store(f"sqlite:///{tmp_path / 'root.sqlite'}")
+    try:
+        assert isinstance(store.memo, Caches)
+        with store.reading() as tx:
+            assert caches_of(SqlLookup(tx)) is store.memo
+    finally:
+        store.close()
+    bare = MemoryLookup()
+    assert caches_of(bare) is not caches_of(bare)
