@@ -16,10 +16,9 @@ import dataclasses
 import hashlib
 import itertools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from moderator.ports.deadlines import Deadline, DeadlineChange
+from moderator.ports.deadlines import Deadline
 from moderator.ports.errors import (
     ConflictError,
     GameExistsError,
@@ -47,76 +46,15 @@ from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState, Step
 from moderator.schedule.record import GameRecord
+from moderator.testing.memory_tables import StoredGame, StoredTournament, Tables
 from moderator.tournament import events as tev
-from moderator.tournament.events import TournamentEvent
 from moderator.tournament.state import replay as fold
 
-__all__ = ["MemoryLookup", "StoredGame", "StoredTournament", "Tables"]
+__all__ = ["MemoryLookup", "StoredGame", "StoredTournament", "Tables"]  # tables re-exported
 
 #: When a ``MemoryLookup`` made without a clock thinks it is.
 DEFAULT_NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 _databases = itertools.count(1)
-
-
-@dataclass(slots=True)
-class StoredGame:
-    """A game as the memory keeps it: its record, its events and the state they lead to."""
-
-    record: GameRecord
-    events: list[Event] = field(default_factory=list)
-    state: GameState = field(default_factory=GameState)
-    seats: dict[str, int] = field(default_factory=dict)  # seat -> player id
-    deadlines: list[DeadlineChange] = field(default_factory=list)  # as applied, in order
-
-    def copy(self) -> StoredGame:
-        return dataclasses.replace(
-            self,
-            events=list(self.events),
-            seats=dict(self.seats),
-            deadlines=list(self.deadlines),
-        )
-
-
-@dataclass(slots=True)
-class StoredTournament:
-    director: str
-    events: list[TournamentEvent] = field(default_factory=list)
-
-    def copy(self) -> StoredTournament:
-        return dataclasses.replace(self, events=list(self.events))
-
-
-@dataclass(slots=True)
-class Tables:
-    """All the memory holds; copied whole before a write, put back if the write fails."""
-
-    players: dict[int, Player] = field(default_factory=dict)
-    changes: dict[str, PendingAddressChange] = field(default_factory=dict)  # by old address
-    games: dict[str, StoredGame] = field(default_factory=dict)
-    tournaments: dict[str, StoredTournament] = field(default_factory=dict)
-    outbox: list[StoredMail] = field(default_factory=list)
-    inbound: list[InboundMessage] = field(default_factory=list)
-    seals: dict[str, UsedSeal] = field(default_factory=dict)
-    #: Deadline rows closed by id, and the new status (``Work.closed``).
-    closed: dict[int, str] = field(default_factory=dict)
-    #: Outbox ids by Message-ID, for ``outbox_mail_by_message_id``.
-    message_ids: dict[str, int] = field(default_factory=dict)
-    #: Why an outbox mail was marked undelivered (the store's ``last_error``).
-    mail_errors: dict[int, str] = field(default_factory=dict)
-
-    def copy(self) -> Tables:
-        return Tables(
-            dict(self.players),
-            dict(self.changes),
-            {k: g.copy() for k, g in self.games.items()},
-            {k: t.copy() for k, t in self.tournaments.items()},
-            list(self.outbox),
-            list(self.inbound),
-            dict(self.seals),
-            dict(self.closed),
-            dict(self.message_ids),
-            dict(self.mail_errors),
-        )
 
 
 class MemoryLookup:

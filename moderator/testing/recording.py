@@ -34,7 +34,8 @@ from moderator.ports.writes import (
     UsedSeal,
     Work,
 )
-from moderator.testing.memory import MemoryLookup, StoredTournament
+from moderator.testing.memory import MemoryLookup
+from moderator.testing.memory_tables import StoredTournament
 from moderator.tournament import events as tev
 from moderator.tournament.state import replay as replay_tournament
 
