@@ -34,6 +34,7 @@ from moderator.ports.writes import (
     UsedSeal,
     Work,
 )
+from moderator.runners.unit import work_of
 from moderator.testing.memory import MemoryLookup
 from moderator.testing.memory_tables import StoredTournament
 from moderator.tournament import events as tev
@@ -60,35 +61,12 @@ class RecordingUnitOfWork:
         the mail runner does: the game's events, record and deadlines, the other games,
         players, addresses, seals, tournaments, mails and the message's new state.
         """
-        own: tuple[GameWrite, ...] = ()
-        if game is not None:
-            changed = bool(outcome.events) or outcome.record is not None
-            own = (
-                GameWrite(
-                    game.game_id,
-                    game.seq,
-                    outcome.events,
-                    record=outcome.record,
-                    deadlines=outcome.deadlines if changed else (),
-                ),
-            )
-        elif outcome.events:
-            msg = "the outcome has events for no game"
-            raise ValueError(msg)
         done = None
         if message is not None:
             status = REJECTED if outcome.rejected else PROCESSED
             done = MessageDone(message.id, status, game.game_id if game else None, outcome.note)
-        work = Work(
-            games=own + outcome.games,
-            tournaments=outcome.tournaments,
-            mails=outcome.mails,
-            players=outcome.players,
-            addresses=outcome.addresses,
-            seals=outcome.seals,
-            message=done,
-            undelivered=outcome.undelivered,
-        )
+        # The runner's own translation (``runners.unit.work_of``), so the two never drift.
+        work = replace(work_of(outcome, game), message=done)
         return self.write(
             work,
             inbound_id=message.id if message else None,
