@@ -23,7 +23,7 @@ import time
 
 from moderator.audit.bundle import dumps, make_bundle
 from moderator.audit.verify import verify
-from moderator.play.robot_games import play_robot_game
+from moderator.usecases.games.robot_games import play_robot_game
 
 
 def secret_of(seed: int) -> int:

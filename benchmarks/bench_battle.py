@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from moderator.play.robot_games import play_robot_game
 from moderator.rules import battle as battle_rules
 from moderator.rules.battlefield import enemies_in_contact
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState
 from moderator.rules.strikes import strike_options
+from moderator.usecases.games.robot_games import play_robot_game
 
 
 def _battle_states(events: list) -> list[GameState]:

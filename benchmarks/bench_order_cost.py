@@ -56,7 +56,7 @@ whose order is not carried out stops the benchmark.
    for the finished games (with dozens of waiting players it takes seconds a round), nor
    are their own event logs stored: nothing an order mail does reads them.  The running
    games are formed by the service's job
-   (``moderator.service.tournament_games.form_games``: the planner, the games created,
+   (``moderator.usecases.tournaments.tournament_games.form_games``: the planner, the games created,
    seated, clocked and mailed; its time is shown).  A move made in time in a tournament
    game counts towards reliability: one ``ReliabilityRecorded`` decided on a state
    holding that game alone and appended after the stream's head, in the mail's
@@ -91,7 +91,6 @@ from sqlalchemy import select
 
 from moderator import robot
 from moderator.mail import compose
-from moderator.play.dice import CountingDice
 from moderator.ports.deadlines import deadline_change
 from moderator.ports.players import DIRECTOR
 from moderator.rules import commands as cmd
@@ -105,7 +104,6 @@ from moderator.runners import mail as processing
 from moderator.runners.commands import new_game
 from moderator.runners.tournaments import form_games
 from moderator.schedule import timing
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, deadlines, inbox, players
 from moderator.store import tournaments as stored
 from moderator.store.eventstore import Tx
@@ -119,6 +117,8 @@ from moderator.tournament.formation import formable
 from moderator.tournament.settings import Settings
 from moderator.tournament.state import TournamentState
 from moderator.tournament.state import replay as fold
+from moderator.usecases.games.dice import CountingDice
+from moderator.usecases.mail.handler import MailGameHandler
 
 MODERATOR = "moderator@titan.example"
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")

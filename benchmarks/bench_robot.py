@@ -30,7 +30,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from moderator.play.robot_match import MatchResult, play_match
+from moderator.usecases.games.robot_match import MatchResult, play_match
 
 BASE = 26_000
 

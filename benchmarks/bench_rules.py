@@ -17,10 +17,10 @@ import random
 import statistics
 import time
 
-from moderator.play.robot_games import play_robot_game
 from moderator.rules.evolve import replay
 from moderator.rules.legal import legal_commands
 from moderator.rules.state import GameState, Step
+from moderator.usecases.games.robot_games import play_robot_game
 
 
 def _move_states(events: list, limit: int = 400) -> list[GameState]:

@@ -40,9 +40,9 @@ from moderator.mail.intake import (
     screen,
 )
 from moderator.mail.limits import DEFAULT_LIMITS, over_limit
-from moderator.service.auth import check_signature
 from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
 from moderator.testing.gnupg import keyring
+from moderator.usecases.players.auth import check_signature
 
 OWN = {"titan@moderator.example"}
 CAPS = DEFAULT_LIMITS

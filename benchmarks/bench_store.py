@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from moderator.play.robot_games import play_robot_game
 from moderator.rules.event_base import Event
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.state import GameState
@@ -35,6 +34,7 @@ from moderator.store.check import check_store
 from moderator.store.tables import SNAPSHOT
 from moderator.testing.pgtemp import PostgresUnavailableError, TemporaryPostgres
 from moderator.testing.stores import open_store
+from moderator.usecases.games.robot_games import play_robot_game
 
 BATCH = 500
 

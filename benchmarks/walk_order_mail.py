@@ -92,7 +92,7 @@ async def main() -> None:
     config_mod = _first("moderator.runtime.config", "moderator.runtime.config")
     runtime = _first("moderator.runtime.service", "moderator.runtime.service")
     hub_mod = _first("moderator.testing.hub", "moderator.demo.hub")
-    games = _first("moderator.service.games")
+    games = _first("moderator.usecases.games.starting")
     players = _first("moderator.store.players")
     views = _first("moderator.reporting.views")
     legal = _first("moderator.rules.legal")

@@ -9,8 +9,6 @@ import pytest
 
 from moderator import robot
 from moderator.orders import parse_order, render_order
-from moderator.play.dice import CountingDice
-from moderator.play.robot_games import play_robot_game
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import setup
@@ -21,6 +19,8 @@ from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Step
+from moderator.usecases.games.dice import CountingDice
+from moderator.usecases.games.robot_games import play_robot_game
 
 TWO_TITANS = {
     "players": [

@@ -52,7 +52,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/templates/player.reply.txt.j2",
         "moderator/templates/player.reply-private.txt.j2",
         "moderator/templates/player.history.txt.j2",
-        "moderator/service/handler.py",
+        "moderator/usecases/mail/handler.py",
         "moderator/rules/data/standard/masterboard_layout.toml",
         "moderator/pictures/fonts/DejaVuSans.ttf",
         "moderator/pictures/fonts/DejaVuSans-Bold.ttf",

@@ -6,7 +6,7 @@ creates, upgrades and checks the database; ``play`` runs a whole game between ro
 players; ``serve``, ``game``, ``player`` and ``tournament`` run play by mail (the
 director role, tournaments created and scored by hand); ``demo`` shows it all on an
 embedded mail hub; ``simulate`` plays robot games through the mail service in one
-process and counts what they cost; ``verify`` checks a finished game's audit bundle.  The work is done in ``moderator.play`` and ``moderator.store``; this package
+process and counts what they cost; ``verify`` checks a finished game's audit bundle.  The work is done in ``moderator.usecases`` and ``moderator.store``; this package
 only reads options and prints.
 
 One module per command group: ``local``, ``db``, ``service`` (serve, worker,

@@ -11,11 +11,11 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.exc import SQLAlchemyError
 
-from moderator.play.errors import GameError
 from moderator.ports import StoreError
 from moderator.runtime.bootstrap import App, bootstrap, database_config
 from moderator.runtime.database import described
 from moderator.store import ENV_VAR, EventStore, database_url
+from moderator.usecases.games.errors import GameError
 
 DbOption = Annotated[
     str | None,

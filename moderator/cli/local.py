@@ -11,14 +11,14 @@ import typer
 from moderator.cli.common import DbOption, GameArg, _fail, _store
 from moderator.letters.reports import status
 from moderator.pictures.raster import svg_to_png
-from moderator.play.dice import read_dice_script
-from moderator.play.errors import GameError
-from moderator.play.games import history, legal, show
-from moderator.play.pictures import board_svg
-from moderator.play.queries import waiting_line
 from moderator.rules.variant import STANDARD
 from moderator.runners.commands import new_game, order
 from moderator.runners.unit import read
+from moderator.usecases.games.dice import read_dice_script
+from moderator.usecases.games.errors import GameError
+from moderator.usecases.games.pictures import board_svg
+from moderator.usecases.games.planning import history, legal, show
+from moderator.usecases.games.queries import waiting_line
 
 app = typer.Typer(
     help="Play a game kept in a local event store, order by order.", no_args_is_help=True

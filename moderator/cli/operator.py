@@ -19,7 +19,6 @@ import typer
 
 from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
 from moderator.letters.reports import status
-from moderator.play.games import show
 from moderator.ports import GameNotFoundError
 from moderator.reporting.views import player_view
 from moderator.rules.legal import to_act
@@ -27,6 +26,7 @@ from moderator.rules.state import GameState, Step
 from moderator.runners.unit import read
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, players
+from moderator.usecases.games.planning import show
 
 config_app = typer.Typer(help="The configuration file.", no_args_is_help=True)
 

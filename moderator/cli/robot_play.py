@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from moderator.cli.common import _fail
-from moderator.play.robot_match import KINDS, MatchResult, play_match, seat_kinds
+from moderator.usecases.games.robot_match import KINDS, MatchResult, play_match, seat_kinds
 
 
 def _game_text(number: int, result: MatchResult) -> str:

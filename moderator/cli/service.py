@@ -170,7 +170,7 @@ def game_new(
     """Start a game by mail for players who signed on; each gets his first report."""
     from moderator.runners.commands import start_game
     from moderator.schedule.timing import TimeLimits
-    from moderator.service.games import StartError
+    from moderator.usecases.games.starting import StartError
 
     if no_time_limits and (limit or reminders):
         raise _fail("error: --no-time-limits with --limit or --reminders")

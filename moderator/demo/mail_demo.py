@@ -42,7 +42,6 @@ from moderator.demo.keys import (
     robot_address,
 )
 from moderator.demo.mailrobot import MailRobot
-from moderator.play.robot_games import DEFAULT_NAMES
 from moderator.ports.mail import PENDING
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
@@ -64,6 +63,7 @@ from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock
 from moderator.testing.connections import imap_source_at, smtp_sink_at
 from moderator.testing.hub import MailHub
+from moderator.usecases.games.robot_games import DEFAULT_NAMES
 
 GAME_ID = "demo"
 #: The demo game's time limits (the defaults: days, which the demo clock never reaches

@@ -25,12 +25,12 @@ from moderator.schedule.reference import StepRef
 
 #: Order lines a refusal lists as legal instead.
 HINT_LINES = 30
-#: What became of a line (``moderator.play.run``'s outcomes).
+#: What became of a line (``moderator.usecases.games.run``'s outcomes).
 _ANSWERED, _DONE, _REFUSED = "answered", "done", "refused"
 
 
 class LineResult(Protocol):
-    """What became of one line of a mail, as ``moderator.play.run.LineResult`` holds it."""
+    """What became of one line of a mail, as ``moderator.usecases.games.run.LineResult`` holds it."""
 
     @property
     def line(self) -> str: ...

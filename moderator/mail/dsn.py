@@ -14,7 +14,7 @@ mail (an attached ``message/rfc822``, ``text/rfc822-headers``, a quoted ``Messag
 line, Gmail's ``X-Original-Message-ID``) for when no return path names it.
 
 flufl.bounce says whether a mail looks like a bounce at all; whether it is believed is
-the service's question (``moderator.service.bounces``), asked of the DSN's blocks: a
+the service's question (``moderator.usecases.mail.bounces``), asked of the DSN's blocks: a
 detector's guess from free text names addresses, never a status anybody vouches for.
 """
 

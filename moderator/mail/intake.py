@@ -16,7 +16,7 @@ sense of comes out with empty text and a note saying why, for the GM to look at.
 
 A mail the screen drops as a bounce or a delivery report is not always the end of it:
 ``bounce_of`` reads it as a bounce (``moderator.mail.dsn``), and the service asks
-whether it returns a mail of ours (``moderator.service.bounces``).
+whether it returns a mail of ours (``moderator.usecases.mail.bounces``).
 
 This module holds ``parse``, ``screen`` and ``order_lines`` and is the one place to
 import the intake from; the text comes from ``body_text`` (with ``part_decoding``,

@@ -41,7 +41,7 @@ __all__ = [
 RECEIVED, PROCESSED, REJECTED, SHUNTED = "received", "processed", "rejected", "shunted"
 INBOUND_STATES = (RECEIVED, PROCESSED, REJECTED, SHUNTED)
 #: Outbox states: ``pending`` (to send, at ``next_attempt_at``), ``sent``, ``failed`` (gave up),
-#: ``undelivered`` (sent, and a bounce came back for it: ``moderator.service.bounces``).
+#: ``undelivered`` (sent, and a bounce came back for it: ``moderator.usecases.mail.bounces``).
 PENDING, SENT, FAILED, UNDELIVERED = "pending", "sent", "failed", "undelivered"
 
 

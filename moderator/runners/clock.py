@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from moderator.ports import Outcome
 from moderator.ports.errors import ConflictError
 from moderator.runners import unit
-from moderator.service import clockwork, outages
 from moderator.store.eventstore import EventStore
+from moderator.usecases.clock import clockwork, outages
 
 log = logging.getLogger(__name__)
 

@@ -10,16 +10,16 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from moderator.play import messages
-from moderator.play.games import plan_game
 from moderator.ports import Lookup, Outcome, game_write
 from moderator.ports.errors import GameNotFoundError
 from moderator.rules.state import GameState
 from moderator.rules.variant import STANDARD
 from moderator.runners import unit
 from moderator.schedule.timing import TimeLimits
-from moderator.service import games
 from moderator.store.eventstore import EventStore
+from moderator.usecases.games import messages
+from moderator.usecases.games import starting as games
+from moderator.usecases.games.planning import plan_game
 
 
 def _state_of(outcome: Outcome) -> GameState:

@@ -53,7 +53,7 @@ CONFLICT_RETRIES = unit.CONFLICT_RETRIES
 
 
 class Handler(Protocol):
-    """What decides a mail (``moderator.service.handler.MailGameHandler``)."""
+    """What decides a mail (``moderator.usecases.mail.handler.MailGameHandler``)."""
 
     def game_of(self, message: InboundMessage) -> str | None:
         """The game the message is for, from its text alone (None: no game named)."""

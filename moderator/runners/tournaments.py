@@ -13,15 +13,16 @@ from datetime import datetime
 from moderator.ports import Lookup, Outcome
 from moderator.ports.errors import ConflictError
 from moderator.runners import unit
-from moderator.service import reliability, tournaments
-from moderator.service.tournament_games import (
+from moderator.store.eventstore import EventStore
+from moderator.usecases.players import reliability
+from moderator.usecases.tournaments import tournaments
+from moderator.usecases.tournaments.tournament_games import (
     FormGames,
     GameOver,
     finished_games,
     form_games_in,
     record_finished,
 )
-from moderator.store.eventstore import EventStore
 
 
 def form_games(store: EventStore, moderator_address: str, now: datetime, seed: int) -> list[str]:

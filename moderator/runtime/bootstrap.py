@@ -40,9 +40,9 @@ from moderator.runtime.database import checked_url
 from moderator.runtime.picture_worker import PicturePool, follow_parent, spawn_context
 from moderator.runtime.poller import Poller
 from moderator.runtime.sender import Sender
-from moderator.service.caches import Caches
-from moderator.service.handler import MailGameHandler
 from moderator.store.eventstore import EventStore
+from moderator.usecases.games.caches import Caches
+from moderator.usecases.mail.handler import MailGameHandler
 
 
 @dataclass(frozen=True)

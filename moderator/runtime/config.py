@@ -129,7 +129,7 @@ class ServiceSettings:
     #: players out for the moderator's absence.
     max_outage_hours: float = 12.0
     #: How long (hours) a believed bounce pauses the deadline of the player whose mail
-    #: bounced, once per deadline (``moderator.service.bounces``).
+    #: bounced, once per deadline (``moderator.usecases.mail.bounces``).
     bounce_pause_hours: float = 48.0
     #: Mails signed and sent at once.
     send_concurrency: int = 4
@@ -140,7 +140,7 @@ class ServiceSettings:
     #: finished games scored and their standings mailed.
     tournament_seconds: float = 300.0
     #: How old (days) a signature may be; each signed text acts once, and its seal is
-    #: kept this long (``moderator.service.seals``).
+    #: kept this long (``moderator.usecases.mail.seals``).
     signature_days: int = 14
     #: The largest mail read (KiB); larger ones are archived and not read.  The other
     #: caps (parts, nesting, headers, lines) are ``moderator.mail.limits``'s.

@@ -16,7 +16,7 @@ few mails are signed at once on a machine with several cores.
 
 With a ``verp_key`` each mail goes out with a return path of its own
 (``moderator.mail.verp``: the envelope sender with ``+b<id>-<tag>``), so that its bounce,
-if it bounces, names it (``moderator.service.bounces``).  With a ``dkim`` signer each
+if it bounces, names it (``moderator.usecases.mail.bounces``).  With a ``dkim`` signer each
 mail is DKIM-signed as its last step, over the very bytes then handed to SMTP
 (``outgoing.wire_bytes``), so neither the signature nor the PGP one inside it is
 broken by a later serialisation.

@@ -110,7 +110,7 @@ class Pause:
 @dataclass(frozen=True, slots=True)
 class Undelivered:
     """
-    A seat whose mail bounced (``moderator.service.bounces``): his deadline is paused
+    A seat whose mail bounced (``moderator.usecases.mail.bounces``): his deadline is paused
     from ``since`` until ``until`` at the latest, or until a mail of his shows he reads
     his mail again.  ``held``: the deadline that ran against him when the pause began,
     which then runs on with the time it had left; ``told``: who heard of the pause, and

@@ -30,10 +30,10 @@ from moderator.runners.commands import start_game
 from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config, DatabaseSettings, ModeratorSettings, ServiceSettings
 from moderator.schedule.limits import TimeLimits
-from moderator.service.handler import MailGameHandler
 from moderator.store import deadlines, inbox
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import OUTBOX
+from moderator.usecases.mail.handler import MailGameHandler
 
 MODERATOR = "moderator@simulate.invalid"
 ROBOT_DOMAIN = "robots.simulate.invalid"

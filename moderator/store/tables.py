@@ -121,7 +121,7 @@ class PlayerRow(SQLModel, table=True):
 class AddressChangeRow(SQLModel, table=True):
     """
     A move of a player's account to a new address, asked for from the new address and
-    waiting to be confirmed from the old one (``moderator.service.address_change``):
+    waiting to be confirmed from the old one (``moderator.usecases.mail.address_change``):
     one per old address.
     """
 
@@ -253,7 +253,7 @@ class UsedSealRow(SQLModel, table=True):
     """
     What authenticated a mail that was acted on (a PGP signature, or a player's secret
     with the mail's text), kept as a digest so that it counts once: a copy of the
-    signed text sent again changes nothing (``moderator.service.seals``).  A signature
+    signed text sent again changes nothing (``moderator.usecases.mail.seals``).  A signature
     older than the service's window is refused anyway, so its row may go once
     ``expires_at`` has passed; a secret's row (no trusted date) has none.
     """

@@ -11,9 +11,9 @@ from pathlib import Path
 from sqlalchemy import create_engine, inspect, text
 
 from moderator.clock import Clock
-from moderator.service.caches import Caches
 from moderator.store import migrate
 from moderator.store.eventstore import EventStore
+from moderator.usecases.games.caches import Caches
 
 
 def open_store(

@@ -5,7 +5,7 @@ Like the rules core it is event-sourced: a command is checked against the
 tournament's state and becomes events (``decide``), the state is the fold of the
 events (``evolve``/``replay``), and a command that is not allowed raises
 ``TournamentError`` with a stable code and a sentence the player can act on.  The
-shell (``moderator.service.tournaments``) passes in the moment (``now``) and the
+shell (``moderator.usecases.tournaments.tournaments``) passes in the moment (``now``) and the
 seed that formation uses to break ties.
 """
 

@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 
 from moderator import robot
 from moderator.audit.bundle import dumps, make_bundle
-from moderator.play.dice import BoundDice, sealed_start
-from moderator.play.run import run_orders
 from moderator.rules import events as ev
 from moderator.rules import setup
 from moderator.rules.decide import advance
@@ -25,7 +23,9 @@ from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule.record import GameRecord
-from moderator.service.standing import carry_out
+from moderator.usecases.games.dice import BoundDice, sealed_start
+from moderator.usecases.games.run import run_orders
+from moderator.usecases.games.standing import carry_out
 
 from .conftest import GAME, MADE, secret_of
 

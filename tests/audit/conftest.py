@@ -27,11 +27,11 @@ from moderator import robot
 from moderator.audit.bundle import dumps, make_bundle
 from moderator.audit.verify import Verdict
 from moderator.orders import render_order
-from moderator.play.robot_games import play_robot_game
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState
+from moderator.usecases.games.robot_games import play_robot_game
 
 GAME = "g1"
 MADE = "2026-11-24T00:00:00Z"

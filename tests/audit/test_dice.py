@@ -14,12 +14,12 @@ import pytest
 
 from moderator.audit.dice import bound_dice, bound_die, seed_bytes, seed_hash
 from moderator.audit.seal import OrderKey, seal_mac
-from moderator.play.dice import BoundDice, CountingDice, seal_order, sealed_start
 from moderator.rules import events as ev
 from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.evolve import replay
 from moderator.schedule.record import GameRecord
+from moderator.usecases.games.dice import BoundDice, CountingDice, seal_order, sealed_start
 
 from .conftest import GAME, Played
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from moderator import robot
 from moderator.audit.bundle import make_bundle
 from moderator.audit.verify import verify
-from moderator.play.games import plan_game
 from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
@@ -24,6 +23,7 @@ from moderator.runners.commands import order
 from moderator.store import migrate
 from moderator.store.unit_of_work import write
 from moderator.testing.stores import open_store
+from moderator.usecases.games.planning import plan_game
 
 GAME = "g9"
 

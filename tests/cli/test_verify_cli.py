@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 
 from moderator.audit.bundle import dumps, make_bundle
 from moderator.cli import app
-from moderator.play.robot_games import play_robot_game
 from moderator.reporting.audit_notes import audit_notes
 from moderator.rules.codec import decode
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState
+from moderator.usecases.games.robot_games import play_robot_game
 
 runner = CliRunner()
 

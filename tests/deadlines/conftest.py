@@ -20,9 +20,9 @@ from moderator.rules.legal import to_act
 from moderator.runners import clock as clockwork
 from moderator.runners.commands import new_game
 from moderator.schedule.timing import TimeLimits
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, deadlines, outbox, players
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..service import conftest as service
 from ..service.conftest import MODERATOR, Table, address, secret_of

@@ -23,9 +23,9 @@ from moderator.reporting.views import legal_orders
 from moderator.runtime.bootstrap import mail_handler
 from moderator.runtime.config import load_config
 from moderator.schedule.record import GameRecord, Undelivered
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
 from moderator.store.tables import OUTBOX, PLAYER
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..gpgparties import GpgWorld
 from ..mail.bounce_samples import delayed, dsn, failure_notice

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from moderator.runners import clock as clockwork
-from moderator.service import notify
 from moderator.store import EventStore, deadlines
 from moderator.testing.stores import open_store
+from moderator.usecases.games import notify
 
 from .conftest import MODERATOR, Desk, hours, to
 

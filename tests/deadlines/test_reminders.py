@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from moderator.schedule.timing import TimeLimits
-from moderator.service import notify
+from moderator.usecases.games import notify
 
 from .conftest import Desk, address, hours, position, to
 

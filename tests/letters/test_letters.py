@@ -27,12 +27,12 @@ from moderator.letters import (
 )
 from moderator.letters.templates import LETTERS, TEMPLATES, Templates, template_dirs
 from moderator.letters.texts import MailInfo, Texts
-from moderator.play.run import LineResult
 from moderator.reporting.views import player_view
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.tournament.state import Result, TournamentGame, TournamentState
+from moderator.usecases.games.run import LineResult
 
 NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 

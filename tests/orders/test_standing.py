@@ -11,8 +11,6 @@ import pytest
 from moderator import robot
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import Standing, decide_for, merged, read, reason
-from moderator.play.dice import CountingDice
-from moderator.play.robot_games import DEFAULT_NAMES as NAMES
 from moderator.rules import commands as cmd
 from moderator.rules.decide import advance, decide
 from moderator.rules.engagement import may_flee
@@ -22,6 +20,8 @@ from moderator.rules.positions import position_event
 from moderator.rules.setup import start_game
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import STANDARD, load_variant
+from moderator.usecases.games.dice import CountingDice
+from moderator.usecases.games.robot_games import DEFAULT_NAMES as NAMES
 
 EVERYTHING = (
     "standing when attacked: fight",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from moderator.pictures.changes import changed_lands
-from moderator.play.robot_games import play_robot_game
 from moderator.reporting.views import player_view
 from moderator.rules import events as ev
+from moderator.usecases.games.robot_games import play_robot_game
 
 from .positions import board_view
 

@@ -18,12 +18,12 @@ from moderator.pictures.battleland import HAZARD_STYLE, battle_svg
 from moderator.pictures.layout import Grid, board_layout
 from moderator.pictures.masterboard import _grid, masterboard_svg
 from moderator.pictures.raster import font_paths, svg_to_png
-from moderator.play.battle_queries import reach_hexes
 from moderator.reporting.views import player_view
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
 from moderator.rules.variant import STANDARD, load_variant
+from moderator.usecases.games.battle_queries import reach_hexes
 
 from .positions import MOUNTAIN_BATTLE, board_view
 

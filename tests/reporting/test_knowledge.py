@@ -25,7 +25,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moderator.play.robot_games import play_robot_game
 from moderator.reporting.knowledge import (
     Knowledge,
     KnownLegion,
@@ -47,6 +46,7 @@ from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.rules.timelimit import final_scores
 from moderator.rules.variant import STANDARD, load_variant
+from moderator.usecases.games.robot_games import play_robot_game
 
 from ..rules.conftest import Game
 

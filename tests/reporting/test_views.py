@@ -9,7 +9,6 @@ from typing import Any
 
 from moderator import robot
 from moderator.orders import parse_order
-from moderator.play.dice import CountingDice
 from moderator.reporting import describe, history_lines, legal_json, player_view
 from moderator.reporting.narrate import may_see
 from moderator.reporting.views import legal_lines, legal_orders
@@ -21,6 +20,7 @@ from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import STANDARD, load_variant
+from moderator.usecases.games.dice import CountingDice
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 VIEW_KEYS = "turn phase step to_act roll players legions caretaker dead winner engagement battle"

@@ -12,8 +12,6 @@ from hypothesis import strategies as st
 
 from moderator import robot as random_robot
 from moderator import robots
-from moderator.play.dice import CountingDice
-from moderator.play.robot_match import play_match
 from moderator.robots.view import seat_view
 from moderator.rules import commands as cmd
 from moderator.rules import setup
@@ -25,6 +23,8 @@ from moderator.rules.movement import normal_moves
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Legion, Step
 from moderator.rules.variant import STANDARD, load_variant
+from moderator.usecases.games.dice import CountingDice
+from moderator.usecases.games.robot_match import play_match
 
 STRONG = ["Titan", "Angel", "Colossus", "Colossus", "Serpent", "Serpent", "Hydra"]
 

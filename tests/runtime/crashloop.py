@@ -30,7 +30,6 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from moderator.play.messages import carry_out
 from moderator.ports import LoadedGame
 from moderator.ports.mail import SENT
 from moderator.reporting.views import legal_orders
@@ -39,6 +38,7 @@ from moderator.runners.commands import new_game
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.testing.connections import smtp_sink_at
 from moderator.testing.hub import MailHub
+from moderator.usecases.games.messages import carry_out
 
 MODERATOR = "moderator@titan.example"
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org"}

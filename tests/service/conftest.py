@@ -26,11 +26,11 @@ from moderator.rules.state import GameState
 from moderator.runners import mail as processing
 from moderator.runners.commands import new_game
 from moderator.schedule.record import GameRecord
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, migrate, outbox, players
 from moderator.testing.clocks import TestClock
 from moderator.testing.gnupg import keyring
 from moderator.testing.stores import empty_postgres, open_store
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..gpgparties import Party, SigningTime, make_party, need_gpg, short_gpg_home
 

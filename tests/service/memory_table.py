@@ -15,14 +15,14 @@ from typing import Any
 
 from moderator.clock import Clock
 from moderator.mail.gpg import Keyring
-from moderator.play.games import plan_game
 from moderator.ports import Work
 from moderator.rules.events import Event
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
-from moderator.service import MailGameHandler
 from moderator.testing.memory import MemoryLookup
 from moderator.testing.recording import RecordingUnitOfWork
+from moderator.usecases.games.planning import plan_game
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, OrderMail, Sent, address, secret_of
 

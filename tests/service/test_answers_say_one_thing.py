@@ -12,14 +12,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from moderator.play.games import plan_game
 from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.runners.commands import new_game
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
 from moderator.store.unit_of_work import write
+from moderator.usecases.games.planning import plan_game
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address, full_text, seat_players
 from .test_reports import ENGAGED, SPLIT, at_first_split

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from moderator.mail.intake import ReplyBudget
-from moderator.play.allowance import SHOW_LIMIT, TELL_LIMIT
 from moderator.rules import events as ev
 from moderator.schedule.record import GameRecord
-from moderator.service import MailGameHandler, notify, play_mail
 from moderator.store import EventStore, inbox
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.games import notify
+from moderator.usecases.games.allowance import SHOW_LIMIT, TELL_LIMIT
+from moderator.usecases.mail import play_mail
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address
 from .test_conditional_orders import _after_split, _first_move

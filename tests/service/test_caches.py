@@ -9,11 +9,11 @@ from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.runners.commands import order
 from moderator.runtime import bootstrap
-from moderator.service.caches import Caches, caches_of
 from moderator.store import EventStore, inbox
 from moderator.store.handling import SqlLookup
 from moderator.testing.memory import MemoryLookup
 from moderator.testing.stores import open_store
+from moderator.usecases.games.caches import Caches, caches_of
 
 from .conftest import Table, address
 from .test_reports import SPLIT, at_first_split

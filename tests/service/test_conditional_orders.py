@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from moderator.orders.conditional import read_block, split
-from moderator.play.dice import CountingDice
 from moderator.reporting.views import legal_orders
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
 from moderator.store import inbox
+from moderator.usecases.games.dice import CountingDice
 
 from .conftest import Table, address
 from .test_reports import SPLIT, at_first_split

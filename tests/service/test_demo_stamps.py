@@ -11,12 +11,12 @@ from datetime import timedelta
 
 from moderator.demo.clock import MailStamps, boundary_for, next_deadline_time
 from moderator.demo.keys import shipped_key
-from moderator.play.robot_games import DEFAULT_NAMES
 from moderator.ports import Deadline
 from moderator.ports.deadlines import DUE
 from moderator.schedule.limits import TimeLimits
 from moderator.testing.clocks import DEMO_START, MAIL_STEP, DemoClock
 from moderator.testing.gnupg import drop_gnupg_home, keyring, new_gnupg_home
+from moderator.usecases.games.robot_games import DEFAULT_NAMES
 
 
 def test_every_default_robot_has_a_shipped_key_made_before_the_demo_clock_starts():

@@ -7,14 +7,14 @@ import math
 from collections import Counter
 
 from moderator.audit.dice import bound_die
-from moderator.play.dice import BoundDice, dice_for
 from moderator.reporting.views import legal_orders
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.runners.commands import start_game
 from moderator.schedule.record import Dice, GameRecord
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, outbox, players
+from moderator.usecases.games.dice import BoundDice, dice_for
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address, secret_of
 

@@ -130,7 +130,7 @@ def fuzz_table(
     request: pytest.FixtureRequest, world: World, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Callable[[bytes], tuple[str, int, list[StoredMail], bytes]]]:
     from moderator.runners.commands import new_game
-    from moderator.service import MailGameHandler
+    from moderator.usecases.mail.handler import MailGameHandler
 
     from .conftest import seat_players
 

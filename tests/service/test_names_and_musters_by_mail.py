@@ -15,8 +15,8 @@ from moderator.rules import events as ev
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import Step
 from moderator.runners.commands import new_game
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, players
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address, full_text, seat_players
 from .test_reports import ENGAGED

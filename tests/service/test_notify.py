@@ -8,8 +8,8 @@ from collections.abc import Callable
 from moderator import robot
 from moderator.rules.legal import to_act
 from moderator.runners.commands import new_game
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address, seat_players
 from .test_reports import ENGAGED, SPLIT, at_first_split

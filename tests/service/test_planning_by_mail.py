@@ -20,8 +20,8 @@ from moderator.rules.legal import to_act
 from moderator.rules.movement import legion_moves
 from moderator.rules.state import Step
 from moderator.runners.commands import new_game, order
-from moderator.service import MailGameHandler
 from moderator.store import EventStore
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..pictures.positions import MOUNTAIN_BATTLE
 from .conftest import MODERATOR, Table, seat_players

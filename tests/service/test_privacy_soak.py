@@ -24,7 +24,6 @@ import pytest
 
 from moderator import robot
 from moderator.mail.intake import ReplyBudget
-from moderator.play.dice import CountingDice
 from moderator.rules import events as ev
 from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import replay
@@ -32,9 +31,10 @@ from moderator.rules.legal import to_act
 from moderator.rules.setup import start_game
 from moderator.rules.state import GameState, Step
 from moderator.schedule.record import Dice, GameRecord
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox
 from moderator.testing.stores import open_store
+from moderator.usecases.games.dice import CountingDice
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, NAMES, Table, World, seat_players
 from .privacy import Knowledge, leaks

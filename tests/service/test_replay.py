@@ -25,10 +25,11 @@ from moderator.runners import mail as processing
 from moderator.runners import tournaments as tournament_service
 from moderator.runners.commands import new_game
 from moderator.schedule.timing import TimeLimits
-from moderator.service import MailGameHandler, seals
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import seals as kept_seals
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.mail import seals
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..gpgparties import Party
 from .conftest import (

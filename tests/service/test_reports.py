@@ -13,8 +13,9 @@ from moderator.rules.state import Step
 from moderator.runners.commands import new_game, order
 from moderator.schedule import reference
 from moderator.schedule.record import Deadline, GameRecord
-from moderator.service import MailGameHandler, reports
 from moderator.store import EventStore, inbox
+from moderator.usecases.games import reports
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address, seat_players
 

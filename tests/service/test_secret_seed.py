@@ -22,10 +22,10 @@ from moderator.ports import StoredMail
 from moderator.rules.legal import to_act
 from moderator.runners.commands import start_game
 from moderator.schedule.record import Dice, GameRecord
-from moderator.service import MailGameHandler
-from moderator.service.games import StartError
 from moderator.store import EventStore, outbox, players
 from moderator.testing.stores import open_store
+from moderator.usecases.games.starting import StartError
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address, secret_of
 

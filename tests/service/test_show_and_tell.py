@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from moderator.ports.mail import PROCESSED
 from moderator.rules import events as ev
-from moderator.service import play_mail
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.mail import play_mail
 
 from .conftest import address
 from .memory_table import engaged_in_memory

@@ -15,8 +15,8 @@ import pytest
 
 from moderator.mail import compose
 from moderator.runtime.outgoing import render_outgoing
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, players
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..tournament.conftest import register
 from ..tournament.test_mail import opened

@@ -11,11 +11,11 @@ import pytest
 
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
-from moderator.play.games import plan_game
 from moderator.ports import Player, StoredMail, Work
 from moderator.ports.mail import PROCESSED, REJECTED
 from moderator.ports.players import secret_matches
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.games.planning import plan_game
 
 from ..gpgparties import Party
 from .conftest import World, full_text, headers_of, plain_mail

@@ -13,9 +13,9 @@ from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.runners.commands import new_game
-from moderator.service import MailGameHandler
 from moderator.store import EventStore
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Table, address, seat_players
 from .memory_table import engaged_in_memory

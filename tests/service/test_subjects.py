@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from moderator.play.games import plan_game
 from moderator.ports import StoredMail, Work
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
-from moderator.service import MailGameHandler, audits
 from moderator.store import EventStore, inbox
 from moderator.store.unit_of_work import write
+from moderator.usecases.games import audits
+from moderator.usecases.games.planning import plan_game
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import MODERATOR, Sent, Table, address, seat_players
 from .test_standing_orders import _engaged

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 from moderator.cli import app
 from moderator.runtime.bootstrap import mail_handler
 from moderator.runtime.config import load_config
-from moderator.service.handler import MailGameHandler
 from moderator.store import inbox, outbox
+from moderator.usecases.mail.handler import MailGameHandler
 
 from .conftest import DATE, MODERATOR, Table, plain_mail
 

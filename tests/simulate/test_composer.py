@@ -8,7 +8,6 @@ from collections.abc import Iterator
 import pytest
 
 from moderator.orders import parse_order
-from moderator.play.robot_games import play_robot_game
 from moderator.rules.battle import WINDOWS
 from moderator.rules.decide import decide
 from moderator.rules.dice import NoDice, ScriptedDice
@@ -23,6 +22,7 @@ from moderator.simulate.composer import (
     Composer,
     answered_by_standing,
 )
+from moderator.usecases.games.robot_games import play_robot_game
 
 
 def _states(seed: int) -> Iterator[GameState]:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from moderator.play.robot_games import RobotGameSummary, play_robot_game
 from moderator.store import EventStore, migrate
 from moderator.testing.stores import empty_postgres, open_store
+from moderator.usecases.games.robot_games import RobotGameSummary, play_robot_game
 
 BACKENDS = ["sqlite", "postgresql"]
 

@@ -49,7 +49,7 @@ def order_chain(store: EventStore, game_id: str, count: int) -> tuple[list[bytes
     from the player to act then), and the events they will add when carried out in
     order.
     """
-    from moderator.play.messages import carry_out
+    from moderator.usecases.games.messages import carry_out
 
     loaded = store.load_state(game_id)
     state, record = loaded.state, loaded.record

@@ -3,7 +3,7 @@ A simple handler of order mails, for tests and local experiments: the game is na
 an ``X-Titan-Game`` header or a ``game NAME`` line, the player is whoever sits in that
 game under the sender's address (no authentication at all), and the rest of the body is
 order lines, carried out as ``titan-moderator local order`` would.  Every message gets
-a reply.  The mail service's handler is ``moderator.service.MailGameHandler``.
+a reply.  The mail service's handler is ``moderator.usecases.mail.handler.MailGameHandler``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from email.message import EmailMessage, Message
 from email.policy import default
 from email.utils import parseaddr
 
-from moderator.play.messages import carry_out
 from moderator.ports import GameContext, InboundMessage, Lookup, Outcome, OutgoingMail
+from moderator.usecases.games.messages import carry_out
 
 _GAME_LINE = re.compile(r"^\s*game\s+(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from moderator.play.robot_games import play_robot_game
 from moderator.ports import ConflictError
 from moderator.runners import mail as processing
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, inbox, outbox
 from moderator.store.check import check_store
 from moderator.testing.stores import open_store
+from moderator.usecases.games.robot_games import play_robot_game
 
 from .mailbox import order_chain, seated_game
 from .simple_handler import OrderMailHandler

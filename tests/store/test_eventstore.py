@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import text, update
 
-from moderator.play.robot_games import RobotGameSummary
 from moderator.ports import ConflictError, GameExistsError, GameNotFoundError
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
@@ -19,6 +18,7 @@ from moderator.store import EventStore
 from moderator.store.check import check_store
 from moderator.store.snapshots import encode_state
 from moderator.store.tables import SNAPSHOT
+from moderator.usecases.games.robot_games import RobotGameSummary
 
 
 def test_create_list_and_record(store: EventStore) -> None:

@@ -189,7 +189,7 @@ def test_pending_messages_are_processed_in_order(store: EventStore) -> None:
     for number in range(1, 4):
         player, line = next_order(state)
         ids.append(inbox.receive(store, order_mail(player, line, number=number)))
-        from moderator.play.messages import carry_out
+        from moderator.usecases.games.messages import carry_out
 
         state = carry_out("g1", state, store.record("g1"), player, line, list).state
     tally = worker.process_pending(store, HANDLER)

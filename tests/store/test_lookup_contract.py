@@ -19,7 +19,6 @@ from typing import Protocol
 
 import pytest
 
-from moderator.play.games import plan_game
 from moderator.ports import (
     ASK,
     MOVE,
@@ -55,6 +54,7 @@ from moderator.testing.recording import RecordingUnitOfWork
 from moderator.testing.stores import empty_postgres, open_store
 from moderator.tournament import events as tev
 from moderator.tournament.settings import Settings
+from moderator.usecases.games.planning import plan_game
 
 NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 ANN, BOB, CY = "ann@example.org", "bob@example.net", "cy@example.com"

@@ -1,7 +1,7 @@
 """
 A worker process for the crash-safety and concurrency tests: ``process_pending`` with
 the simple test handler, optionally killed with SIGKILL at one of
-``moderator.service.processing.STEPS`` (``--crash-at STEP``, ``--crash-on N``: of the Nth
+``moderator.runners.mail.STEPS`` (``--crash-at STEP``, ``--crash-on N``: of the Nth
 message).  Run as ``python tests/store/worker_process.py --db URL [...]``.
 """
 

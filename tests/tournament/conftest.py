@@ -8,13 +8,13 @@ from __future__ import annotations
 import random
 
 from moderator import robot
-from moderator.play.dice import CountingDice
 from moderator.ports import Player
 from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.rules.decide import decide
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import to_act
 from moderator.store import EventStore, players
+from moderator.usecases.games.dice import CountingDice
 
 from ..service.conftest import any_store, clock, store  # noqa: F401 - fixtures
 

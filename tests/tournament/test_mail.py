@@ -13,10 +13,10 @@ from moderator.rules.legal import to_act
 from moderator.runners import clock as clockwork
 from moderator.runners import mail as processing
 from moderator.runners import tournaments as service
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import tournaments as stored
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..service.conftest import headers_of, plain_mail
 from .conftest import DIRECTOR, MODERATOR, address, register, secret_of

@@ -18,10 +18,10 @@ from moderator.rules.legal import to_act
 from moderator.runners import mail as processing
 from moderator.runners import unit
 from moderator.runners.commands import new_game, order
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, inbox, outbox
 from moderator.store import tournaments as stored
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..service.conftest import _store, headers_of, plain_mail
 from .conftest import DIRECTOR, MODERATOR, register, secret_of
@@ -93,7 +93,7 @@ def test_a_line_that_fails_after_the_one_before_was_applied_undoes_both(
         assert loaded is not None
         ann = lookup.player("ann@example.org")
         assert ann is not None
-        from moderator.service import tournaments
+        from moderator.usecases.tournaments import tournaments
 
         mail = tournaments.LinesMail(ann, ("join tournament duel",), MODERATOR)
         joined = tournaments.carry_out(mail, lookup, now)  # type: ignore[arg-type]

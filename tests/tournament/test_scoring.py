@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import pytest
 
-from moderator.play.robot_games import play_robot_game
 from moderator.rules import events as rev
 from moderator.rules.evolve import replay as replay_game
 from moderator.rules.state import GameState, Step
@@ -26,6 +25,7 @@ from moderator.tournament.scoring import (
 from moderator.tournament.settings import Scoring, Settings
 from moderator.tournament.standings import format_points, standings
 from moderator.tournament.state import TournamentState, replay
+from moderator.usecases.games.robot_games import play_robot_game
 
 NOW = datetime(2024, 9, 1, tzinfo=UTC)
 

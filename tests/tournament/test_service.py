@@ -19,10 +19,10 @@ from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.runners import mail as processing
 from moderator.runners import tournaments as service
-from moderator.service import MailGameHandler
 from moderator.store import EventStore, deadlines, inbox, outbox, players
 from moderator.store import tournaments as stored
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.mail.handler import MailGameHandler
 
 from ..service.conftest import headers_of, plain_mail
 from ..service.privacy import Knowledge, leaks

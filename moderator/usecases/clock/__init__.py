@@ -1,0 +1,1 @@
+"""Use cases started by the clock: deadlines, reminders, timeouts, bounce pauses, outages."""

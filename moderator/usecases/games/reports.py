@@ -1,0 +1,158 @@
+"""
+What a player's report holds, gathered from the game: the events he may see, the public
+view, his legions and those he knows of, the orders he may give, the audit's notes and
+the pictures.  ``letters.reports.report`` words it; ``service.subjects`` says in the
+subject why it is sent.
+
+Everything here is built from ``player_view(state, viewer)`` and the events ``viewer``
+may see, so no report can hold anything its recipient may not know: the public part
+(signed) gets the public view and the public events only, the private part (never
+signed, encrypted to the player when he has a key: Wolff 4.5) the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from moderator.letters import reports as letters
+from moderator.letters.moments import deadline_whose
+from moderator.letters.texts import Texts
+from moderator.orders.errors import OrderError
+from moderator.orders.standing import read as read_standing
+from moderator.pictures.changes import changed_lands
+from moderator.pictures.spec import report_pictures
+from moderator.reporting.audit_notes import audit_notes
+from moderator.reporting.knowledge import KnownLegion, legion_line
+from moderator.reporting.move_plan import plan_lines
+from moderator.reporting.muster_notes import muster_notes
+from moderator.reporting.narrate import describe, is_bookkeeping, may_see
+from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
+from moderator.rules import events as ev
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.rules.variant import Variant
+from moderator.schedule.record import GameRecord
+from moderator.schedule.reference import StepRef
+from moderator.usecases.games import subjects
+
+#: (event, the game just before it): what a report narrates.
+Timeline = Sequence[tuple[ev.Event, GameState]]
+
+
+def _whose(state: GameState) -> tuple[str | None, bool]:
+    """(the player to act, whether the game is over)."""
+    return to_act(state), state.step is Step.OVER
+
+
+def _legion_line(view: Mapping[str, Any], names: Mapping[str, str], variant: Variant) -> str:
+    picture = names.get(view["marker"], "")
+    contents = ", ".join(view["contents"]) if view["contents"] is not None else "contents unknown"
+    moved = " (moved)" if view["moved"] else ""
+    where = land_name(variant, view["land"])
+    return f"{view['marker']} ({picture}) in {where}, {view['height']} high: {contents}{moved}"
+
+
+def _known_line(
+    known: KnownLegion, view: Mapping[str, Any], names: Mapping[str, str], variant: Variant
+) -> str:
+    """Another player's legion as ``known`` says the viewer knows it (Wolff 4.5: only in
+    the private part)."""
+    land = int(view["land"])
+    terrain = variant.lands[land].terrain
+    moved = " (moved)" if view["moved"] else ""
+    return legion_line(known, land, terrain, names.get(known.marker) or None) + moved
+
+
+def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str]]:
+    """(public lines, private lines) of the events ``viewer`` may see in ``timeline``."""
+    public: list[str] = []
+    private: list[str] = []
+    for event, before in timeline:
+        if is_bookkeeping(event) or not may_see(event, viewer):
+            continue
+        (public if event.visible_to is None else private).append(describe(event, before))
+    return public, private
+
+
+def report(
+    ref: StepRef,
+    state: GameState,
+    viewer: str,
+    timeline: Timeline,
+    since: int,
+    *,
+    record: GameRecord,
+    known: Mapping[str, KnownLegion] | None = None,
+    time_zone: str = "UTC",
+    how: Sequence[str] = (),
+    resend: bool = False,
+    news_after: int | None = None,
+    digest: bool = False,
+    answering: bool = False,
+) -> Texts:
+    """
+    ``viewer``'s report of the game now: the events he may see in ``timeline`` (those
+    after event ``since``), the public state, his legions and, if it is his move, the
+    orders he may give.  Its subject says why it is sent (``subjects.headline``: the
+    events after ``news_after`` are the news, ``digest`` his daily digest,
+    ``answering`` the answer to his mail).
+    """
+    actor, over = _whose(state)
+    your_move = actor == viewer and not over
+    public_events, private_events = visible(timeline, viewer)
+    names = marker_names(state.variant)
+    mine = player_view(state, viewer)
+    own = [_legion_line(lg, names, state.variant) for lg in mine["legions"] if lg["owner"] == viewer]
+    others = [lg for lg in mine["legions"] if lg["owner"] != viewer]
+    if known is not None:  # what the viewer knows for certain, partly known legions too
+        lines = [_known_line(known[lg["marker"]], lg, names, state.variant) for lg in others]
+    else:
+        lines = [_legion_line(lg, names, state.variant) for lg in others if lg["contents"] is not None]
+    everyone = player_view(state, None)
+    changed = changed_lands([event for event, _ in timeline], viewer, everyone)
+    sealed, opened = audit_notes(
+        timeline, viewer, ref.game, record.dice.seed if record.dice.bound else None
+    )
+    facts = letters.Report(
+        game=ref.game,
+        viewer=viewer,
+        ref=str(ref),
+        since=f"{ref.game}-{since}",
+        public_view=everyone,
+        deadline=deadline_whose(record, viewer, time_zone),
+        actor=actor,
+        over=over,
+        your_move=your_move,
+        out=not any(p.name == viewer for p in state.live_players),
+        resend=resend,
+        digest=digest,
+        public_events=public_events,
+        private_events=private_events,
+        dice_commitment=record.dice.commitment if record.dice.bound and since == 0 else "",
+        dice_not_secret=record.insecure_dice,
+        commitments=sealed,
+        how=how,
+        own=own,
+        known=lines,
+        engagement=mine["engagement"] if "proposals" in (mine["engagement"] or {}) else None,
+        move_plan=plan_lines(state, viewer) if your_move else [],
+        orders=legal_lines(state, viewer) if your_move else [],
+        muster_notes=muster_notes(state, viewer),
+        standing=standing_lines(record.standing.get(viewer, ()), state.variant),
+        audit=opened,
+        pictures=report_pictures(everyone, viewer, ref.game, changed),
+    )
+    headline = subjects.headline(
+        state, viewer, timeline, news_after=news_after, digest=digest, answering=answering
+    )
+    return letters.report(facts, headline)
+
+
+def standing_lines(lines: Sequence[str], variant: Variant) -> list[str]:
+    """A player's standing orders as his report lists them (as he would write them)."""
+    try:
+        return read_standing(lines, variant).lines()
+    except OrderError:  # kept lines were read when they came; shown as written if not now
+        return list(lines)
+

@@ -1,0 +1,104 @@
+"""
+Starting a game played by mail: players who signed on are seated, the game is set up,
+and each player is mailed his first report.
+
+The moderator does this with ``titan-moderator game new``; a tournament does it when
+it forms a game.  Setting up rolls for the towers and the first player (1.1-1.6); the
+first report tells each player his tower and who picks a colour first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from moderator.ports import Lookup, Outcome, game_write
+from moderator.ports.errors import GameNotFoundError
+from moderator.schedule.record import GameRecord
+from moderator.schedule.timing import TimeLimits
+from moderator.usecases.games import notify
+from moderator.usecases.games.errors import GameError
+from moderator.usecases.games.planning import plan_game
+
+
+class StartError(ValueError):
+    """The game cannot be started as asked; says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """
+    A game by mail for the players registered with ``addresses`` (2 to 6, in seat
+    order), mailed from ``sender``.  ``time_limits`` gives the game deadlines (Wolff
+    21.0; the first report shows the first one) and ``ends_at`` an end date (Wolff 21.1);
+    without them it has neither.  The dice get a secret seed of their own; ``seed`` is
+    taken only with ``insecure_seed`` (a test or a demo that must replay: every report
+    then says the dice are not secret, ``plan_game``).
+    """
+
+    game_id: str
+    addresses: tuple[str, ...]
+    sender: str
+    seed: int | None = None
+    insecure_seed: bool = False
+    allow_secrets: bool = False
+    time_limits: TimeLimits | None = None
+    ends_at: datetime | None = None
+
+
+def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
+    """
+    The game created, its players seated and each one's first report: one outcome, so
+    that all of it is written or none (its ``GameWrite`` holds the game's first state).
+
+    Raises:
+        StartError: an address is not registered, two players share a name, the
+            game exists, or a seed was given without ``insecure_seed``.
+    """
+    addresses = ask.addresses
+    if not 2 <= len(addresses) <= 6:
+        raise StartError(f"a game of Titan has 2 to 6 players, not {len(addresses)}")
+    found = [lookup.player(address) for address in addresses]
+    if lookup.record(ask.game_id) is not None:
+        raise StartError(f"there is already a game {ask.game_id!r}")
+    missing = [a for a, p in zip(addresses, found) if p is None]
+    if missing:
+        raise StartError(
+            f"not signed on: {', '.join(missing)} (a player signs on by mail first)"
+        )
+    seated = [p for p in found if p is not None]
+    names = [p.name for p in seated]
+    if len(set(names)) != len(names):
+        raise StartError(f"two players have the same name in {names}: one must sign on anew")
+    seats = tuple((p.name, p.address) for p in seated)
+    try:
+        planned, state = plan_game(
+            ask.game_id, names, ask.seed, None, None, now, ask.time_limits, ask.ends_at, seats,
+            bound=True, insecure_seed=ask.insecure_seed,
+        )
+    except GameError as exc:
+        raise StartError(str(exc)) from exc
+    base = (planned.record or GameRecord()).but(allow_secrets=ask.allow_secrets)
+    record, mails = notify.first_reports(
+        ask.sender, ask.game_id, {p.name: p for p in seated}, planned.events, state, base
+    )
+    return Outcome(games=(planned.but(record=record),), mails=tuple(mails))
+
+
+def set_relay(game_id: str, on: bool, lookup: Lookup) -> Outcome:
+    """
+    The game master lets players pass messages through the moderator in ``game_id``
+    (Wolff 4.5), or stops it; the game's record keeps it.  Nothing if it is so already.
+
+    Raises:
+        GameNotFoundError: there is no such game.
+    """
+    game = lookup.game(game_id)
+    if game is None:
+        raise GameNotFoundError(game_id)
+    if game.record.relay == on:
+        return Outcome()
+    return Outcome(games=(game_write(game_id, game.seq, record=game.record.but(relay=on)),))
+
+
+__all__ = ["NewGame", "StartError", "set_relay", "start_game"]

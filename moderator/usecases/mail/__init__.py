@@ -1,0 +1,1 @@
+"""Use cases started by one inbound mail; ``handler.MailGameHandler`` is the entry."""

@@ -1,0 +1,349 @@
+"""
+Playing a game by mail: an authenticated mail's lines in the game it names.
+
+The order lines themselves run as in local play (``moderator.usecases.games.run.run_orders``);
+what only a mail has is here: the step reference it must quote, its absence lines
+(they change no game state, so need none), the ``history`` and ``report`` queries
+answered by mails of their own, the reply, the reports and deadlines that follow
+(``moderator.usecases.games.notify.settle``), the other players told of an absence, and a
+move in time counted for a tournament game's reliability.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+
+from moderator.letters import answers, notices
+from moderator.letters import reports as report_letters
+from moderator.letters.moments import deadline_line, moment_line
+from moderator.orders import Query
+from moderator.orders import standing as orders_standing
+from moderator.orders.errors import OrderError
+from moderator.ports import (
+    DeadlineChange,
+    GameContext,
+    Lookup,
+    Outcome,
+    OutgoingMail,
+    Player,
+    TournamentWrite,
+)
+from moderator.ports.deadlines import ABSENCE_END, deadline_change
+from moderator.reporting.narrate import history_lines
+from moderator.rules import events as ev
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.rules.variant import Variant
+from moderator.schedule import absence, reference, timing
+from moderator.schedule import notify as notify_choice
+from moderator.schedule.record import GameRecord, counted
+from moderator.usecases.games import digests, notify, standing
+from moderator.usecases.games.allowance import Allowance
+from moderator.usecases.games.caches import caches_of
+from moderator.usecases.games.notify import HISTORY, REPLY
+from moderator.usecases.games.run import DONE, REFUSED, LineResult, run_orders
+from moderator.usecases.mail import answer_texts, mail_answers
+from moderator.usecases.mail.mail_answers import HISTORIES_PER_MAIL
+from moderator.usecases.mail.replies import Replies
+from moderator.usecases.players import auth, reliability, signon
+
+#: The code of a refused absence line.
+ABSENCE_REFUSED = "E-ABSENCE"
+#: The code of a refused ``notify`` line.
+NOTIFY_REFUSED = "E-NOTIFY"
+
+
+@dataclass(frozen=True, slots=True)
+class _AbsenceChange:
+    """An absence a mail declared, ended early or withdrew."""
+
+    absence: absence.Absence
+    what: str  # declared, cancelled, withdrawn
+    withdrawn: bool
+
+
+def play(
+    replies: Replies,
+    game: GameContext,
+    lookup: Lookup,
+    player: Player,
+    seat: str,
+    method: str | None,
+    lines: list[str],
+    ignored: list[str],
+    aside_mails_a_day: int = notify.ASIDE_MAILS_A_DAY,
+) -> Outcome:
+    """
+    ``player``'s mail played in ``game`` as ``seat``: ``method`` is how the mail proved
+    it is his (``auth.PGP``: the subject, which no signature covers, may not give the
+    step reference), ``ignored`` the lines the intake set aside, for the reply.
+    ``aside_mails_a_day``: the mails his shows and messages may cause another player
+    to get at once in a day (``notify.report_round``).
+    """
+    info = replies.info
+    refs, lines, unreadable = reference.split_refs(lines)
+    skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
+    away = [line for line in lines if absence.is_absence(line)]
+    choices = [line for line in lines if notify_choice.is_notify(line)]
+    standing_lines = [line for line in lines if orders_standing.is_standing(line)]
+    written = lines
+    lines = [line for line in lines if line not in skipped + away + choices + standing_lines]
+    quoted = refs[0] if refs else None
+    if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
+        quoted = reference.subject_ref(info.subject)  # the subject as written
+    now = reference.current(game.game_id, game.state)
+    problem = reference.check(quoted, now)
+    if (
+        problem is not None
+        and problem[0] == reference.E_REF_STALE
+        and quoted is not None
+        and quoted.version < now.version
+        and all(ev.is_aside(e) for e in lookup.events(game.game_id, after=quoted.version))
+    ):
+        problem = None  # only shows and messages since (Wolff 4.5): the step is the same
+    moment = lookup.now()
+    record, absent, changes, moved = _absences(game, seat, player, away, moment)
+    record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
+    record, standing_told = _standing_orders(record, seat, standing_lines, game.state.variant)
+    absent = [*absent, *notified, *standing_told]
+    allowance = _allowance(record, seat, moment, player.time_zone)
+    asked: list[Query] = []
+    run = run_orders(
+        game.state,
+        record,
+        seat,
+        lines,
+        lambda: lookup.events(game.game_id),
+        refuse_changes=problem,
+        answer=mail_answers.answerer(asked),
+        game=game.game_id,
+        trigger=replies.message_digest,
+        any_time=problem is not None and reference.of_this_game(problem[0]),
+        allowance=allowance,
+    )
+    ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
+    carried = standing.carry_out(run.state, run.record, game.game_id, replies.message_digest)
+    new_events = [*run.events, *carried.events]
+    carried = _count_asides(carried, seat, allowance, moment)
+    now_state = carried.state
+    after = reference.current(game.game_id, now_state)
+    results = mail_answers.in_mail_order(written, absent, run.results)
+    if problem is not None:
+        results = mail_answers.reworded(results, quoted, problem[0], after)
+    if any(q.kind in mail_answers.AT_END for q in asked):
+        known = caches_of(lookup).knowledge.knowledge_after(game, lookup, new_events).legions(seat)
+        results = mail_answers.answered_at_end(results, asked, now_state, seat, known, after)
+    resend = {seat} if any(q.kind == "report" for q in asked) else set()
+    settled = notify.settle(
+        replies.moderator_address,
+        game,
+        lookup,
+        new_events,
+        now_state,
+        carried.record,
+        moment,
+        resend,
+        answering=seat,
+        aside_mails_a_day=aside_mails_a_day,
+    )
+    record = settled.record
+    ref_problem = ""
+    if ref_refused and problem is not None:
+        done = mail_answers.carried_out(results)
+        ref_problem = answers.ref_problem(problem[0], after, done)
+    texts = answer_texts.reply(
+        after,
+        now_state,
+        seat,
+        info,
+        results,
+        run.unprocessed,
+        [*ignored, *unreadable, *skipped],
+        record=record,
+        time_zone=player.time_zone,
+        ref_problem=ref_problem,
+        brief=settled.own is not None,
+        read_at=now,
+    )
+    texts = answers.with_report(texts, settled.own)
+    mails = [replies.answer(player, REPLY, texts, game.game_id)]
+    histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
+    events = [*lookup.events(game.game_id), *new_events] if histories else []
+    for query in histories:
+        told = history_lines(events, seat, query.from_turn, query.to_turn)
+        found = report_letters.history(
+            after.game, str(after), seat, told, query.from_turn, query.to_turn
+        )
+        mails.append(replies.answer(player, HISTORY, found, game.game_id))
+    mails.extend(settled.mails)
+    for change in changes:
+        mails.extend(_absence_notices(replies, game, lookup, now_state, record, seat, change))
+    refused = [r for r in results if r.outcome == REFUSED]
+    note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
+    counted: tuple[TournamentWrite, ...] = ()
+    if run.events and reliability.moved_in_time(
+        game.record, game.state, now_state, seat, moment
+    ):  # a tournament game counts it for the seat's holder
+        counted, uncounted = reliability.count_quietly(
+            lookup, game.game_id, seat, on_time=1, now=moment
+        )
+        note = "; ".join(n for n in (note, uncounted) if n)
+    changed = bool(new_events) or record != game.record
+    deadline_rows = [*moved, *digest_rows, *settled.deadlines]
+    for change in changes:
+        ends = None if change.withdrawn else change.absence.ends
+        deadline_rows.append(DeadlineChange(ABSENCE_END, ends, seat, change.absence.key))
+    return Outcome(
+        events=tuple(new_events),
+        mails=tuple(mails),
+        record=record if changed else None,
+        note=note,
+        deadlines=tuple(deadline_rows) if changed else (),
+        tournaments=counted,
+    )
+
+
+def _notify_choices(
+    record: GameRecord, seat: str, lines: list[str], player: Player, now: datetime
+) -> tuple[GameRecord, list[LineResult], list[DeadlineChange]]:
+    """
+    The mail's ``notify`` lines (they change no game state): the record after them, a
+    result per line, and the player's digest deadline set or closed.
+    """
+    results: list[LineResult] = []
+    rows: list[DeadlineChange] = []
+    for line in lines:
+        try:
+            choice = notify_choice.parse(line)
+        except ValueError as exc:
+            results.append(LineResult(line, REFUSED, reason=str(exc), code=NOTIFY_REFUSED))
+            continue
+        record = record.but(notify={**record.notify, seat: str(choice)})
+        rows = [digests.digest_change(str(choice), seat, now, player.time_zone)]
+        results.append(LineResult(line, DONE, (choice.describe(),)))
+    return record, results, rows
+
+
+#: The most messages a player may pass on in one game a day (Wolff 4.5; UTC days).
+RELAYS_A_DAY = 20
+#: The most times a player may show a legion in one game a day (Wolff 4.5; UTC days).
+SHOWS_A_DAY = 20
+
+
+def _allowance(record: GameRecord, seat: str, now: datetime, time_zone: str) -> Allowance:
+    """
+    What ``seat`` may still show and tell today (UTC days): ``run_orders`` spends it on
+    every show and message it carries out, wherever the line stands.
+    """
+    today = now.astimezone(UTC).date()
+    day = today.isoformat()
+    midnight = datetime.combine(today + timedelta(days=1), time(), UTC)
+    return Allowance(
+        tells=RELAYS_A_DAY - record.relayed_on(seat, day),
+        shows=SHOWS_A_DAY - record.shown_on(seat, day),
+        tells_a_day=RELAYS_A_DAY,
+        shows_a_day=SHOWS_A_DAY,
+        renews=f"at midnight UTC, {moment_line(midnight, time_zone)}",
+    )
+
+
+def _count_asides(
+    carried: standing.Carried, seat: str, allowance: Allowance, now: datetime
+) -> standing.Carried:
+    """The record counts the messages ``seat`` passed on and the legions he showed today."""
+    if not allowance.told and not allowance.shown:
+        return carried
+    day = now.astimezone(UTC).date().isoformat()
+    record = carried.record
+    if allowance.told:
+        record = record.but(relayed=counted(record.relayed, seat, day, allowance.told))
+    if allowance.shown:
+        record = record.but(shown=counted(record.shown, seat, day, allowance.shown))
+    return dataclasses.replace(carried, record=record)
+
+
+def _standing_orders(
+    record: GameRecord, seat: str, lines: list[str], variant: Variant
+) -> tuple[GameRecord, list[LineResult]]:
+    """The mail's standing orders, kept (private to the moderator, Wolff 9.4)."""
+    results: list[LineResult] = []
+    for line in lines:
+        try:
+            kept = orders_standing.merged(record.standing.get(seat, ()), [line], variant)
+        except OrderError as exc:
+            results.append(LineResult(line, REFUSED, reason=str(exc), code=exc.code))
+            continue
+        record = record.but(standing={**record.standing, seat: kept})
+        shown = "; ".join(orders_standing.read(kept, variant).lines()) or "none"
+        results.append(LineResult(line, DONE, (f"Your standing orders now: {shown}.",)))
+    return record, results
+
+
+def _absences(
+    game: GameContext,
+    seat: str,
+    player: Player,
+    lines: list[str],
+    now: datetime,
+) -> tuple[GameRecord, list[LineResult], list[_AbsenceChange], list[DeadlineChange]]:
+    """
+    The mail's absence lines (they change no game state, so need no step reference):
+    the game's record after them, a result per line, the absences changed and the
+    running deadline moved by them.
+    """
+    record = game.record
+    results: list[LineResult] = []
+    changes: list[_AbsenceChange] = []
+    moved: list[DeadlineChange] = []
+    limits = record.time_limits
+    for line in lines:
+        if game.state.step is Step.OVER:
+            results.append(
+                LineResult(line, REFUSED, reason="the game is over", code=ABSENCE_REFUSED)
+            )
+            continue
+        done = absence.request(record, seat, line, now, player.time_zone, limits)
+        if done.record is None:
+            results.append(LineResult(line, REFUSED, reason=done.answer, code=ABSENCE_REFUSED))
+            continue
+        record, change = timing.recompute(done.record, now)
+        moved.extend(deadline_change(change))
+        results.append(LineResult(line, DONE, (done.answer[:1].upper() + done.answer[1:],)))
+        if done.absence is not None:
+            withdrawn = done.cancelled and done.absence.begins > now
+            what = "withdrawn" if withdrawn else "cancelled" if done.cancelled else "declared"
+            changes.append(_AbsenceChange(done.absence, what, withdrawn))
+    return record, results, changes, moved
+
+
+def _absence_notices(
+    replies: Replies,
+    game: GameContext,
+    lookup: Lookup,
+    state: GameState,
+    record: GameRecord,
+    seat: str,
+    change: _AbsenceChange,
+) -> list[OutgoingMail]:
+    """The other players are told of ``seat``'s absence (it is public)."""
+    actor = to_act(state)
+    mails: list[OutgoingMail] = []
+    for other, player in sorted(lookup.seated_players(game.game_id).items()):
+        if other == seat or not state.has_player(other):
+            continue
+        texts = notices.absence(
+            game.game_id,
+            seat,
+            change.what,
+            change.absence.first,
+            change.absence.last,
+            change.absence.begins,
+            change.absence.ends,
+            actor=actor,
+            deadline=deadline_line(record, player.time_zone),
+            time_zone=player.time_zone,
+        )
+        mails.append(replies.mail(player, notify.NOTICE, texts, game.game_id, {}))
+    return mails

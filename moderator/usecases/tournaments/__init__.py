@@ -1,0 +1,1 @@
+"""Use cases of a tournament: forming its games, the director's commands, scoring."""

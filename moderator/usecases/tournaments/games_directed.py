@@ -1,0 +1,171 @@
+"""
+What a tournament director's line does to one of the tournament's games, once the
+tournament's event is decided: the game's clock stopped (``pause_game``), started
+again (``resume_game``) or its deadline moved (``extend_deadline``), the game ended
+and scored (``stop_game``), a seat's report sent to its new holder
+(``seat_handed_over``), a finished game's audit sent again (``audit_again``).  Each
+reads the game through the lookup and returns its change; the runner applies it with
+the tournament's event, before the mail's next line is decided.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from moderator.audit.seal import DIRECTOR_END
+from moderator.letters import tournaments as wording
+from moderator.letters.moments import deadline_line
+from moderator.ports import (
+    DeadlineChange,
+    GameContext,
+    GameWrite,
+    Lookup,
+    Outcome,
+    OutgoingMail,
+    Player,
+    game_write,
+)
+from moderator.ports.deadlines import GAME_END, deadline_change
+from moderator.ports.errors import GameNotFoundError
+from moderator.rules.state import Step
+from moderator.schedule import timing
+from moderator.schedule.record import Pause
+from moderator.tournament import errors as err
+from moderator.tournament import events as tev
+from moderator.tournament.errors import TournamentError
+from moderator.tournament.scoring import stop_events
+from moderator.tournament.state import TournamentGame, TournamentState
+from moderator.usecases.games import audits, notify
+from moderator.usecases.games.dice import sealed
+from moderator.usecases.tournaments.tournament_games import notice, to_seats
+
+
+def _game(lookup: Lookup, game_id: str) -> GameContext:
+    found = lookup.game(game_id)
+    if found is None:
+        raise GameNotFoundError(game_id)
+    return found
+
+
+def pause_game(lookup: Lookup, game_id: str, now: datetime) -> tuple[list[str], GameWrite]:
+    """Stop the game's clock: its limits are kept aside, its deadlines cancelled."""
+    game = _game(lookup, game_id)
+    record = game.record
+    record = record.but(time_limits=None, deadline=None, paused=Pause(now, record.time_limits))
+    stopped = (DeadlineChange("", None), DeadlineChange(GAME_END, None))
+    return wording.paused_lines(), game_write(game_id, game.seq, record=record, deadlines=stopped)
+
+
+def resume_game(lookup: Lookup, game_id: str, now: datetime) -> tuple[list[str], GameWrite]:
+    """Start the clock again: a fresh deadline for the player to act, the end date moved on."""
+    game = _game(lookup, game_id)
+    record, paused = game.record, game.record.paused
+    changes: list[DeadlineChange] = []
+    record = record.but(paused=None)
+    if paused is not None and paused.time_limits is not None:
+        record = record.but(time_limits=paused.time_limits)
+    since = paused.at if paused is not None else now
+    ends = record.ends_at
+    if ends is not None:
+        ends += now - since
+        record = record.but(ends_at=ends)
+        changes.append(DeadlineChange(GAME_END, ends))
+    record, change = timing.follow(game.state, record, now)
+    changes.extend(deadline_change(change))
+    ends_at = timing.iso(ends) if ends is not None else ""
+    lines = wording.resumed_lines(now - since, ends_at, deadline_line(record))
+    return lines, game_write(game_id, game.seq, record=record, deadlines=changes)
+
+
+def extend_deadline(
+    lookup: Lookup, game_id: str, hours: int, now: datetime
+) -> tuple[list[str], GameWrite | None]:
+    game = _game(lookup, game_id)
+    record, change = timing.extend(game.record, timedelta(hours=hours), now)
+    if change is None:
+        return wording.extended_lines(None), None
+    moved = deadline_change(change)
+    lines = wording.extended_lines(deadline_line(record))
+    return lines, game_write(game_id, game.seq, record=record, deadlines=moved)
+
+
+def stop_game(lookup: Lookup, sender: str, game_id: str, now: datetime) -> Outcome:
+    """End the game now, scored by rulebook 20.5: reports and the result to every player."""
+    game = _game(lookup, game_id)
+    new = stop_events(game.state)
+    if not new:
+        return Outcome()
+    new, state, record = sealed(game.state, new, game.record, game_id, DIRECTOR_END, DIRECTOR_END)
+    settled = notify.settle(sender, game, lookup, new, state, record, now)
+    rows = (*settled.deadlines, DeadlineChange(GAME_END, None))
+    stopped = game_write(game_id, game.seq, new, record=settled.record, state=state, deadlines=rows)
+    log = (f"{game_id}: stopped by the director and scored",)
+    return Outcome(games=(stopped,), mails=tuple(settled.mails), log=log)
+
+
+def seat_handed_over(
+    lookup: Lookup,
+    sender: str,
+    state: TournamentState,
+    held: TournamentGame,
+    replaced: tev.SeatReplaced,
+    now: datetime,
+) -> Outcome:
+    """The seat's report to its new holder (what the seat may see), and word to everyone."""
+    game = _game(lookup, held.game)
+    settled = notify.settle(
+        sender, game, lookup, [], game.state, game.record, now, {replaced.seat}
+    )
+    reported = game_write(held.game, game.seq, record=settled.record, deadlines=settled.deadlines)
+    heading, to_new, to_old, to_others = wording.replacement(state, replaced)
+    mails: list[OutgoingMail] = []
+    for address, lines in ((replaced.new, to_new), (replaced.old, to_old)):
+        player = lookup.player(address)
+        if player is not None:
+            mails.append(notice(sender, player, heading, lines, held.game))
+    others = [p for p in held.players if p != replaced.new]
+    mails.extend(to_seats(lookup, sender, held, heading, to_others, only=others))
+    mails.extend(settled.mails)
+    log = (f"{held.game}: {replaced.seat} {replaced.old} -> {replaced.new}",)
+    return Outcome(games=(reported,), mails=tuple(mails), log=log)
+
+
+def audit_again(
+    lookup: Lookup, sender: str, state: TournamentState, game_id: str, by: str, now: datetime
+) -> Outcome:
+    """
+    The director's ``audit GAME``: a finished game's audit bundle mailed again to every
+    player of it and to the director.
+
+    Raises:
+        TournamentError: not the director, the game is not over, or its dice are not bound.
+    """
+    if by != state.director:
+        raise TournamentError(err.E_DIRECTOR, f"only the director of {state.name} may ask for it")
+    loaded = _game(lookup, game_id)
+    if loaded.state.step is not Step.OVER:
+        raise TournamentError(
+            err.E_GAME,
+            f"{game_id} is not over: its audit tells the dice seed, so it comes after the game",
+        )
+    events = lookup.events(game_id)
+    if not loaded.record.dice.bound or loaded.record.dice.seed is None:
+        raise TournamentError(err.E_GAME, f"{game_id} was played with scripted dice: no audit")
+    to: dict[str, tuple[str | None, Player]] = {
+        seat: (seat, p) for seat, p in lookup.seated_players(game_id).items()
+    }
+    director = lookup.player(state.director)
+    if director is not None and director.address not in {p.address for _, p in to.values()}:
+        to["(director)"] = (None, director)  # no seat: the bundle anybody may have
+    mails = []
+    for reader, p in (to[key] for key in sorted(to)):
+        found = audits.audit(game_id, events, loaded.record, now, reader, asked="the director")
+        assert found is not None
+        mails.append(
+            found.attached_to(notify.mail_to(sender, p, audits.AUDIT, found.texts, game_id, {}))
+        )
+    return Outcome(mails=tuple(mails), log=(f"{game_id}: audit sent again to {len(mails)}",))
+
+
+__all__ = [
+    "audit_again", "extend_deadline", "pause_game", "resume_game", "seat_handed_over", "stop_game"]

@@ -1,0 +1,439 @@
+"""
+Tournaments by mail: the shell around the pure ``moderator.tournament`` core.
+
+What the mail handler and the tournament runner call:
+
+- ``tournament_lines(lines)``: which of a mail's lines are tournament lines;
+- ``carry_out(mail, lookup, now)``: an authenticated player's (or director's)
+  tournament lines.  Each line must see what the line before it did, so the outcome is
+  a chain (``Outcome.then``): the runner applies one line's changes, in the mail's
+  transaction, before the next line is decided; the last outcome holds the mails (the
+  answer first, then notices to others) and the lines for the log;
+- ``form_games_in``, ``record_finished`` (``tournament_games``: the games formed,
+  started, finished and scored, the standings mailed);
+- ``reliability_write`` (``reliability``): moves made in time and timeouts, for the
+  standings and the minimum to join.
+
+A tournament line that is refused changes nothing and does not stop the lines after
+it: each is answered on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any
+
+from moderator.letters import tournaments as wording
+from moderator.letters.moments import moment_line
+from moderator.ports import (
+    Lookup,
+    Outcome,
+    OutgoingMail,
+    Player,
+    TournamentWrite,
+)
+from moderator.ports.games import LoadedTournament
+from moderator.ports.players import DIRECTOR
+from moderator.rules.state import Step
+from moderator.schedule import timing
+from moderator.tournament import commands as cmd
+from moderator.tournament import errors as err
+from moderator.tournament import events as tev
+from moderator.tournament.decide import decide
+from moderator.tournament.errors import TournamentError
+from moderator.tournament.lines import Request, parse_line
+from moderator.tournament.lines import tournament_lines as _tournament_lines
+from moderator.tournament.settings import Settings
+from moderator.tournament.state import TournamentState
+from moderator.tournament.state import replay as fold
+from moderator.usecases.games import notify
+from moderator.usecases.tournaments import games_directed
+from moderator.usecases.tournaments.tournament_games import (
+    GameOver,
+    notice,
+    record_finished,
+    to_seats,
+)
+
+#: Short names a director may use for the clock settings (``timing turn=72``).
+_ALIASES = {
+    "setup": "setup_hours",
+    "turn": "turn_hours",
+    "engagement": "engagement_hours",
+    "battle": "battle_hours",
+    "muster": "muster_hours",
+    "minimum": "minimum_hours",
+    "reminders": "reminder_hours",
+    "count": "absences",
+    "days": "absence_days",
+    "total": "absence_total_days",
+}
+
+
+@dataclass
+class _Result:
+    """What became of one tournament line."""
+
+    line: str
+    outcome: str  # "done", "refused", "answered"
+    lines: list[str] = field(default_factory=list)
+    code: str = ""
+    reason: str = ""
+
+
+def tournament_lines(lines: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the tournament lines of a mail, the other lines), each in the mail's order."""
+    return _tournament_lines(lines)
+
+
+def games_named(lines: Sequence[str]) -> set[str]:
+    """The games the director's lines among ``lines`` act on (``pause G``, ``end G``...)."""
+    named: set[str] = set()
+    for line in lines:
+        try:
+            request = parse_line(line)
+        except TournamentError:
+            continue
+        if request.game is not None:
+            named.add(request.game)
+    return named
+
+
+# -- a mail's tournament lines ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LinesMail:
+    """
+    The tournament lines of an authenticated ``player``'s mail, to answer from
+    ``moderator_address`` with ``headers``; ``others``: the mail's lines that are not
+    read (listed in the answer, with ``others_why``).
+    """
+
+    player: Player
+    lines: tuple[str, ...]
+    moderator_address: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    others: tuple[str, ...] = ()
+    others_why: str = ""
+
+
+@dataclass
+class _Progress:
+    """What the lines decided so far came to (a chain's state, made anew each decision)."""
+
+    results: list[_Result] = field(default_factory=list)
+    mails: list[OutgoingMail] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+
+Then = Callable[[Lookup, datetime], Outcome]
+
+
+def carry_out(mail: LinesMail, lookup: Lookup, now: datetime) -> Outcome:
+    """
+    The mail's tournament lines, as a chain of outcomes: the first line's changes, then
+    (once the runner applied them) the next line decided on what they left, and so on;
+    the last outcome holds the answer to him (line by line), the mails the lines cause
+    for others, and the log's lines.
+
+    Raises:
+        ConflictError: a tournament or game moved on meanwhile (the runner decides again).
+    """
+    return _from(mail, 0, _Progress(), lookup, now)
+
+
+def _from(mail: LinesMail, index: int, progress: _Progress, lookup: Lookup, now: datetime) -> Outcome:
+    """Lines ``index`` and after: the next line that changes something, or the answer."""
+    while index < len(mail.lines):
+        line = mail.lines[index]
+        index += 1
+        try:
+            request = parse_line(line)
+            result, outcome = _carry_out_one(lookup, mail.player, request, mail.moderator_address, now)
+        except TournamentError as exc:
+            progress.results.append(_Result(line.strip(), "refused", code=exc.code, reason=str(exc)))
+            continue
+        progress.results.append(result)
+        return _held(outcome, progress, _rest(mail, index, progress))
+    return _answer(mail, progress, now)
+
+
+def _rest(mail: LinesMail, index: int, progress: _Progress) -> Then:
+    """The decision of line ``index`` and those after it, to take once the lines before
+    it are applied."""
+    return lambda lookup, now: _from(mail, index, progress, lookup, now)
+
+
+def _held(outcome: Outcome, progress: _Progress, after: Then) -> Outcome:
+    """``outcome`` to apply now, its mails and log kept for the answer's outcome, then ``after``."""
+    progress.mails.extend(outcome.mails)
+    progress.log.extend(outcome.log)
+    first = outcome.then
+    if first is None:
+        return outcome.but(mails=(), log=(), then=after)
+    return outcome.but(
+        mails=(), log=(), then=lambda lookup, now: _held(first(lookup, now), progress, after)
+    )
+
+
+def _answer(mail: LinesMail, progress: _Progress, now: datetime) -> Outcome:
+    """The answer to the mail (his lines are quoted in the private part only: never signed)."""
+    results, player = progress.results, mail.player
+    mails = list(progress.mails)
+    if results or mail.others:
+        texts = wording.reply(
+            f"your mail read {moment_line(now, player.time_zone)}",
+            mail.headers.get("In-Reply-To", ""),
+            results,
+            mail.others,
+            mail.others_why,
+        )
+        answer = notify.mail_to(mail.moderator_address, player, notify.REPLY, texts, None, mail.headers)
+        mails.insert(0, answer)
+    log = tuple(progress.log)
+    return Outcome(mails=tuple(mails), log=log, note="; ".join(log))
+
+
+def _carry_out_one(
+    lookup: Lookup, player: Player, request: Request, sender: str, now: datetime
+) -> tuple[_Result, Outcome]:
+    address = player.address
+    line = request.line
+    if request.kind == "create":
+        return _create(lookup, player, request, now)
+    if request.kind == "standings":
+        loaded = _load(lookup, request.tournament or "")
+        text = wording.standings(loaded.state)
+        return _Result(line, "answered", text.splitlines()), Outcome()
+    if request.tournament is not None:
+        loaded = _load(lookup, request.tournament)
+        command = _player_command(lookup, player, request)
+        new = decide(loaded.state, command, now=now)
+        written = TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new))
+        state = fold(new, loaded.state)
+        mails: tuple[OutgoingMail, ...] = ()
+        if request.kind == "withdraw":
+            mails = _withdrawal_notice(lookup, sender, state, address)
+        log = (f"{state.name}: {address} {request.kind}",)
+        outcome = Outcome(tournaments=(written,), mails=mails, log=log)
+        return _Result(line, "done", wording.confirmation(state, request.kind)), outcome
+    game_id = request.game or ""
+    loaded = _load(lookup, _tournament_of(lookup, game_id))
+    if request.kind == "audit":  # asks for mail, changes nothing
+        sent = games_directed.audit_again(lookup, sender, loaded.state, game_id, address, now)
+        return _Result(line, "done", [f"The audit of {game_id} is on its way."]), sent
+    return _direct(lookup, player, request, loaded, sender, now)
+
+
+def _load(lookup: Lookup, name: str) -> LoadedTournament:
+    loaded = lookup.tournament(name)
+    if loaded is None:
+        raise TournamentError(err.E_UNKNOWN, f"there is no tournament called {name}")
+    return loaded
+
+
+def _tournament_of(lookup: Lookup, game_id: str) -> str:
+    record = lookup.record(game_id)
+    if record is None:
+        raise TournamentError(err.E_GAME, f"there is no game {game_id}")
+    if not record.tournament:
+        raise TournamentError(err.E_GAME, f"{game_id} is not a tournament game")
+    return str(record.tournament)
+
+
+def _player_command(lookup: Lookup, player: Player, request: Request) -> cmd.Command:
+    address = player.address
+    match request.kind:
+        case "join":
+            return cmd.Join(player=address, name=player.name, record=lookup.reliability(address))
+        case "leave":
+            return cmd.Leave(player=address)
+        case "withdraw":
+            return cmd.Withdraw(player=address)
+        case _:
+            return cmd.Standby(player=address, name=player.name)
+
+
+def _create(
+    lookup: Lookup, player: Player, request: Request, now: datetime
+) -> tuple[_Result, Outcome]:
+    assert request.settings is not None and request.tournament is not None
+    name = request.tournament
+    if not player.has_role(DIRECTOR):
+        raise TournamentError(err.E_DIRECTOR, "only a tournament director may create a tournament")
+    if lookup.tournament_head(name) is not None:
+        raise TournamentError(err.E_EXISTS, f"there is already a tournament called {name}")
+    settings = _checked_clock(request.settings)
+    command = cmd.CreateTournament(
+        tournament=name,
+        by=player.address,
+        by_name=player.name,
+        may_direct=player.has_role(DIRECTOR),
+        settings=settings,
+    )
+    new = decide(TournamentState(), command, now=now)
+    created = TournamentWrite(name, 0, tuple(new), player.address)
+    lines = [
+        f"The tournament {name} is open for sign-up ('join tournament {name}').",
+        *settings.describe(),
+    ]
+    return _Result(request.line, "done", lines), Outcome(tournaments=(created,))
+
+
+def _checked_clock(settings: Settings) -> Settings:
+    """The settings with the clock's keys spelt out, checked against ``TimeLimits``."""
+    known = {f.name for f in fields(timing.TimeLimits)}
+
+    def spelt(mapping: Mapping[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in mapping.items():
+            name = _ALIASES.get(key, key)
+            if name not in known:
+                allowed = ", ".join(sorted({*known, *_ALIASES}))
+                raise TournamentError(err.E_SETTINGS, f"{key!r} is not a clock setting ({allowed})")
+            if name == "reminder_hours":
+                value = [float(v) for v in str(value).split(",") if v]
+            out[name] = value
+        return out
+
+    try:
+        timing_part, absence_part = spelt(settings.time_limits), spelt(settings.absence)
+        timing.TimeLimits.from_json({**timing_part, **absence_part})
+    except TournamentError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise TournamentError(err.E_SETTINGS, f"the clock settings cannot be used: {exc}") from exc
+    return Settings(
+        **{f.name: getattr(settings, f.name) for f in fields(Settings)}
+        | {"time_limits": timing_part, "absence": absence_part}
+    )
+
+
+# -- the director's lines -------------------------------------------------------------------
+
+
+def _direct(
+    lookup: Lookup,
+    player: Player,
+    request: Request,
+    loaded: LoadedTournament,
+    sender: str,
+    now: datetime,
+) -> tuple[_Result, Outcome]:
+    game_id = request.game or ""
+    by = player.address
+    state = loaded.state
+    new_player: Player | None = None
+    command: cmd.Command
+    match request.kind:
+        case "pause":
+            command = cmd.PauseGame(by=by, game=game_id)
+        case "resume":
+            command = cmd.ResumeGame(by=by, game=game_id)
+        case "extend":
+            command = cmd.ExtendDeadline(by=by, game=game_id, hours=request.hours or 0)
+        case "end":
+            command = cmd.EndGame(by=by, game=game_id)
+        case _:
+            if request.address is not None:
+                new_player = lookup.player(request.address)
+                if new_player is None:
+                    raise TournamentError(
+                        err.E_PLAYER,
+                        f"nobody is registered with {request.address}: he signs on by mail first",
+                    )
+            command = cmd.ReplaceSeat(
+                by=by,
+                game=game_id,
+                seat=request.seat or "",
+                new=new_player.address if new_player else None,
+                new_name=new_player.name if new_player else "",
+            )
+    new = decide(state, command, now=now)
+    reseats: tuple[tuple[str, str, str], ...] = ()
+    if isinstance(new[0], tev.SeatReplaced):
+        reseats = (_reseat(lookup, new[0]),)  # refused here: a refusal changes nothing
+    if isinstance(new[0], tev.GameEndedByDirector):
+        played = lookup.game(game_id)
+        if played is not None and played.state.step is Step.OVER:
+            raise TournamentError(err.E_GAME_OVER, f"{game_id} is over already: it counts as played")
+    written = Outcome(
+        tournaments=(TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new)),),
+        reseats=reseats,
+        log=(f"{state.name}: {request.kind} {game_id} by {by}",),
+    )
+    after = fold(new, state)
+    game = after.games[game_id]
+    changed = None
+    match new[0]:
+        case tev.GamePaused():
+            lines, changed = games_directed.pause_game(lookup, game_id, now)
+            heading = f"The tournament director has paused the game {game_id}."
+        case tev.GameResumed():
+            lines, changed = games_directed.resume_game(lookup, game_id, now)
+            heading = f"The tournament director has resumed the game {game_id}."
+        case tev.DeadlineExtended(hours=hours):
+            lines, changed = games_directed.extend_deadline(lookup, game_id, hours, now)
+            heading = (
+                f"The tournament director has extended the deadline of {game_id} by {hours} hours."
+            )
+        case tev.SeatReplaced() as replaced:
+            # the seat's report goes to whoever holds it once the seat is handed over
+            def report(lookup: Lookup, now: datetime) -> Outcome:
+                return games_directed.seat_handed_over(lookup, sender, after, game, replaced, now)
+
+            done = [f"{replaced.seat} in {game_id} is now {replaced.new}."]
+            return _Result(request.line, "done", done), written.followed_by(report)
+        case _:
+            stopped = games_directed.stop_game(lookup, sender, game_id, now)
+
+            def scored(lookup: Lookup, now: datetime) -> Outcome:
+                return record_finished(GameOver(game_id, sender), lookup, now)
+
+            both = written.but(
+                games=stopped.games, mails=stopped.mails, log=written.log + stopped.log
+            )
+            done = [f"{game_id} is stopped and scored (20.5)."]
+            return _Result(request.line, "done", done), both.followed_by(scored)
+    mails = to_seats(lookup, sender, game, heading, lines)
+    games = (changed,) if changed is not None else ()
+    return _Result(request.line, "done", [heading, *lines]), written.but(
+        games=games, mails=tuple(mails)
+    )
+
+
+def _reseat(lookup: Lookup, replaced: tev.SeatReplaced) -> tuple[str, str, str]:
+    """The seat handed over, as the unit of work writes it; refused as the store would."""
+    seats = lookup.seats(replaced.game)  # address -> seat
+    address = replaced.new.strip().lower()
+    if lookup.player(address) is None:
+        why = f"no player is registered with the address {address!r}"
+        raise TournamentError(err.E_SEATED, why)
+    held = seats.get(address)
+    if held is not None:
+        why = f"{address!r} has the seat {held!r} in game {replaced.game!r} already"
+        raise TournamentError(err.E_SEATED, why)
+    if replaced.seat not in seats.values():
+        raise TournamentError(err.E_SEATED, f"game {replaced.game!r} has no seat {replaced.seat!r}")
+    return (replaced.game, replaced.seat, replaced.new)
+
+
+def _withdrawal_notice(
+    lookup: Lookup, sender: str, state: TournamentState, player: str
+) -> tuple[OutgoingMail, ...]:
+    told = wording.withdrawal(state, player)
+    director = lookup.player(state.director)
+    if told is None or director is None:
+        return ()
+    return (notice(sender, director, *told, None),)
+
+
+__all__ = [
+    "LinesMail",
+    "carry_out",
+    "games_named",
+    "tournament_lines",
+]
