@@ -100,11 +100,17 @@ def carry_out(
 
 
 def record_reliability(
-    store: EventStore, game_id: str, seat: str, *, on_time: int = 0, timeouts: int = 0
+    store: EventStore,
+    game_id: str,
+    seat: str,
+    *,
+    on_time: int = 0,
+    timeouts: int = 0,
+    seats_lost: int = 0,
 ) -> bool:
     """
-    Count moves made in time and timeouts for whoever holds ``seat`` in ``game_id`` (a
-    director's correction); False if the game is no tournament's.
+    Count moves made in time, timeouts and seats lost for whoever holds ``seat`` in
+    ``game_id`` (a director's correction); False if the game is no tournament's.
 
     Raises:
         TournamentError: the seat is unknown or the counts make no sense.
@@ -112,7 +118,13 @@ def record_reliability(
 
     def decide(lookup: Lookup, now: datetime) -> Outcome:
         found = reliability.reliability_write(
-            lookup, game_id, seat, on_time=on_time, timeouts=timeouts, now=now
+            lookup,
+            game_id,
+            seat,
+            on_time=on_time,
+            timeouts=timeouts,
+            seats_lost=seats_lost,
+            now=now,
         )
         return Outcome(tournaments=(found,) if found is not None else ())
 

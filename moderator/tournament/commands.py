@@ -79,6 +79,7 @@ class RecordReliability(Command):
     seat: str
     on_time: int = 0
     timeouts: int = 0
+    seats_lost: int = 0  # the seat taken over (robot or standby) because its player dropped
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -248,9 +248,11 @@ def _reliability(
     c: cmd.RecordReliability, state: TournamentState, at: str
 ) -> list[ev.TournamentEvent]:
     game = _game(state, c.game)
-    if c.on_time < 0 or c.timeouts < 0 or c.on_time + c.timeouts == 0:
+    counts = (c.on_time, c.timeouts, c.seats_lost)
+    if min(counts) < 0 or sum(counts) == 0:
         raise TournamentError(
-            err.E_RELIABILITY_DATA, "record at least one move on time or one timeout, none negative"
+            err.E_RELIABILITY_DATA,
+            "record at least one move on time, timeout or seat lost, none negative",
         )
     try:
         player = game.holder(c.seat)
@@ -258,7 +260,13 @@ def _reliability(
         raise TournamentError(err.E_SEAT, f"{c.game} has no seat {c.seat!r}") from exc
     return [
         ev.ReliabilityRecorded(
-            at=at, player=player, game=c.game, seat=c.seat, on_time=c.on_time, timeouts=c.timeouts
+            at=at,
+            player=player,
+            game=c.game,
+            seat=c.seat,
+            on_time=c.on_time,
+            timeouts=c.timeouts,
+            seats_lost=c.seats_lost,
         )
     ]
 

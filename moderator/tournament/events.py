@@ -110,14 +110,21 @@ class SeatReplaced(TournamentEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReliabilityRecorded(TournamentEvent):
-    """Moves made in time and timeouts of the player holding ``seat`` (from the shell)."""
+    """
+    Moves made in time, timeouts and seats lost of the player holding ``seat`` (from
+    the shell).  A seat is lost when it is taken over (by the robot or a standby)
+    because its player dropped out; version 1 had no ``seats_lost`` (the codec reads
+    it as 0).
+    """
 
     TYPE: ClassVar[str] = "reliability-recorded"
+    VERSION: ClassVar[int] = 2
     player: str
     game: str
     seat: str
     on_time: int
     timeouts: int
+    seats_lost: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -30,6 +30,7 @@ class StandingRow:
     wins: int  # games he finished first in (alone or shared)
     on_time: int
     timeouts: int
+    seats_lost: int  # taken over (robot or standby) because he dropped out
     seats_given_up: int
     status: str  # "waiting", "playing", "left", "withdrawn", "done", "substitute"
 
@@ -86,6 +87,7 @@ def standings(state: TournamentState) -> list[StandingRow]:
             wins=wins.get(p, 0),
             on_time=state.entrants[p].on_time,
             timeouts=state.entrants[p].timeouts,
+            seats_lost=state.entrants[p].seats_lost,
             seats_given_up=given_up.get(p, 0),
             status=_status(state, p),
         )

@@ -35,6 +35,7 @@ class Entrant:
     standby_since: int = 0
     on_time: int = 0
     timeouts: int = 0
+    seats_lost: int = 0  # seats taken over because he dropped out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -271,7 +272,10 @@ def _reliability(state: TournamentState, e: ev.ReliabilityRecorded) -> Tournamen
     return _with_entrants(
         state,
         replace(
-            entrant, on_time=entrant.on_time + e.on_time, timeouts=entrant.timeouts + e.timeouts
+            entrant,
+            on_time=entrant.on_time + e.on_time,
+            timeouts=entrant.timeouts + e.timeouts,
+            seats_lost=entrant.seats_lost + e.seats_lost,
         ),
     )
 

@@ -238,6 +238,21 @@ def test_pause_resume_and_extend_move_the_clock(any_store: EventStore, clock: Cl
     assert moved.due_at == acting.due_at + timedelta(hours=24)
 
 
+def test_a_seat_lost_is_counted_for_the_player_who_held_it(
+    any_store: EventStore, clock: Clock
+) -> None:
+    store = any_store
+    started(store, clock)
+    service.form_games(store, MODERATOR, clock.now(), seed=4)
+    seat, holder = next(iter(seats_of(store, "spring-1").items()))
+    assert service.record_reliability(store, "spring-1", seat, seats_lost=1)
+    with store.reading() as tx:
+        state = stored.load(tx, "spring").state
+    entrant = state.entrants[holder]
+    assert (entrant.on_time, entrant.timeouts, entrant.seats_lost) == (0, 0, 1)
+    assert sum(e.seats_lost for e in state.entrants.values()) == 1
+
+
 def test_a_finished_game_records_its_result_and_mails_the_standings(
     any_store: EventStore, clock: Clock
 ) -> None:

@@ -14,6 +14,8 @@ from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, players
 from moderator.store import tournaments as stored
+from moderator.store.streams import append_records
+from moderator.store.tables import TOURNAMENT, TOURNAMENT_EVENT
 from moderator.tournament import events as ev
 from moderator.tournament.settings import Settings
 
@@ -74,6 +76,32 @@ def test_reliability_is_summed_over_every_tournament(any_store: EventStore) -> N
             )
         assert stored.reliability(tx, "ANN@x") == (8, 2)
         assert stored.reliability(tx, "bob@x") == (0, 0)
+
+
+def test_old_reliability_events_without_seats_lost_still_load_from_the_store(
+    any_store: EventStore,
+) -> None:
+    old = {  # as stored before seats lost were counted (version 1)
+        "type": ev.ReliabilityRecorded.TYPE,
+        "version": 1,
+        "payload": {
+            "at": AT, "player": "ann@x", "game": "t-1", "seat": "Ann", "on_time": 2, "timeouts": 1,
+        },
+    }
+    with any_store.transaction() as tx:
+        stored.create(tx, "t", "dee@x")
+        stored.append(tx, "t", 0, [CREATED, ev.PlayerJoined(at=AT, player="ann@x", name="Ann")])
+        append_records(
+            tx.connection, head=TOURNAMENT, events=TOURNAMENT_EVENT, stream_column="tournament_id",
+            stream_id="t", expected_seq=2, records=[old], now=tx.now(),
+            actual_seq=lambda: stored.head(tx, "t"), what="tournament 't'",
+        )
+    with any_store.reading() as tx:
+        (event,) = stored.events(tx, "t", after=2)
+        assert isinstance(event, ev.ReliabilityRecorded) and event.seats_lost == 0
+        ann = stored.load(tx, "t").state.entrants["ann@x"]
+        assert (ann.on_time, ann.timeouts, ann.seats_lost) == (2, 1, 0)
+        assert stored.reliability(tx, "ann@x") == (2, 1)
 
 
 def test_a_seat_is_handed_over_in_the_seat_table(any_store: EventStore) -> None:

@@ -1,13 +1,16 @@
 """
-The reliability record of tournament players (issue 7): moves made in time and
-timeouts, counted for whoever holds the seat when it happens.
+The reliability record of tournament players (issues 7 and 26): moves made in time,
+timeouts and seats lost, counted for whoever holds the seat when it happens.
 
-Two places count, each in the outcome that changes the game:
+Each is counted in the outcome that changes the game:
 
 - the mail handler, when the player a running deadline waited for moves the game on
   before it fell due (``on_time``);
 - the clock (``clockwork``), when a deadline passes and the refusal-to-play defaults
-  are given for the player (``timeouts``).
+  are given for the player (``timeouts``);
+- whoever hands a seat to the robot or a standby because its player dropped out
+  (``seats_lost``), decided while the seat is still his: the lookup's seats are read
+  as they are before the outcome hands the seat over.
 
 Games that belong to no tournament are not counted.  The counts are tournament events
 (``ReliabilityRecorded``): the standings show them, and a director's minimum to join
@@ -29,12 +32,19 @@ from moderator.tournament.state import TournamentGame, TournamentState
 
 
 def reliability_write(
-    lookup: Lookup, game_id: str, seat: str, *, on_time: int = 0, timeouts: int = 0, now: datetime
+    lookup: Lookup,
+    game_id: str,
+    seat: str,
+    *,
+    on_time: int = 0,
+    timeouts: int = 0,
+    seats_lost: int = 0,
+    now: datetime,
 ) -> TournamentWrite | None:
     """
-    The tournament event counting moves made in time and timeouts for whoever holds
-    ``seat`` in ``game_id``, to be written with the change that caused it; None if the
-    game is no tournament's.
+    The tournament event counting moves made in time, timeouts and seats lost for
+    whoever holds ``seat`` in ``game_id``, to be written with the change that caused
+    it; None if the game is no tournament's.
 
     The tournament's whole state is not needed for this, and loading it would cost more
     as the tournament grows: the core decides on a state holding this one game, with
@@ -53,7 +63,9 @@ def reliability_write(
     holders = tuple((seat_name, address) for address, seat_name in lookup.seats(game_id).items())
     game = TournamentGame(game=game_id, formed=holders, seats=holders, formed_at="", everyone=())
     state = TournamentState(name=name, games={game_id: game})
-    command = cmd.RecordReliability(game=game_id, seat=seat, on_time=on_time, timeouts=timeouts)
+    command = cmd.RecordReliability(
+        game=game_id, seat=seat, on_time=on_time, timeouts=timeouts, seats_lost=seats_lost
+    )
     return TournamentWrite(name, head, tuple(decide(state, command, now=now)))
 
 
@@ -77,6 +89,7 @@ def count_quietly(
     *,
     on_time: int = 0,
     timeouts: int = 0,
+    seats_lost: int = 0,
     now: datetime,
 ) -> tuple[tuple[TournamentWrite, ...], str | None]:
     """
@@ -85,7 +98,13 @@ def count_quietly(
     """
     try:
         found = reliability_write(
-            lookup, game_id, seat, on_time=on_time, timeouts=timeouts, now=now
+            lookup,
+            game_id,
+            seat,
+            on_time=on_time,
+            timeouts=timeouts,
+            seats_lost=seats_lost,
+            now=now,
         )
     except TournamentError as exc:
         return (), f"{game_id}: reliability of {seat} not counted: {exc}"
