@@ -38,6 +38,7 @@ class LegionSight:
     known: tuple[str, ...]
     moved: bool = False
     mustered: bool = False
+    took_angel: bool = False
     split_from: str | None = None
 
     @property
@@ -106,6 +107,7 @@ def seat_view(
                 known=known,
                 moved=lg.moved,
                 mustered=lg.mustered,
+                took_angel=lg.took_angel,
                 split_from=lg.split_from,
             )
         )
@@ -157,6 +159,7 @@ def sketch(view: SeatView) -> GameState:
             contents=guessed_contents(view, lg),
             moved=lg.moved,
             mustered=lg.mustered,
+            took_angel=lg.took_angel,
             split_from=lg.split_from,
             known_to=None,
         )

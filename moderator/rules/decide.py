@@ -117,6 +117,8 @@ def _after_engagement(state: GameState) -> list[ev.Event] | None:
             reason = "the legion that earned it is gone"
         elif legion.height >= MAX_HEIGHT:
             reason = "the legion is seven high (17.1)"
+        elif legion.mustered and not state.variant.options.angel_and_muster_below_six:
+            reason = "the legion has mustered this turn (17.4: the angel or the creature)"
         return [ev.Declined(player=owner, what="angel", reason=reason)]
     eliminated = eng_rules.eliminations(state, eng)
     if eliminated:

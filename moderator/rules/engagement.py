@@ -315,13 +315,25 @@ def _deciding(state: GameState, player: str, step: Step) -> Engagement:
 
 
 def angel_choices(state: GameState) -> list[str]:
-    """17.0-17.3/Wolff 17.0: an Angel, or an Archangel at a multiple of 500, if any are left."""
+    """
+    17.0-17.3: an Angel, or an Archangel at a multiple of 500, if any are left.  Wolff
+    17.0 lets the player take an Angel in place of the Archangel; without that option
+    (1982 and 003 as written) the Angel is only for when no Archangel is left.  Under
+    1982 17.4 read literally (``angel_and_muster_below_six`` off) a legion that has
+    mustered this turn, a defender's reinforcement included, takes no angel.
+    """
     legion = state.legions.get(state.acquiring or "")
     if not state.acquisitions or legion is None or legion.height >= MAX_HEIGHT:
         return []
+    options = state.variant.options
+    if legion.mustered and not options.angel_and_muster_below_six:
+        return []
     multiple = state.acquisitions[0]
     kinds = ["Archangel", "Angel"] if multiple % 5 == 0 else ["Angel"]
-    return [k for k in kinds if state.caretaker.get(k, 0) > 0]
+    left = [k for k in kinds if state.caretaker.get(k, 0) > 0]
+    if "Archangel" in left and not options.angel_in_place_of_archangel:
+        return ["Archangel"]
+    return left
 
 
 def take_angel(state: GameState, cmd: TakeAngel) -> list[ev.Event]:

@@ -152,7 +152,7 @@ def _points_scored(state: GameState, e: ev.PointsScored) -> GameState:
 @on(ev.AngelAcquired)
 def _angel_acquired(state: GameState, e: ev.AngelAcquired) -> GameState:
     legion = state.legions[e.marker]
-    legion = replace(legion, contents=ordered((*legion.contents, e.lord)))
+    legion = replace(legion, contents=ordered((*legion.contents, e.lord)), took_angel=True)
     caretaker = dict(state.caretaker)
     caretaker[e.lord] -= 1
     return decided(

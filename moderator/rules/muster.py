@@ -65,11 +65,21 @@ def muster_options(
     ]
 
 
+def angel_instead_of_muster(state: GameState, legion: Legion) -> bool:
+    """
+    Whether the angel this legion took for its points this turn stands in for its muster:
+    1982 17.4 read literally (the angel, or the creature, or neither), when the variant
+    does not give 003 17.4's angel and muster below six characters.
+    """
+    return legion.took_angel and not state.variant.options.angel_and_muster_below_six
+
+
 def can_muster(state: GameState, legion: Legion) -> bool:
     """18.1: moved this turn, not yet mustered, room left, and something qualifies."""
     return (
         legion.moved
         and not legion.mustered
+        and not angel_instead_of_muster(state, legion)
         and legion.owner == state.active
         and bool(muster_options(state, legion))
     )

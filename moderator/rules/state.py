@@ -82,6 +82,8 @@ class Legion:
     contents: tuple[str, ...]  # sorted type names
     moved: bool = False
     mustered: bool = False
+    #: Took an angel or archangel for its points this turn (17.4; see RuleOptions).
+    took_angel: bool = False
     split_from: str | None = None  # parent marker when split this turn (4.7)
     known_to: Audience = frozenset()  # who besides the owner knows the contents
     #: Who was shown the whole legion by its owner (Wolff 4.5) since it last went out of

@@ -12,7 +12,13 @@ from moderator.rules.commands import Done, MoveLegion, Muster, Split, UndoMove
 from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.movement import LORDS, can_move_normally, legion_moves, teleport_refusal
-from moderator.rules.muster import MAX_HEIGHT, can_muster, choose_showing, muster_options
+from moderator.rules.muster import (
+    MAX_HEIGHT,
+    angel_instead_of_muster,
+    can_muster,
+    choose_showing,
+    muster_options,
+)
 from moderator.rules.state import GameState, Legion, Step
 
 FIRST_TURN_HEIGHT = 8
@@ -300,6 +306,12 @@ def muster(state: GameState, cmd: Muster) -> list[ev.Event]:
         raise RuleError("E-MUSTER", f"{cmd.marker} has already mustered this turn (18.0)")
     if legion.height >= MAX_HEIGHT:
         raise RuleError("E-MUSTER", f"{cmd.marker} is seven high and cannot muster (4.1)")
+    if angel_instead_of_muster(state, legion):
+        raise RuleError(
+            "E-MUSTER",
+            f"{cmd.marker} took an angel for its points this turn; in this game a winning "
+            "legion takes the angel or a creature, not both (1982 17.4)",
+        )
     shown = _showing(state, legion, cmd.creature, cmd.showing, None)
     return [ev.CreatureMustered(marker=legion.marker, creature=cmd.creature, shown=shown)]
 

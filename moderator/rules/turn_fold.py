@@ -31,7 +31,7 @@ def _full_caretaker(variant: Variant) -> dict[str, int]:
 
 def _start_turn(state: GameState, player: str, turn: int) -> GameState:
     legions = {
-        m: replace(lg, moved=False, mustered=False, split_from=None)
+        m: replace(lg, moved=False, mustered=False, took_angel=False, split_from=None)
         for m, lg in state.legions.items()
     }
     return replace(

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
+from moderator.rules.options import DEFAULT_OPTIONS, RuleOptions
+
 #: The Avalon Hill game: the variant of every game whose setup names none.
 STANDARD = "standard"
 TOWER = "Tower"
@@ -187,6 +189,8 @@ class Variant:
     battlelands: Mapping[str, Battleland] = field(hash=False)
     markers: Mapping[str, tuple[tuple[str, str], ...]] = field(hash=False)
     colours: tuple[str, ...]
+    #: The rule differences this variant turns on (defaults: 1982 with Wolff's errata).
+    options: RuleOptions = DEFAULT_OPTIONS
 
     def __hash__(self) -> int:
         # By name: equal variants share it, and a cache keyed by a variant (the order

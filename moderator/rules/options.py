@@ -1,0 +1,72 @@
+"""
+The rule options a variant turns on or off (issue 27).
+
+Where the source documents differ on a rule, the difference is a named option here, so
+that the rules core asks ``state.variant.options.<name>`` and never a variant's name:
+a group writing its own variant picks rules by name in its data, and a test of one
+option runs in any variant.  The defaults are the game the moderator plays unless told
+otherwise: the Avalon Hill rules of 1982 (``001``) with Bruno Wolff's errata and his
+Complete Sequence of Play (``004``).  docs/variants.md lists each option with the
+section it comes from and which shipped variant turns it on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleOptions:
+    """One value per rule difference; the defaults are 1982 with Wolff's errata."""
+
+    #: 003 17.4: a winning legion of fewer than six characters may take both the angel
+    #: its points earned and a muster.  Wolff's Complete Sequence (2.5.6.8 angels, then
+    #: 2.6 musters) already allows both whenever there is room, so this is on by
+    #: default; off, 1982 17.4 is read literally: the winner takes the angel, or the
+    #: creature, or neither, never both in one turn.
+    angel_and_muster_below_six: bool = True
+    #: Wolff 17.0: at a multiple of 500 a player may take an Angel instead of an
+    #: Archangel that is still in the stacks.  Off, 1982 and 003 17.3 as written: the
+    #: Archangel, and an Angel only when none is left.
+    angel_in_place_of_archangel: bool = True
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Every option's name, as a variant's data writes it."""
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_table(cls, table: dict[str, Any], where: str = "options") -> RuleOptions:
+        """
+        The options a variant's ``[options]`` table sets, the rest left at their defaults.
+
+        Raises:
+            ValueError: naming ``where`` and the unknown option or the value that is not
+                a true/false.
+        """
+        known = cls.names()
+        unknown = [name for name in table if name not in known]
+        if unknown:
+            msg = f"{where}: there is no rule option {unknown[0]!r}; options: {', '.join(known)}"
+            raise ValueError(msg)
+        wrong = [(name, value) for name, value in table.items() if not isinstance(value, bool)]
+        if wrong:
+            name, value = wrong[0]
+            raise ValueError(f"{where}: {name} must be true or false, not {value!r}")
+        return cls(**table)
+
+    def changed(self) -> dict[str, bool]:
+        """The options that differ from the defaults (what a report or a doc names)."""
+        default = DEFAULT_OPTIONS
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        }
+
+
+#: The game as 1982 and Wolff's errata have it: every variant's options unless it says otherwise.
+DEFAULT_OPTIONS = RuleOptions()
+
+__all__ = ["DEFAULT_OPTIONS", "RuleOptions"]
