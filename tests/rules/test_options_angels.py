@@ -184,3 +184,28 @@ def test_rule_options_table_changes_only_what_it_names() -> None:
     assert options.changed() == {"angel_in_place_of_archangel": False}
     assert options.angel_and_muster_below_six is True
     assert RuleOptions().changed() == {}
+
+
+def test_003_6_4_defending_legions_have_first_call_on_scarce_characters() -> None:
+    """003/1982 6.4: a winning defender musters before the mover's enlistment, so he gets the last of a kind.
+
+    Not an option: Wolff's Complete Sequence has every defender's muster (in the battle,
+    or at 2.5.6.5 after it) before the mover's musters at 2.6, so first call always holds.
+    """
+    game = _fight(
+        STANDARD,
+        attacker="Ogre Ogre Lion",
+        defender="Angel Gargoyle Gargoyle",
+        extra=[("Rd03", 10, "Gargoyle Gargoyle Ogre", True)],
+        dead={"Cyclops": 27},
+    )
+    assert game.state.caretaker["Cyclops"] == 1
+    game.do(cmd.Propose(player="Bob", proposals=((game.legion(ANN).contents, ()),)))
+    game.do(cmd.Accept(player="Ann", number=1))
+    game.do(cmd.Reinforce(player="Bob", creature="Cyclops", showing=("Gargoyle", "Gargoyle")))
+    assert game.state.step is Step.MUSTER and game.state.caretaker["Cyclops"] == 0
+    assert _musters(game) == {"Gargoyle"}
+    game.refused(
+        cmd.Muster(player="Ann", marker="Rd03", creature="Cyclops", showing=("Gargoyle", "Gargoyle")),
+        "E-MUSTER",
+    )
