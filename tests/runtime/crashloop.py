@@ -43,9 +43,10 @@ from moderator.usecases.games.messages import carry_out
 MODERATOR = "moderator@titan.example"
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org"}
 #: A restart serves within this: far below the 2-minute heartbeat a takeover without
-#: the PID check would wait, with room for a busy machine (the suite runs on both cores;
+#: the PID check would wait, with room for a loaded machine (the suite runs on both cores,
+#: and a restart imports the whole service: 30 s was once exceeded at a load of 15;
 #: benchmarks/bench_restart.py measures the time itself, about 3 s).
-SERVES_WITHIN = 30.0
+SERVES_WITHIN = 60.0
 #: How long a killed service's processes may take to go.
 GONE_WITHIN = 10.0
 #: The line ``serve`` writes once it runs (lock taken, first poll done).
