@@ -22,17 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-from sqlalchemy import func, select
 
 from moderator.mail.imap import ImapSource, UidValidityChangedError
 from moderator.ports.mail import RECEIVED
 from moderator.runners.mail import BUSY, SKIPPED, Handler, process_message
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
-from moderator.store.tables import INBOUND
 
 log = logging.getLogger(__name__)
 
@@ -51,31 +47,6 @@ class PollResult:
     @property
     def processed(self) -> int:
         return sum(n for status, n in self.statuses.items() if status not in (BUSY, SKIPPED))
-
-
-def last_seen(store: EventStore, mailbox: str) -> tuple[int | None, int | None]:
-    """The newest UIDVALIDITY the store has mail under for ``mailbox``, and its top UID."""
-    with store.reading() as tx:
-        row = tx.connection.execute(
-            select(INBOUND.c.uidvalidity, func.max(INBOUND.c.uid))
-            .where(INBOUND.c.mailbox == mailbox, INBOUND.c.uid.is_not(None))
-            .group_by(INBOUND.c.uidvalidity)
-            .order_by(func.max(INBOUND.c.id).desc())
-            .limit(1)
-        ).first()
-    if row is None:
-        return None, None
-    return row[0], row[1]
-
-
-def _statuses(store: EventStore, ids: Sequence[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    with store.reading() as tx:
-        rows = tx.connection.execute(
-            select(INBOUND.c.id, INBOUND.c.status).where(INBOUND.c.id.in_(list(ids)))
-        )
-        return {int(r.id): str(r.status) for r in rows}
 
 
 class Poller:
@@ -104,7 +75,7 @@ class Poller:
 
     async def _poll(self) -> PollResult:
         folder = self.source.folder
-        uidvalidity, since = await asyncio.to_thread(last_seen, self.store, folder)
+        uidvalidity, since = await asyncio.to_thread(inbox.last_seen, self.store, folder)
         found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
         result = PollResult(fetched=len(found.messages), more=found.more)
         for uid, raw in found.messages:
@@ -137,7 +108,7 @@ class Poller:
         if not self._unmarked:
             return
         statuses = await asyncio.to_thread(
-            _statuses, self.store, [message_id for _, _, message_id in self._unmarked]
+            inbox.statuses, self.store, [message_id for _, _, message_id in self._unmarked]
         )
         done = [entry for entry in self._unmarked if statuses.get(entry[2], RECEIVED) != RECEIVED]
         by_validity: dict[int, list[int]] = {}

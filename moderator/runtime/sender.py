@@ -2,7 +2,7 @@
 The sender: due outbox rows signed (and their private parts encrypted) just before they
 are handed to SMTP, a few at a time.
 
-A row is claimed (``outbox.claim_due``: its lease keeps other senders off it), made
+A row is claimed (``outbox.claim_next``: its lease keeps other senders off it), made
 into its PGP/MIME message (``render_outgoing``), sent, and marked sent.  While the
 sender works on a row (GnuPG, the SMTP transaction) a task renews the row's lease every
 ``outbox.RENEW_EVERY``; a sender that dies stops renewing, and another takes the mail
@@ -141,8 +141,7 @@ class Sender:
                 await self._send(mail, tally, session)
 
     def _claim(self) -> StoredMail | None:
-        with self.store.transaction() as tx:
-            return outbox.claim_due(tx, self.now(), wall=self.wall.now(), lease=self.lease)
+        return outbox.claim_next(self.store, self.now(), wall=self.wall.now(), lease=self.lease)
 
     async def _send(self, mail: StoredMail, tally: SendTally, session: SmtpSession) -> None:
         """Send one claimed mail, its lease renewed until its result is recorded."""

@@ -355,8 +355,7 @@ class Service:
         job.modify(next_run_time=at or self.app.wall.now())
 
     def _lease_ends(self) -> datetime | None:
-        with self.store.reading() as tx:
-            return outbox.lease_ends(tx, self.app.wall.now())
+        return outbox.lease_ends(self.store, self.app.wall.now())
 
     async def _unlock(self) -> None:
         """Give the mailbox's lock up (if this service holds it) and say so."""

@@ -9,9 +9,10 @@ writes the outcome through the unit of work, all in one transaction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from moderator.letters import notices
@@ -43,12 +44,14 @@ __all__ = [
     "body_hash",
     "claim",
     "context",
+    "last_seen",
     "message",
     "messages",
     "pending_ids",
     "receive",
     "requeue",
     "shunt",
+    "statuses",
 ]
 
 
@@ -221,6 +224,35 @@ def requeue(store: EventStore, message_id: int) -> bool:
             .values(status=RECEIVED, error=None, processed_at=None)
         )
         return moved.rowcount == 1
+
+
+def last_seen(store: EventStore, mailbox: str) -> tuple[int | None, int | None]:
+    """
+    The newest UIDVALIDITY the store has mail under for ``mailbox``, and its top UID:
+    where the poller's next fetch starts (None, None: nothing archived yet).
+    """
+    with store.reading() as tx:
+        row = tx.connection.execute(
+            select(INBOUND.c.uidvalidity, func.max(INBOUND.c.uid))
+            .where(INBOUND.c.mailbox == mailbox, INBOUND.c.uid.is_not(None))
+            .group_by(INBOUND.c.uidvalidity)
+            .order_by(func.max(INBOUND.c.id).desc())
+            .limit(1)
+        ).first()
+    if row is None:
+        return None, None
+    return row[0], row[1]
+
+
+def statuses(store: EventStore, ids: Sequence[int]) -> dict[int, str]:
+    """The state of each of the messages ``ids`` (the poller flags only those done)."""
+    if not ids:
+        return {}
+    with store.reading() as tx:
+        rows = tx.connection.execute(
+            select(INBOUND.c.id, INBOUND.c.status).where(INBOUND.c.id.in_(list(ids)))
+        )
+        return {int(r.id): str(r.status) for r in rows}
 
 
 def pending_ids(store: EventStore, limit: int = 100) -> list[int]:

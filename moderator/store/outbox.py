@@ -222,6 +222,14 @@ def claim_due(
             return replace(_mail(row), attempts=row.attempts + 1, claim=token, claimed_until=until)
 
 
+def claim_next(
+    store: EventStore, now: datetime, *, wall: datetime, lease: timedelta = LEASE
+) -> StoredMail | None:
+    """``claim_due`` in a transaction of its own: the sender's claim of its next mail."""
+    with store.transaction() as tx:
+        return claim_due(tx, now, wall=wall, lease=lease)
+
+
 def _held(mail: StoredMail) -> tuple[ColumnElement[bool], ...]:
     """The row, if ``mail``'s claim still holds it: the same token, not sent nor given up."""
     token = OUTBOX.c.claimed_by
@@ -251,13 +259,14 @@ def renew(
     return done.rowcount == 1
 
 
-def lease_ends(tx: Tx, wall: datetime) -> datetime | None:
+def lease_ends(store: EventStore, wall: datetime) -> datetime | None:
     """When the first lease still running at ``wall`` ends (None: no mail is held)."""
-    first: datetime | None = tx.connection.execute(
-        select(func.min(OUTBOX.c.claimed_until)).where(
-            OUTBOX.c.status == PENDING, OUTBOX.c.claimed_until > wall
-        )
-    ).scalar_one()
+    with store.reading() as tx:
+        first: datetime | None = tx.connection.execute(
+            select(func.min(OUTBOX.c.claimed_until)).where(
+                OUTBOX.c.status == PENDING, OUTBOX.c.claimed_until > wall
+            )
+        ).scalar_one()
     return first
 
 
