@@ -7,7 +7,7 @@ tournaments grow; prints figures, asserts nothing.
 
 What is timed is one order mail through the mail service, gpg excluded:
 ``moderator.store.inbox.receive`` (the mail archived) and
-``moderator.store.processing.process_message`` with the real ``MailGameHandler`` configured
+``moderator.runners.mail.process_message`` with the real ``MailGameHandler`` configured
 without a keyring (``MailGameHandler(None, MODERATOR)``): intake, the player
 authenticated by his ``secret`` line, the step reference checked, the order decided,
 its events appended (and a snapshot when one is due), the deadline moved, the reply and

@@ -1,11 +1,13 @@
 """
 docs/architecture.md is checked against the code (issue 25): its walk of an order mail
 is the one ``benchmarks/walk_order_mail.py`` generates from a real poll (embedded mail
-hub, SQLite), in 15 steps at most, and every module path it names exists.
+hub, SQLite), in 15 steps at most; every module path it and docs/mail-service.md name
+exists, with the functions they name in it.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import re
 import sys
@@ -80,11 +82,31 @@ PATH = re.compile(r"`((?:[a-z_]+/)+[a-z_0-9]+(?:\.py|/)?)`")
 WHEEL_ONLY = {"moderator/templates/"}
 
 
-def test_every_module_path_the_doc_names_exists() -> None:
-    text = DOC.read_text(encoding="utf-8")
+@pytest.mark.parametrize("doc", ["architecture.md", "mail-service.md"])
+def test_every_module_path_the_doc_names_exists(doc: str) -> None:
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
     missing = []
     for path in sorted(set(PATH.findall(text)) - WHEEL_ONLY):
         candidates = [ROOT / path, ROOT / "moderator" / path]
         if not any(c.exists() or c.with_suffix(".py").exists() for c in candidates):
             missing.append(path)
-    assert missing == [], f"docs/architecture.md names paths that do not exist: {missing}"
+    assert missing == [], f"docs/{doc} names paths that do not exist: {missing}"
+
+
+#: A module path and a name in it, in backquotes: `store/inbox.last_seen`.
+NAMED = re.compile(r"`((?:[a-z_]+/)+[a-z_0-9]+)\.([A-Za-z_][A-Za-z_0-9.]*)`")
+
+
+@pytest.mark.parametrize("doc", ["architecture.md", "mail-service.md"])
+def test_every_function_the_doc_names_in_a_module_is_there(doc: str) -> None:
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    missing = []
+    for path, name in sorted(set(NAMED.findall(text))):
+        if name == "py" or not (ROOT / "moderator" / f"{path}.py").exists():
+            continue  # a data file (`x.toml`), a script, a test: not a module of the product
+        found: object = importlib.import_module("moderator." + path.replace("/", "."))
+        for attribute in name.split("."):
+            found = getattr(found, attribute, None)
+        if found is None:
+            missing.append(f"{path}.{name}")
+    assert missing == [], f"docs/{doc} names what its module does not hold: {missing}"
