@@ -36,8 +36,11 @@ What counts, precisely:
   own, a step apart from the ``with``'s start;
 - what a step's callee calls in turn is that part's own work and makes no step, except
   the use cases' decision: the step that enters it lists the use-case modules it passed
-  (by role, in the order first entered) and the other parts they called.  Those are shown, not
-  counted: they are one decision, made by pure functions reading through the Lookup.
+  (by role, in the order first entered) and the other parts they called.  Those are
+  shown, not counted: they are one decision, made by pure functions reading through the
+  Lookup;
+- an *up-call* is a call from the store into the use cases, the runners or the runtime
+  (a callback up the layers, which import-linter cannot see): there should be none.
 
 So the count moves when the shell hands the mail through more (or fewer) places, not
 when a use case or a rule is split into more modules.
@@ -78,6 +81,8 @@ DRIVERS = ("runtime", "runners")
 VALUES = ("ports", "clock")
 #: Where the use cases are; the step that enters them lists what they passed.
 USE_CASES = "usecases"
+#: What the store must never call back into.
+UPPER = (USE_CASES, "runners", "runtime")
 RESUME = dis.opmap["RESUME"]
 #: At most this many steps (issue 25).
 MOST_STEPS = 15
@@ -130,6 +135,8 @@ class Walk:
     #: The parts the use-case modules called, in the order first called.
     decision_parts: list[str] = field(default_factory=list)
     modules: set[str] = field(default_factory=set)
+    #: Calls from the store up into the use cases, the runners or the runtime.
+    upcalls: list[str] = field(default_factory=list)
     order: str = ""
     _index: dict[tuple[str, str, bool], Step] = field(default_factory=dict)
 
@@ -145,6 +152,8 @@ class Walk:
             return
         name = frame.f_code.co_qualname
         theirs, mine = part(caller), part(callee)
+        if theirs == "store" and mine.split(".")[0] in UPPER:
+            self.upcalls.append(f"{short(caller)} -> {short(callee)}.{name}")
         if mine.startswith(USE_CASES) and callee not in self.decision:
             self.decision.append(callee)
         if theirs == mine or mine in VALUES or not _public(name):
@@ -288,6 +297,10 @@ def main(argv: list[str] | None = None) -> None:
     print(markdown(result), end="")
     print(f"product modules passed: {len(result.modules)}, of which use cases: "
           f"{len(result.decision)}")
+    print(f"calls from the store up into the use cases, runners or runtime: "
+          f"{len(result.upcalls)}")
+    for upcall in result.upcalls[:20]:
+        print(f"  {upcall}")
 
 
 if __name__ == "__main__":

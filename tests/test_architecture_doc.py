@@ -71,6 +71,13 @@ def test_walk_reaches_smtp_through_the_unit_of_work(walked: tuple[ModuleType, An
     assert {"rules", "orders", "letters"} <= set(result.decision_parts)
 
 
+def test_store_never_calls_back_up_during_the_walk(walked: tuple[ModuleType, Any]) -> None:
+    """A callback from the store into a use case, runner or the runtime (import-linter
+    sees imports, not the callables handed down) would undo the layering."""
+    _script_module, result = walked
+    assert result.upcalls == []
+
+
 def test_doc_shows_the_generated_walk(walked: tuple[ModuleType, Any]) -> None:
     script, result = walked
     assert _doc_block() == script.markdown(result), REGENERATE
