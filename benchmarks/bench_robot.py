@@ -18,8 +18,8 @@ two-player game between competent robots (targets 200 ms, 2 s and 60 s on one co
 in processor time, so that other work on the machine does not count.
 
 Run it with ``nice`` (it takes several minutes at the default size):
-``nice python3 benchmarks/bench_robot.py --games 200``.  Needs ``openskill``
-(``pip install -e '.[bench]'``).
+``nice python3 benchmarks/bench_robot.py --games 200``.  Its ratings use ``openskill``,
+one of the package's dependencies (the tournament ratings use it too).
 """
 
 from __future__ import annotations
