@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import Texts
 from moderator.tournament import events as ev
+from moderator.tournament.ratings import Rating, format_rating, ratings_around
 from moderator.tournament.scoring import DIRECTOR, PLAY, TIME, place_points
 from moderator.tournament.settings import Scoring
 from moderator.tournament.standings import format_points
@@ -103,26 +104,41 @@ def replacement(
 
 
 def game_summary(state: TournamentState, game: TournamentGame) -> dict[str, Any] | None:
-    """A finished game's places, points and 20.5 totals, as the standings mail shows them."""
+    """
+    A finished game's places, points, 20.5 totals and each player's rating after it
+    (and how far the game moved it), as the standings mail shows them to the players
+    and the director.
+    """
     result = game.result
     if result is None:
         return None
     worth = place_points(result.ranking, state.settings.scoring)
     totals = dict(result.totals)
     holders = dict(result.holders)
+    before, after = ratings_around(state, game)
     places = []
     place = 1
     for group in result.ranking:
         for seat in group:
-            who = state.name_of(holders[seat])
+            holder = holders[seat]
+            who = state.name_of(holder)
             shown = seat if who == seat else f"{seat} ({who})"
             tie = " (shared)" if len(group) > 1 else ""
             places.append(
                 f"{place}. {shown}{tie}: {format_points(worth[seat])} point(s), "
-                f"20.5 total {totals.get(seat, 0)}"
+                f"20.5 total {totals.get(seat, 0)}{_rating_moved(before, after, holder)}"
             )
         place += len(group)
     return {"id": game.game, "how": HOW.get(result.ended, result.ended), "places": places}
+
+
+def _rating_moved(before: Mapping[str, Rating], after: Mapping[str, Rating], player: str) -> str:
+    """``, rating 3.3 (+3.3)``: the player's rating after the game and its change."""
+    now = after.get(player)
+    if now is None:
+        return ""
+    change = now.ordinal - before.get(player, Rating()).ordinal
+    return f", rating {format_rating(now.ordinal)} ({format_rating(change, signed=True)})"
 
 
 def standings_context(state: TournamentState, game: TournamentGame | None = None) -> dict[str, Any]:

@@ -6,6 +6,10 @@ of the player's rulebook 20.5 totals over those games, then fewer timeouts, then
 name.  Players level on points and total share a rank.  Points of a game go to the
 player holding each seat when it finished; a player who gave his seat up scores
 nothing for that game (it shows under ``seats_given_up``).
+
+Beside the order, each row carries the player's rating (``ratings``: the same
+finished games' places through OpenSkill) and his reliability: deadlines met
+(``on_time``), missed (``timeouts``) and seats lost.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from moderator.tournament.decide import on_time_percent
+from moderator.tournament.ratings import Rating, format_rating, ratings
 from moderator.tournament.scoring import place_points
 from moderator.tournament.state import TournamentState
 
@@ -33,6 +38,16 @@ class StandingRow:
     seats_lost: int  # taken over (robot or standby) because he dropped out
     seats_given_up: int
     status: str  # "waiting", "playing", "left", "withdrawn", "done", "substitute"
+    rating: Rating | None = None  # None: in no finished game yet
+
+    @property
+    def rating_text(self) -> str:
+        """The conservative rating (mu - 3 sigma), or ``-`` if he is not rated yet."""
+        return "-" if self.rating is None else format_rating(self.rating.ordinal)
+
+    @property
+    def mu_text(self) -> str:
+        return "-" if self.rating is None else format_rating(self.rating.mu)
 
     @property
     def points_text(self) -> str:
@@ -73,6 +88,7 @@ def standings(state: TournamentState) -> list[StandingRow]:
             finished[player] = finished.get(player, 0) + 1
             if seat in first:
                 wins[player] = wins.get(player, 0) + 1
+    rated = ratings(state)
     seated = {p for g in state.games.values() for p in g.everyone}
     players = [p for p, e in state.entrants.items() if e.joined or p in seated]
     unranked = [
@@ -90,6 +106,7 @@ def standings(state: TournamentState) -> list[StandingRow]:
             seats_lost=state.entrants[p].seats_lost,
             seats_given_up=given_up.get(p, 0),
             status=_status(state, p),
+            rating=rated.get(p),
         )
         for p in players
     ]

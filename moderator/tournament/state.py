@@ -47,6 +47,9 @@ class Result:
     ended: str
     winner: str | None
     holders: tuple[tuple[str, str], ...]  # (seat, player) when it finished: who scores
+    #: The tournament's version when the result was recorded: games finish in this order
+    #: (the ratings fold them so).
+    finished_seq: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -245,7 +248,12 @@ def _formed(state: TournamentState, e: ev.GameFormed) -> TournamentState:
 def _finished(state: TournamentState, e: ev.GameFinished) -> TournamentState:
     game = state.games[e.game]
     result = Result(
-        ranking=e.ranking, totals=e.totals, ended=e.ended, winner=e.winner, holders=game.seats
+        ranking=e.ranking,
+        totals=e.totals,
+        ended=e.ended,
+        winner=e.winner,
+        holders=game.seats,
+        finished_seq=state.version,
     )
     state = _with_game(state, replace(game, result=result, paused=False))
     freed = [

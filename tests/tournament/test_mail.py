@@ -19,7 +19,7 @@ from moderator.testing.clocks import TestClock as Clock
 from moderator.usecases.mail.handler import MailGameHandler
 
 from ..service.conftest import headers_of, plain_mail
-from .conftest import DIRECTOR, MODERATOR, address, register, secret_of
+from .conftest import DIRECTOR, MODERATOR, address, play_to_the_end, register, secret_of
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
@@ -175,3 +175,38 @@ def test_the_service_job_forms_and_finishes_games(store: EventStore, clock: Cloc
     with store.reading() as tx:
         state = stored.load(tx, "duel").state
     assert state.games["duel-1"].finished and not state.games["duel-2"].finished
+
+
+def test_the_standings_answer_by_mail_shows_rating_and_reliability(
+    store: EventStore, clock: Clock
+) -> None:
+    opened(store)
+    for name in NAMES:
+        send(store, name, ["join tournament duel"])
+    service.form_games(store, MODERATOR, clock.now(), seed=3)
+    game_id = "duel-1"
+    seats = seats_of(store, game_id)
+    lost_seat = min(seats)
+    assert service.record_reliability(store, game_id, lost_seat, timeouts=2, seats_lost=1)
+    assert play_to_the_end(store, game_id) > 0
+    assert service.game_finished(store, MODERATOR, game_id)
+    with store.reading() as tx:
+        state = stored.load(tx, "duel").state
+    result = state.games[game_id].result
+    assert result is not None
+    winner = dict(result.holders)[result.ranking[0][0]]
+    loser = dict(result.holders)[result.ranking[-1][0]]
+    idle = next(n for n in NAMES if address(n) not in seats.values())  # in the other game
+    _status, mails = send(store, idle, ["standings duel"])
+    body = reply(mails, idle)
+    table = body.split("Ratings and reliability:", 1)[1]
+
+    def columns(player: str) -> list[str]:
+        name = state.name_of(player)
+        (row,) = [line for line in table.splitlines() if line.split()[:1] == [name]]
+        return row.split()
+
+    # name, rating (mu - 3 sigma), mu, deadlines met, missed, on time, seats lost
+    assert float(columns(winner)[1]) > float(columns(loser)[1])
+    assert columns(seats[lost_seat])[4:] == ["2", "0%", "1"]
+    assert columns(address(idle))[1:3] == ["-", "-"]  # in no finished game yet
