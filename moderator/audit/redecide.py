@@ -12,8 +12,11 @@ What an order can be:
   then whatever follows by itself until somebody must act;
 - ``time-called`` (Wolff 21.1) and ``director:end`` (a tournament game stopped and
   scored by rulebook 20.5): the moderator's own steps, which take no order line;
+- ``21.2:random-move``: rulebook 21.2's move drawn by the dice for the late mover
+  (``moderator.rules.lateness``), only after a timeout under 21.2;
 - a player's order line (as ``render_order`` writes it): read with the order parser and
-  decided by the rules.  After a timeout it must be the refusal default (Wolff 20.4);
+  decided by the rules.  After a timeout it must be the default of the game's lateness
+  policy, which the timeout's trigger names (Wolff 20.4's refusal, or rulebook 21.2's);
   after a standing order's note, the order that standing order gives (Wolff 9.4).
 """
 
@@ -28,7 +31,7 @@ from moderator.orders import OrderError, Query, parse_order, render_order
 from moderator.orders import standing as standing_orders
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
-from moderator.rules import setup, timelimit
+from moderator.rules import lateness, setup, timelimit
 from moderator.rules.decide import advance, decide
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
@@ -93,6 +96,8 @@ def redecide(
             events = timelimit.time_called(state)
         elif seal.order == DIRECTOR_END:
             events = stop_events(state)
+        elif seal.order == lateness.RANDOM_MOVE:
+            events = _random_move(state, seal, dice)
         else:
             command = player_order(state, seal, standing)
             events = decide(state, command, dice)
@@ -135,16 +140,33 @@ def player_order(
         canonical = seal.order
     if canonical != seal.order:
         raise NotDecided(f"{player}'s order is written {seal.order!r}, not as {canonical!r}")
-    if seal.trigger.startswith("timeout:"):
-        default = refusal_command(state)
+    policy = lateness.policy_of_trigger(seal.trigger)
+    if policy is not None:
+        given = lateness.late_command(state) if policy == lateness.RULEBOOK_21_2 else None
+        default = given or refusal_command(state)
         if player != to_act(state) or command != default:
             raise NotDecided(
-                f"a timeout gives {player} the refusal default (Wolff 20.4), "
-                f"not {seal.order!r}"
+                f"a timeout gives {player} {_default_name(policy)}, not {seal.order!r}"
             )
     if standing is not None:
         _check_standing(state, seal, standing, command)
     return command
+
+
+def _default_name(policy: str) -> str:
+    if policy == lateness.RULEBOOK_21_2:
+        return "rulebook 21.2's default (or, where 21.2 is silent, Wolff 20.4's)"
+    return "the refusal default (Wolff 20.4)"
+
+
+def _random_move(state: GameState, seal: ev.OrderSealed, dice: SealDice) -> list[ev.Event]:
+    """Rulebook 21.2: the move the dice draw for the late mover, and only after his timeout."""
+    if lateness.policy_of_trigger(seal.trigger) != lateness.RULEBOOK_21_2:
+        raise NotDecided("only a timeout in a game under rulebook 21.2 draws a move by the dice")
+    if not seal.player or seal.player != to_act(state):
+        raise NotDecided(f"no move is to be drawn for {seal.player or 'nobody'} now")
+    _, events = lateness.random_move(state, seal.player, dice)
+    return events
 
 
 def _check_standing(

@@ -63,6 +63,8 @@ def dice_of(event: ev.Event) -> tuple[int, ...]:
         return tuple(value for _, value in event.rolls)
     if isinstance(event, ev.MovementRolled):
         return (event.roll,)
+    if isinstance(event, ev.LateMoveDrawn):
+        return event.rolls
     if isinstance(event, ev.LegionMoved) and event.entry_roll is not None:
         return (event.entry_roll,)
     if isinstance(event, ev.StrikeRolled):
@@ -74,6 +76,8 @@ def cause(trigger: str) -> str:
     """A trigger as a player reads it."""
     if trigger.startswith("timeout:"):
         return f"the timeout {trigger.removeprefix('timeout:')}"
+    if trigger.startswith("timeout-21.2:"):
+        return f"the timeout {trigger.removeprefix('timeout-21.2:')} (rulebook 21.2)"
     if trigger == "start":
         return "the start of the game"
     if trigger.startswith("local:"):

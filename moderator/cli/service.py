@@ -146,7 +146,9 @@ def game_new(
             "--limit",
             metavar="KIND=HOURS",
             help="Change a time limit, KIND=HOURS (setup, turn, engagement, battle, muster, "
-            "minimum) or absences/absence_days/absence_total_days=NUMBER; repeatable.",
+            "minimum) or absences/absence_days/absence_total_days=NUMBER, or what a missed "
+            "deadline means: lateness=wolff (Wolff 20.4, the default) or lateness=21.2 "
+            "(rulebook 21.2: a legion moved at random); repeatable.",
         ),
     ] = None,
     reminders: Annotated[

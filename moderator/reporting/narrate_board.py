@@ -95,6 +95,15 @@ def _movement_rolled(e: ev.MovementRolled, state: GameState) -> str:
     return f"{e.player} rolled a {e.roll} for movement"
 
 
+@_on(ev.LateMoveDrawn)
+def _late_move_drawn(e: ev.LateMoveDrawn, state: GameState) -> str:
+    rolls = ", ".join(str(r) for r in e.rolls)
+    return (
+        f"{e.player}'s time to move ran out (rulebook 21.2): the dice ({rolls}) "
+        f"drew {e.marker} to move to {e.land}"
+    )
+
+
 @_on(ev.LegionMoved)
 def _legion_moved(e: ev.LegionMoved, state: GameState) -> str:
     verb = "moved"

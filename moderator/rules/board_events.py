@@ -122,6 +122,22 @@ class MovementRolled(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LateMoveDrawn(Event):
+    """
+    Rulebook 21.2: ``player``'s time to move ran out before he moved a legion, so the
+    dice drew one of his legions that could move (``marker``) and one of its legal moves
+    (to ``land``); ``rolls`` are every die rolled for the two draws, so the audit checks
+    them.  The move itself follows as a ``LegionMoved``.
+    """
+
+    TYPE: ClassVar[str] = "late-move-drawn"
+    player: str
+    rolls: tuple[int, ...]
+    marker: str
+    land: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LegionMoved(Event):
     TYPE: ClassVar[str] = "legion-moved"
     marker: str

@@ -194,6 +194,11 @@ def _movement_rolled(state: GameState, e: ev.MovementRolled) -> GameState:
     )
 
 
+@on(ev.LateMoveDrawn)
+def _late_move_drawn(state: GameState, e: ev.LateMoveDrawn) -> GameState:
+    return state  # the draw only; the LegionMoved that follows moves the legion
+
+
 @on(ev.LegionMoved)
 def _legion_moved(state: GameState, e: ev.LegionMoved) -> GameState:
     legion = replace(state.legions[e.marker], land=e.to_land, moved=True)

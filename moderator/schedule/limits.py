@@ -11,6 +11,8 @@ from dataclasses import dataclass, fields
 from datetime import timedelta
 from typing import Any
 
+from moderator.rules.lateness import POLICIES, WOLFF
+
 #: Kinds of step (the ``deadline`` table's ``kind`` of an acting deadline).
 SETUP, TURN, ENGAGEMENT, BATTLE, MUSTER = "setup", "turn", "engagement", "battle", "muster"
 KINDS = (SETUP, TURN, ENGAGEMENT, BATTLE, MUSTER)
@@ -43,6 +45,10 @@ class TimeLimits:
     absence_days: int = 15
     #: All of a player's absences in a game together, in days.
     absence_total_days: int = 30
+    #: What a missed deadline means (``moderator.rules.lateness``): ``wolff``, the
+    #: player refuses to continue (Wolff 21.0/20.4); ``21.2``, rulebook 21.2's timed
+    #: moves (a legion moved at random, characters not on the battleland lost).
+    lateness: str = WOLFF
 
     def __post_init__(self) -> None:
         hours = [getattr(self, f"{kind}_hours") for kind in KINDS]
@@ -54,6 +60,9 @@ class TimeLimits:
             raise ValueError(msg)
         if min(self.absences, self.absence_days, self.absence_total_days) < 0:
             msg = "absence limits cannot be negative"
+            raise ValueError(msg)
+        if self.lateness not in POLICIES:
+            msg = f"lateness is one of {', '.join(POLICIES)}, not {self.lateness!r}"
             raise ValueError(msg)
 
     def limit(self, kind: str) -> timedelta:
@@ -75,6 +84,8 @@ class TimeLimits:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "lateness" and value == WOLFF:
+                continue  # the default: records written before the choice existed read the same
             out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
@@ -82,8 +93,8 @@ class TimeLimits:
     def parse(cls, limits: Sequence[str] = (), reminders: str | None = None) -> TimeLimits:
         """
         The defaults changed by ``KIND=HOURS`` settings (``turn=96``, ``battle=24``,
-        ``minimum=12``, ``absences=2``, ``absence_days=10``) and ``reminders`` as
-        comma-separated hours (``24,4``); ValueError says what is wrong.
+        ``minimum=12``, ``absences=2``, ``absence_days=10``, and ``lateness=21.2``) and
+        ``reminders`` as comma-separated hours (``24,4``); ValueError says what is wrong.
         """
         names = [*KINDS, "minimum"]
         counts = ("absences", "absence_days", "absence_total_days")
@@ -91,10 +102,13 @@ class TimeLimits:
         for item in limits:
             key, sep, raw = item.partition("=")
             key = key.strip().lower()
+            if sep and key == "lateness":
+                values["lateness"] = _lateness(raw)
+                continue
             if not sep or key not in (*names, *counts):
                 msg = (
                     f"{item!r}: write KIND=HOURS with KIND one of {', '.join(names)} "
-                    f"(or {', '.join(counts)}=NUMBER)"
+                    f"(or {', '.join(counts)}=NUMBER, or lateness={'|'.join(POLICIES)})"
                 )
                 raise ValueError(msg)
             try:
@@ -129,11 +143,22 @@ class TimeLimits:
                 continue
             if key == "reminder_hours":
                 values[key] = tuple(float(v) for v in value)
+            elif key == "lateness":
+                values[key] = _lateness(str(value))
             elif key in ("absences", "absence_days", "absence_total_days"):
                 values[key] = int(value)
             else:
                 values[key] = float(value)
         return cls(**values)
+
+
+def _lateness(raw: str) -> str:
+    """A lateness policy as written (``wolff`` or ``21.2``); ValueError names the choices."""
+    value = raw.strip().lower()
+    if value not in POLICIES:
+        msg = f"lateness={raw.strip()}: write lateness=wolff (Wolff 20.4) or lateness=21.2 (rulebook 21.2)"
+        raise ValueError(msg)
+    return value
 
 
 __all__ = ["BATTLE", "ENGAGEMENT", "KINDS", "MUSTER", "SETUP", "TURN", "TimeLimits"]

@@ -15,13 +15,16 @@ from typing import Any
 
 import pytest
 
-from moderator.ports import Deadline, StoredMail
+from moderator.ports import Deadline, Lookup, Outcome, StoredMail
 from moderator.rules.legal import to_act
+from moderator.rules.state import GameState
 from moderator.runners import clock as clockwork
+from moderator.runners import unit
 from moderator.runners.commands import new_game
 from moderator.schedule.timing import TimeLimits
 from moderator.store import EventStore, deadlines, outbox, players
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.games.planning import plan_game
 from moderator.usecases.mail.handler import MailGameHandler
 
 from ..service import conftest as service
@@ -160,20 +163,24 @@ def make_desk(store: EventStore, clock: Clock) -> Callable[..., Desk]:
         zones: Mapping[str, str] | None = None,
         game_id: str = "g1",
         on: EventStore | None = None,
+        bound: bool = False,
     ) -> Desk:
         where = on or store
         if script is not None:
             seed = None
-        state = new_game(
-            where,
-            game_id,
-            None if position is not None else list(names),
-            seed=seed,
-            script=script,
-            position=position,
-            time_limits=limits,
-            ends_at=ends_at,
-        )
+        if bound:
+            state = _bound_game(where, game_id, names, seed, position, limits)
+        else:
+            state = new_game(
+                where,
+                game_id,
+                None if position is not None else list(names),
+                seed=seed,
+                script=script,
+                position=position,
+                time_limits=limits,
+                ends_at=ends_at,
+            )
         seated = [p.name for p in state.players]
         with where.transaction() as tx:
             for name in seated:
@@ -193,6 +200,36 @@ def make_desk(store: EventStore, clock: Clock) -> Callable[..., Desk]:
         return desk
 
     return make
+
+
+def _bound_game(
+    store: EventStore,
+    game_id: str,
+    names: Sequence[str],
+    seed: int | None,
+    position: Mapping[str, Any] | None,
+    limits: TimeLimits | None,
+) -> GameState:
+    """A game whose dice are bound to the mails and timeouts that ask for them, so its
+    audit bundle can be verified (a known seed: a test game, whose reports say so)."""
+
+    def decide(_lookup: Lookup, now: datetime) -> Outcome:
+        planned, _state = plan_game(
+            game_id,
+            None if position is not None else list(names),
+            seed,
+            None,
+            position,
+            now,
+            limits,
+            bound=True,
+            insecure_seed=True,
+        )
+        return Outcome(games=(planned,))
+
+    state = unit.run(store, decide).games[0].state
+    assert state is not None
+    return state
 
 
 def hours(n: float) -> timedelta:

@@ -60,8 +60,12 @@ from moderator.ports.deadlines import (
     deadline_change,
 )
 from moderator.ports.errors import GameNotFoundError
+from moderator.rules import commands as cmd
 from moderator.rules import events as ev
-from moderator.rules import timelimit  # the rules core's time limit (Wolff 21.1)
+from moderator.rules import (
+    lateness,
+    timelimit,  # the rules core's time limit (Wolff 21.1)
+)
 from moderator.rules.decide import decide
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
@@ -183,8 +187,39 @@ def _resync(row: Deadline, game: GameContext, now: datetime) -> Outcome:
     )
 
 
-def _default_line(state: GameState) -> str | None:
-    command = refusal_command(state)
+def _policy(record: GameRecord) -> str:
+    """The game's lateness policy (``moderator.rules.lateness``): Wolff's unless it chose 21.2."""
+    limits = record.time_limits
+    return limits.lateness if limits is not None else lateness.WOLFF
+
+
+def _late(state: GameState, policy: str) -> cmd.Command | None:
+    """What the player to act is given when his time runs out, but a move the dice draw."""
+    given = lateness.late_command(state) if policy == lateness.RULEBOOK_21_2 else None
+    return given or refusal_command(state)
+
+
+def _timed_part_over(state: GameState, policy: str, given: str) -> bool:
+    """
+    Rulebook 21.2 times the movement and the maneuver only: once what was given ended
+    them, the decision that follows (the strikes after a maneuver) has a deadline of its
+    own instead of being refused at once.
+    """
+    if policy != lateness.RULEBOOK_21_2:
+        return False
+    return lateness.late_command(state) is None and not lateness.random_move_due(state) and (
+        given == lateness.RANDOM_MOVE or given in _LATE_LINES
+    )
+
+
+#: The order lines of the commands 21.2 gives (its random move has none).
+_LATE_LINES = ("roll", "done")
+
+
+def _default_line(state: GameState, policy: str = lateness.WOLFF) -> str | None:
+    if policy == lateness.RULEBOOK_21_2 and lateness.random_move_due(state):
+        return "a legion moved at random (rulebook 21.2)"
+    command = _late(state, policy)
     return None if command is None else render_order(command, state)
 
 
@@ -211,7 +246,7 @@ def _remind(
         row.due_at,
         now,
         player.time_zone,
-        _default_line(game.state),
+        _default_line(game.state, _policy(game.record)),
     )
     line = f"{row.game_id}: reminded {row.player} of the deadline {timing.iso(row.due_at)}"
     mails = (_mail(sender, player, texts, row.game_id),)
@@ -221,26 +256,38 @@ def _remind(
 def _time_out(
     lookup: Lookup, sender: str, row: Deadline, game: GameContext, now: datetime
 ) -> Outcome:
-    """Wolff 21.0/20.4: the player to act is treated as refusing to continue."""
+    """
+    Wolff 21.0/20.4: the player to act is treated as refusing to continue; or, in a game
+    that chose rulebook 21.2, his movement or maneuver is finished for him
+    (``moderator.rules.lateness``: the dice draw a legion to move).
+    """
     state = game.state
-    trigger = f"timeout:{row.id}:{timing.iso(row.due_at)}"
+    policy = _policy(game.record)
+    trigger = f"{lateness.timeout_trigger(policy)}{row.id}:{timing.iso(row.due_at)}"
     dice = dice_for(game.record.dice, row.game_id, trigger)
     record = game.record
     given: list[str] = []
     events: list[ev.Event] = []
     for _ in range(MAX_DEFAULTS):
-        command = refusal_command(state)
-        if command is None:
-            break
+        player = to_act(state)
         dice.at(state.version + 1)
-        new = decide(state, command, dice)
-        given.append(line := render_order(command, state))
+        if policy == lateness.RULEBOOK_21_2 and player and lateness.random_move_due(state):
+            move, new = lateness.random_move(state, player, dice)
+            line = lateness.RANDOM_MOVE
+            given.append(f"{render_order(move, state)} (drawn by the dice, rulebook 21.2)")
+        else:
+            command = _late(state, policy)
+            if command is None:
+                break
+            new = list(decide(state, command, dice))
+            given.append(line := render_order(command, state))
+            player = command.player
         notes, after, record = seal_order(
-            state, replay(new, state), dice, record, player=command.player, order=line, events=new
+            state, replay(new, state), dice, record, player=player, order=line, events=new
         )
         events.extend((*new, *notes))
         state = after
-        if timing.step_key(state) != row.step:
+        if timing.step_key(state) != row.step or _timed_part_over(state, policy, line):
             break
     record = record.but(dice=dice.record(), deadline=None)  # this deadline is over
     carried = standing.carry_out(state, record, row.game_id, trigger)  # the next ones'

@@ -1,0 +1,144 @@
+"""
+What the moderator does for a player whose time ran out: the lateness policies.
+
+A game (or a tournament, for its games) chooses one when its time limits are set
+(``TimeLimits.lateness``):
+
+- ``wolff`` (the default): Wolff 21.0, a player who misses a deadline is refusing to
+  continue, and Wolff 20.4's list says what he does (``refusal``): in his movement he
+  withdraws from the game, in a battle he attempts to concede.
+- ``21.2``: rulebook 21.2's timed moves.  In his movement phase, a player who has not
+  moved a legion in time has one moved for him: the dice draw one of his legions that
+  can move, then one of its legal moves (``random_move``; the draw is a
+  ``LateMoveDrawn`` event that records the dice); then his movement ends, keeping the
+  moves he made.  If he had not yet rolled, the moderator rolls for him first.  In a
+  battle, his maneuver phase ends as it stands, so characters not yet on the battleland
+  at the end of his first maneuver phase are eliminated (10.1).  21.2 speaks of nothing
+  else, so every other decision (an engagement, a strike, a muster) and the first
+  turn's initial split fall back to Wolff 20.4.
+
+Pure: the dice are the shell's, as for every other roll.
+"""
+
+from __future__ import annotations
+
+from moderator.rules import commands as cmd
+from moderator.rules import events as ev
+from moderator.rules.decide import decide
+from moderator.rules.dice import Dice
+from moderator.rules.errors import RuleError
+from moderator.rules.evolve import evolve
+from moderator.rules.legal import legal_commands, to_act
+from moderator.rules.state import GameState, Step
+
+WOLFF = "wolff"
+RULEBOOK_21_2 = "21.2"
+#: The lateness policies a game may choose, the default first.
+POLICIES = (WOLFF, RULEBOOK_21_2)
+#: What the audit's seal says of a move the dice drew (it has no order line).
+RANDOM_MOVE = "21.2:random-move"
+
+
+def timeout_trigger(policy: str) -> str:
+    """
+    How a timeout's dice and seal begin their trigger under ``policy``: the audit reads
+    from it which default the timeout must have given (``timeout:`` Wolff 20.4's,
+    ``timeout-21.2:`` rulebook 21.2's).
+    """
+    return "timeout:" if policy == WOLFF else f"timeout-{policy}:"
+
+
+def policy_of_trigger(trigger: str) -> str | None:
+    """The lateness policy a timeout's trigger names (None: the trigger is no timeout)."""
+    for policy in POLICIES:
+        if trigger.startswith(timeout_trigger(policy)):
+            return policy
+    return None
+
+
+def draw(dice: Dice, choices: int) -> tuple[int, tuple[int, ...]]:
+    """
+    One of ``choices`` (0-based), each as likely, from six-sided dice, and every die
+    rolled: enough dice to read a number of base six at least as large, read again
+    while it falls in the leftover that would favour the first choices.
+    """
+    if choices < 1:
+        msg = "there is nothing to draw from"
+        raise ValueError(msg)
+    count, span = 1, 6
+    while span < choices:
+        count, span = count + 1, span * 6
+    fair = span - span % choices
+    rolled: list[int] = []
+    while True:
+        rolls = dice.roll(count)
+        rolled.extend(rolls)
+        value = 0
+        for r in rolls:
+            value = value * 6 + (r - 1)
+        if value < fair:
+            return value % choices, tuple(rolled)
+
+
+def _moves(state: GameState) -> list[cmd.MoveLegion]:
+    return [c for c in legal_commands(state) if isinstance(c, cmd.MoveLegion)]
+
+
+def random_move_due(state: GameState) -> bool:
+    """21.2: the mover has not moved a legion yet, and one of them can move."""
+    return state.step is Step.MOVE and not state.moves and bool(_moves(state))
+
+
+def late_command(state: GameState) -> cmd.Command | None:
+    """
+    The command 21.2 gives the player to act, where it speaks (his movement, his battle
+    maneuver) and no random move is due; None elsewhere, where Wolff 20.4 applies.
+    """
+    player = to_act(state)
+    if player is None:
+        return None
+    legal = legal_commands(state)
+    if state.step is Step.SPLIT:
+        roll = cmd.Roll(player=player)
+        return roll if roll in legal else None  # first turn, not split yet: Wolff 20.4
+    if state.step is Step.MOVE and not random_move_due(state):
+        return next((c for c in legal if isinstance(c, cmd.Done)), None)
+    if state.step is Step.BATTLE and state.battle is not None and state.battle.step == "maneuver":
+        return cmd.Done(player=player)
+    return None
+
+
+def random_move(state: GameState, player: str, dice: Dice) -> tuple[cmd.MoveLegion, list[ev.Event]]:
+    """
+    21.2: the move the dice draw for ``player`` (a legion, then one of its legal moves)
+    and its events, the draw first.
+
+    Raises:
+        RuleError: no random move is due for ``player`` now.
+    """
+    if to_act(state) != player or not random_move_due(state):
+        raise RuleError("E-LATE", f"no move is to be drawn for {player} now (rulebook 21.2)")
+    moves = _moves(state)
+    markers = sorted({m.marker for m in moves})
+    which, legion_rolls = draw(dice, len(markers))
+    options = [m for m in moves if m.marker == markers[which]]
+    where, move_rolls = draw(dice, len(options))
+    move = options[where]
+    drawn = ev.LateMoveDrawn(
+        player=player, rolls=legion_rolls + move_rolls, marker=move.marker, land=move.land
+    )
+    return move, [drawn, *decide(evolve(state, drawn), move, dice)]
+
+
+__all__ = [
+    "POLICIES",
+    "RANDOM_MOVE",
+    "RULEBOOK_21_2",
+    "WOLFF",
+    "draw",
+    "late_command",
+    "policy_of_trigger",
+    "random_move",
+    "random_move_due",
+    "timeout_trigger",
+]
