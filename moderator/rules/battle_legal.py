@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from moderator.rules import battle as b
 from moderator.rules import commands as cmd
+from moderator.rules.battle_strike import heads_of, hydra_heads
 from moderator.rules.battlefield import DEFENDER, enemies_in_contact
 from moderator.rules.engagement import summon_sources
 from moderator.rules.state import GameState
@@ -65,9 +66,10 @@ def _maneuvers(state: GameState, player: str, side: str) -> list[cmd.Command]:
 def _strikes(state: GameState, player: str, side: str, *, rangestrikes: bool) -> list[cmd.Command]:
     battle, _ = b.battle_of(state)
     land = b.land_of(battle)
+    heads = hydra_heads(state)
     out: list[cmd.Command] = []
     for f in battle.fighters:
-        if f.side != side or f.hex is None or f.id in battle.struck:
+        if f.side != side or f.hex is None or battle.struck.count(f.id) >= heads_of(f, heads):
             continue
         foes = enemies_in_contact(f, battle.fighters, land)
         for target in foes:
@@ -87,7 +89,9 @@ def _strikes(state: GameState, player: str, side: str, *, rangestrikes: bool) ->
                     continue
                 if rangestrike_refusal(f, target) is not None:
                     continue
-                for r in rangestrike_options(land, f, target, battle.fighters, phasing=True):
+                for r in rangestrike_options(
+                    land, f, target, battle.fighters, phasing=True, heads=heads > 1
+                ):
                     out.append(
                         cmd.Rangestrike(
                             player=player,

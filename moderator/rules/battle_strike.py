@@ -18,6 +18,7 @@ from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.state import Battle, GameState
 from moderator.rules.strikes import (
+    HEADED,
     excess_allocations,
     hits,
     rangestrike_options,
@@ -26,17 +27,27 @@ from moderator.rules.strikes import (
 )
 
 
-def _striker(battle: Battle, side: str, hex_label: str) -> Fighter:
+def _striker(battle: Battle, side: str, hex_label: str, heads: int = 1) -> Fighter:
     found = next(
         (f for f in battle.fighters if f.hex == hex_label.upper() and f.side == side), None
     )
     if found is None:
         raise RuleError("E-STRIKE", f"none of your characters stands on {hex_label}")
-    if found.id in battle.struck:
+    if battle.struck.count(found.id) >= heads_of(found, heads):
         raise RuleError(
             "E-STRIKE", f"the {found.creature} on {found.hex} has already struck this phase (12.1)"
         )
     return found
+
+
+def heads_of(fighter: Fighter, heads: int) -> int:
+    """How many rangestrikes ``fighter`` has in a strike phase: one, or its heads (1981 27E)."""
+    return HEADED.get(fighter.creature, 1) if heads > 1 else 1
+
+
+def hydra_heads(state: GameState) -> int:
+    """3 when the variant gives the Hydra its three heads (``hydra_three_heads``), else 1."""
+    return 3 if state.variant.options.hydra_three_heads else 1
 
 
 def _target(battle: Battle, side: str, hex_label: str) -> Fighter:
@@ -93,13 +104,16 @@ def strike(state: GameState, c: cmd.Strike, dice: Dice) -> list[ev.Event]:
 def rangestrike(state: GameState, c: cmd.Rangestrike, dice: Dice) -> list[ev.Event]:
     """13.x: only the phasing player, optional, along a chosen unblocked path (Wolff 13.3)."""
     battle, _, side = check_actor(state, c.player, "strike")
-    striker = _striker(battle, side, c.striker)
+    heads = hydra_heads(state)
+    striker = _striker(battle, side, c.striker, heads)
     target = _target(battle, side, c.target)
     refusal = rangestrike_refusal(striker, target)
     if refusal is not None:
         raise RuleError("E-RANGESTRIKE", refusal)
     land = land_of(battle)
-    options = rangestrike_options(land, striker, target, battle.fighters, phasing=True)
+    options = rangestrike_options(
+        land, striker, target, battle.fighters, phasing=True, heads=heads > 1
+    )
     if not options:
         raise RuleError(
             "E-RANGESTRIKE",

@@ -214,6 +214,8 @@ def _roll(state: GameState, c: cmd.Roll, dice: Dice) -> list[ev.Event]:
 def _mulligan(state: GameState, c: cmd.Mulligan, dice: Dice) -> list[ev.Event]:
     """7.6/Wolff 7.6: once, on the first turn, before any legion moves."""
     turn.check_step(state, c.player, Step.MOVE)
+    if not state.variant.options.first_move_mulligan:
+        raise RuleError("E-MULLIGAN", "this game has no mulligan (the 1980 rules)")
     if not turn.is_first_turn(state, c.player) or state.mulligan_used:
         raise RuleError(
             "E-MULLIGAN", "the mulligan is only for your very first movement roll, once (7.6)"

@@ -101,7 +101,12 @@ def _split(state: GameState, player: str) -> list[cmd.Command]:
 
 def _move(state: GameState, player: str) -> list[cmd.Command]:
     out: list[cmd.Command] = []
-    if is_first_turn(state, player) and not state.mulligan_used and not state.moves:
+    if (
+        state.variant.options.first_move_mulligan
+        and is_first_turn(state, player)
+        and not state.mulligan_used
+        and not state.moves
+    ):
         out.append(cmd.Mulligan(player=player))
     for legion in state.legions_of(player):
         for option in legion_moves(state, legion):

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from moderator.rules.errors import RuleError
+from moderator.rules.muster import MAX_HEIGHT
 from moderator.rules.state import GameState, Legion
 from moderator.rules.variant import Land, Sign
 
@@ -134,6 +135,8 @@ def legion_moves(state: GameState, legion: Legion) -> list[MoveOption]:
     """Every legal move of an unmoved legion of the mover for the current roll."""
     if state.roll is None or legion.moved or legion.owner != state.active:
         return []
+    if seven_high_stays(state, legion):
+        return []
     options = [
         MoveOption(land=land, entries=tuple(s for s in SIDES if s in sides), teleport=None)
         for land, sides in sorted(normal_moves(state, legion, state.roll).items())
@@ -143,7 +146,14 @@ def legion_moves(state: GameState, legion: Legion) -> list[MoveOption]:
 
 def can_move_normally(state: GameState, legion: Legion) -> bool:
     """Whether the legion has a move without teleporting (Wolff 4.3, 6.2)."""
-    return state.roll is not None and bool(normal_moves(state, legion, state.roll))
+    if state.roll is None or seven_high_stays(state, legion):
+        return False
+    return bool(normal_moves(state, legion, state.roll))
+
+
+def seven_high_stays(state: GameState, legion: Legion) -> bool:
+    """1980 4E/8D (``seven_high_legions_move`` off): a legion of seven may not move."""
+    return legion.height >= MAX_HEIGHT and not state.variant.options.seven_high_legions_move
 
 
 def teleport_refusal(state: GameState, legion: Legion, land: int) -> RuleError:

@@ -30,6 +30,16 @@ class RuleOptions:
     #: Archangel that is still in the stacks.  Off, 1982 and 003 17.3 as written: the
     #: Archangel, and an Angel only when none is left.
     angel_in_place_of_archangel: bool = True
+    #: 1982 7.6 and the 1981 Battlelands 23A: one reroll of the very first movement roll.
+    #: Off: the 1980 original (000), which has no mulligan.
+    first_move_mulligan: bool = True
+    #: 1982 4.1 and 1981 23B: a legion of seven may move and teleport.  Off: the 1980
+    #: original (000 4E, 7B, 8D), where a seven-high legion can neither move nor teleport.
+    seven_high_legions_move: bool = True
+    #: 1981 27E: a Hydra has three heads, each rangestriking with two dice, at the same
+    #: or different targets, in one strike phase.  Off (1982 13.1): one rangestrike of
+    #: half its power (five dice).
+    hydra_three_heads: bool = False
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -48,6 +48,11 @@ from moderator.rules.variant import Battleland
 #: and may need as little as a one (ones do not always miss).
 LOWEST_STRIKE_NUMBER, HIGHEST_STRIKE_NUMBER = 1, 6
 
+#: 1981 27E (``hydra_three_heads``): the Hydra's three heads, each a rangestrike of two dice.
+HEADED = {"Hydra": 3}
+HEAD_DICE = 2
+
+
 
 def strike_number(attacker_skill: int, defender_skill: int) -> int:
     """The strike chart (12.7): 4 - attacker's skill + target's skill, kept within 1..6."""
@@ -321,6 +326,7 @@ def rangestrike_options(
     fighters: Iterable[Fighter],
     *,
     phasing: bool,
+    heads: bool = False,
 ) -> list[RangestrikeOption]:
     """
     Every rangestrike ``striker`` may declare at ``target``, the best first;
@@ -358,7 +364,7 @@ def rangestrike_options(
     attack, defence = striker.skill, target.skill
     if distance == MAX_RANGE and not warlock:
         attack -= 1
-    dice = striker.power // 2
+    dice = HEAD_DICE if heads and striker.creature in HEADED else striker.power // 2
     if terrain(land, striker.hex) == "volcano" and striker.native_to("volcano"):
         dice += 2
     volcano_defence = 0

@@ -11,7 +11,13 @@ from moderator.rules import events as ev
 from moderator.rules.commands import Done, MoveLegion, Muster, Split, UndoMove
 from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
-from moderator.rules.movement import LORDS, can_move_normally, legion_moves, teleport_refusal
+from moderator.rules.movement import (
+    LORDS,
+    can_move_normally,
+    legion_moves,
+    seven_high_stays,
+    teleport_refusal,
+)
 from moderator.rules.muster import (
     MAX_HEIGHT,
     angel_instead_of_muster,
@@ -111,6 +117,12 @@ def move(state: GameState, cmd: MoveLegion, dice: Dice) -> list[ev.Event]:
     if legion.moved:
         raise RuleError(
             "E-MOVED", f"{cmd.marker} has already moved this turn; 'undo {cmd.marker}' to change it"
+        )
+    if seven_high_stays(state, legion):
+        raise RuleError(
+            "E-MOVE",
+            f"{cmd.marker} holds seven characters; in this game a legion of seven may not "
+            "move or teleport (1980 rules 4E, 8D)",
         )
     kind = "teleport" if cmd.teleport else "move"
     options = [o for o in legion_moves(state, legion) if (o.teleport is not None) == cmd.teleport]

@@ -35,6 +35,7 @@ def battle_position(
     entry: str = "bottom",
     extra: list[dict[str, Any]] | None = None,
     scores: tuple[int, int] = (0, 0),
+    variant: str | None = None,
 ) -> GameState:
     """A battle in progress; characters are (type, hex or None for 'not entered', hits)."""
     a_contents = [c for c, _, _ in attacker]
@@ -64,6 +65,8 @@ def battle_position(
         "roll": 3,
         "legions": legions,
     }
+    if variant is not None:
+        position["variant"] = variant
     if all(h is not None for _, h, _ in attacker + defender):
         position["battle"] = {
             "land": land,
