@@ -38,6 +38,7 @@ TERRAIN_FILL = {
     "volcano": "#ec7a5e",
     "tree": "#4f8f4a",
     "tower": "#c8c8c8",
+    "lake": "#7fb2dc",
 }
 #: Hexside hazards: colour, line width, dash pattern.
 HAZARD_STYLE = {

@@ -139,14 +139,19 @@ def seat_view(
 _GUESSES = ((4, "Ogre"), (9, "Troll"), (15, "Warbear"), (10_000, "Griffon"))
 
 
-def guess(turn: int) -> str:
-    """The creature assumed for an unknown character on ``turn``."""
-    return next(name for last, name in _GUESSES if turn <= last)
+def guess(turn: int, variant: Variant) -> str:
+    """The creature assumed for an unknown character on ``turn``.
+
+    A variant without that creature (TITANplus has no Ogres) gets its first tower
+    creature, the commonest muster of any game.
+    """
+    name = next(name for last, name in _GUESSES if turn <= last)
+    return name if name in variant.creatures else variant.tower_creatures[0]
 
 
 def guessed_contents(view: SeatView, lg: LegionSight) -> tuple[str, ...]:
     """A legion's contents as the robot assumes them: what is known, then guesses."""
-    return tuple(sorted(lg.known + (guess(view.turn),) * (lg.height - len(lg.known))))
+    return tuple(sorted(lg.known + (guess(view.turn, view.variant),) * (lg.height - len(lg.known))))
 
 
 def sketch(view: SeatView) -> GameState:

@@ -119,7 +119,7 @@ def start(state: GameState, eng: Engagement) -> list[ev.Event]:
             )
     return [
         ev.BattleStarted(
-            land=eng.land, terrain=land.terrain, entry=entry, fighters=tuple(fighters)
+            land=eng.land, terrain=land.battleland_name, entry=entry, fighters=tuple(fighters)
         ),
         *(
             ev.LegionRevealed(marker=m, contents=state.legions[m].contents, reason="battle")

@@ -256,7 +256,7 @@ def battle_from_position(
     entered = (DEFENDER, ATTACKER) if turn > 1 or phasing == ATTACKER else (DEFENDER,)
     battle = Battle(
         land=land,
-        terrain=variant.lands[land].terrain,
+        terrain=variant.lands[land].battleland_name,
         entry=entry,
         fighters=tuple(fighters),
         variant_name=variant.name,

@@ -26,6 +26,7 @@ The rules as implemented:
   sand     2 for non-flying non-natives (Wolff 11.7: fliers are not slowed)
   bog      natives only; fliers may fly over it, only natives land
   tree     nobody enters or lands; fliers may fly over it
+  lake     as a tree (Badlands' Fort, Town and Waterhole; docs/variants.md)
   volcano  natives (Dragons) only, flying over included (11.4)
   slope    2 up across it for non-flying non-natives of slope
   wall     2 up across it for non-fliers
@@ -56,8 +57,8 @@ _SLOWING_WALKERS = frozenset({"sand"})
 _NATIVES_ONLY = frozenset({"bog"})
 #: Only natives may enter or even fly over (11.4: only Dragons cross a volcano).
 _NATIVES_ONLY_EVEN_FLYING = frozenset({"volcano"})
-#: Nobody may enter or land; fliers may pass over.
-_FORBIDDEN = frozenset({"tree"})
+#: Nobody may enter or land; fliers may pass over (a lake: Badlands, docs/variants.md).
+_FORBIDDEN = frozenset({"tree", "lake"})
 
 #: Off the battleland: the start of an entering character's move.
 _OFF = ""

@@ -40,6 +40,17 @@ class RuleOptions:
     #: or different targets, in one strike phase.  Off (1982 13.1): one rangestrike of
     #: half its power (five dice).
     hydra_three_heads: bool = False
+    #: 4.2: the legion markers each player has; 21.3 TITANplus: eight (the first eight
+    #: of his colour).
+    markers_per_player: int = 12
+    #: 4.6: the markers a player gains from each Titan he eliminates, of those the
+    #: loser had (all of them in the standard game); 21.3 TITANplus: eight.
+    markers_per_titan_eliminated: int = 12
+    #: Which battleland a land with more than one is fought on (Badlands, placement.toml):
+    #: "fixed", the land's placed battleland (Colossus's Badlands board; a variant without
+    #: placement has one per terrain); "defender-roll", the original Badlands rule: the
+    #: moderator rolls one die for the defender before he sets up, 1-3 the alternate.
+    battleland_choice: str = "fixed"
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -60,13 +71,13 @@ class RuleOptions:
         if unknown:
             msg = f"{where}: there is no rule option {unknown[0]!r}; options: {', '.join(known)}"
             raise ValueError(msg)
-        wrong = [(name, value) for name, value in table.items() if not isinstance(value, bool)]
-        if wrong:
-            name, value = wrong[0]
-            raise ValueError(f"{where}: {name} must be true or false, not {value!r}")
+        for name, value in table.items():
+            problem = _check_value(name, value)
+            if problem:
+                raise ValueError(f"{where}: {name} must be {problem}, not {value!r}")
         return cls(**table)
 
-    def changed(self) -> dict[str, bool]:
+    def changed(self) -> dict[str, object]:
         """The options that differ from the defaults (what a report or a doc names)."""
         default = DEFAULT_OPTIONS
         return {
@@ -76,7 +87,24 @@ class RuleOptions:
         }
 
 
+#: The values ``battleland_choice`` may take.
+BATTLELAND_CHOICES = ("fixed", "defender-roll")
+
+
+def _check_value(name: str, value: object) -> str:
+    """What ``value`` should have been for the option ``name``; '' when it is right."""
+    default = getattr(DEFAULT_OPTIONS, name)
+    if isinstance(default, bool):
+        return "" if isinstance(value, bool) else "true or false"
+    if isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+        return "" if ok else "a whole number above 0"
+    if name == "battleland_choice":
+        return "" if value in BATTLELAND_CHOICES else " or ".join(map(repr, BATTLELAND_CHOICES))
+    return "" if isinstance(value, type(default)) else type(default).__name__
+
+
 #: The game as 1982 and Wolff's errata have it: every variant's options unless it says otherwise.
 DEFAULT_OPTIONS = RuleOptions()
 
-__all__ = ["DEFAULT_OPTIONS", "RuleOptions"]
+__all__ = ["BATTLELAND_CHOICES", "DEFAULT_OPTIONS", "RuleOptions"]

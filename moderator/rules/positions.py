@@ -283,7 +283,7 @@ def _battle(
     step = str(raw.get("step", "maneuver"))
     if not 1 <= turn <= 7 or phasing not in ("attacker", "defender") or step not in _BATTLE_STEPS:
         raise _bad("battle turn must be 1-7, phasing attacker or defender, step maneuver or strike")
-    battleland = variant.battlelands[variant.lands[land].terrain]
+    battleland = variant.battlelands[variant.lands[land].battleland_name]
     characters = []
     seen: set[str] = set()
     for item in raw.get("characters", []):
@@ -299,7 +299,7 @@ def _battle(
         if not 0 <= hits < power:
             raise _bad(f"a living {creature} has 0 to {power - 1} hits, not {hits}")
         ground = battleland.hexes[hex_label].terrain
-        if ground == "tree" or (ground in ("bog", "volcano") and ground not in kind.natives):
+        if ground in ("tree", "lake") or (ground in ("bog", "volcano") and ground not in kind.natives):
             raise _bad(f"a {creature} cannot stand on {hex_label}, a {ground} hex (11.7)")
         characters.append((marker, creature, hex_label, hits))
     for marker in (attacker, defender):
