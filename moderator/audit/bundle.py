@@ -82,6 +82,7 @@ def make_bundle(
         "made": made,
         "reader": reader,
         "players": [p.name for p in state.players],
+        "variant": state.variant_name,
         "seed": f"{seed:064x}",
         "seed_sha256": seed_hash(seed),
         "events": records,

@@ -115,7 +115,8 @@ def _start(logged: Sequence[ev.Event], dice: SealDice) -> list[ev.Event]:
         start: list[ev.Event] = [first]
     elif isinstance(first, ev.GameCreated):
         # dice bound to the seed are never a script: a start that says so is not the rules'
-        start = setup.start_game(list(first.players), dice)
+        # (the variant is the one the game names: a variant it does not have breaks the replay)
+        start = setup.start_game(list(first.players), dice, variant=first.variant)
     else:
         raise NotDecided("the game's start is neither a new game nor a restored position")
     return start + advance(replay(start))

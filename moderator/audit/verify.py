@@ -30,6 +30,7 @@ from moderator.audit.redecide import NotDecided, redecide
 from moderator.audit.seal import OrderKey, seal
 from moderator.audit.verify_checks import (
     Discrepancy,
+    check_battleland,
     check_move,
     check_towers,
     differs,
@@ -69,6 +70,8 @@ def dice_of(event: ev.Event) -> tuple[int, ...]:
         return (event.entry_roll,)
     if isinstance(event, ev.StrikeRolled):
         return event.rolls
+    if isinstance(event, ev.BattleStarted) and event.battleland_roll is not None:
+        return (event.battleland_roll,)
     return ()
 
 
@@ -290,6 +293,8 @@ class _Checker:
             check_towers(seq, self.state, event)
         elif isinstance(event, ev.LegionMoved) and self.state.roll is not None:
             check_move(seq, self.state, event)
+        elif isinstance(event, ev.BattleStarted):
+            check_battleland(seq, self.state, event)
 
     def after_notes(self, event: ev.Event) -> None:
         """An order's notes are over: the next order starts from here."""
@@ -336,6 +341,9 @@ class _Checker:
         stray = sorted(set(self.salts) - set(self.commitments))
         if stray:
             raise Discrepancy(stray[0], "a salt is listed for an event that commits to nothing")
+        said = self.bundle.get("variant", self.state.variant_name)  # older bundles name none
+        if said != self.state.variant_name:
+            raise Discrepancy(0, f"the bundle says the game is {said!r}, its events {self.state.variant_name!r}")
         players = [p.name for p in self.state.players]
         if self.reader is not None and self.reader not in players:
             raise Discrepancy(0, f"the bundle is made for {self.reader!r}, who is not a player")
@@ -370,5 +378,6 @@ class _Checker:
         lines.append(
             f"final state: turn {self.state.turn}, {self.state.step.value}; "
             + ", ".join(f"{p.name} {p.score}" for p in self.state.players)
+            + f" (variant {self.state.variant_name})"
         )
         return lines

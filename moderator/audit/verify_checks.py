@@ -10,7 +10,9 @@ import dataclasses
 import json
 
 from moderator.rules import events as ev
+from moderator.rules.battle import battleland_for
 from moderator.rules.codec import plain
+from moderator.rules.dice import ScriptedDice
 from moderator.rules.movement import legion_moves
 from moderator.rules.setup import towers_won
 from moderator.rules.state import GameState
@@ -77,3 +79,16 @@ def check_towers(seq: int, state: GameState, event: ev.TowersRolled) -> None:
         raise Discrepancy(seq, f"the tower rolls are not those of {', '.join(waiting)} in turn")
     if towers_won(event.rolls, (p.tower for p in state.players if p.tower)) != event.assigned:
         raise Discrepancy(seq, f"the towers {list(event.assigned)} do not follow from the rolls")
+
+
+def check_battleland(seq: int, state: GameState, event: ev.BattleStarted) -> None:
+    """The battle is fought where the variant puts it; a die rolled for it chose it."""
+    recorded = () if event.battleland_roll is None else (event.battleland_roll,)
+    try:
+        want, rolled = battleland_for(state.variant, state.variant.lands[event.land], ScriptedDice(recorded))
+    except IndexError:
+        raise Discrepancy(seq, f"a die chooses the battleland of {event.land}, the log has none") from None
+    if rolled != event.battleland_roll:
+        raise Discrepancy(seq, f"no die chooses the battleland of {event.land}, the log has one")
+    if want != event.terrain:
+        raise Discrepancy(seq, f"the battle of {event.land} is fought on {want}, not {event.terrain}")

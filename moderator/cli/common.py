@@ -12,6 +12,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.ports import StoreError
+from moderator.rules.variant import shipped_variants
 from moderator.runtime.bootstrap import App, bootstrap, database_config
 from moderator.runtime.database import described
 from moderator.store import ENV_VAR, EventStore, database_url
@@ -39,6 +40,21 @@ ConfigOption = Annotated[
         show_default=False,
     ),
 ]
+
+VariantOption = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        help=f"The game's variant: {', '.join(shipped_variants())} (docs/variants.md).",
+    ),
+]
+
+
+def checked_variant(name: str) -> str:
+    """``name`` if it is a shipped variant, else the error naming those there are."""
+    if name not in shipped_variants():
+        raise _fail(f"error: there is no variant {name!r}; variants: {', '.join(shipped_variants())}")
+    return name
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:

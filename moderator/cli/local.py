@@ -11,7 +11,7 @@ import typer
 from moderator.cli.common import DbOption, GameArg, _fail, _store
 from moderator.letters.reports import status
 from moderator.pictures.raster import svg_to_png
-from moderator.rules.variant import STANDARD
+from moderator.rules.variant import STANDARD, shipped_variants
 from moderator.runners.commands import new_game, order
 from moderator.runners.unit import read
 from moderator.usecases.games.dice import read_dice_script
@@ -61,7 +61,11 @@ def local_new(
     ] = None,
     variant: Annotated[
         str,
-        typer.Option("--variant", help="The game's variant (a position file names its own)."),
+        typer.Option(
+            "--variant",
+            help=f"The game's variant: {', '.join(shipped_variants())} (docs/variants.md); "
+            "a position file names its own.",
+        ),
     ] = STANDARD,
     db: DbOption = None,
 ) -> None:

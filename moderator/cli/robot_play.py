@@ -8,13 +8,16 @@ from typing import Annotated
 
 import typer
 
-from moderator.cli.common import _fail
+from moderator.cli.common import VariantOption, _fail, checked_variant
+from moderator.rules.variant import STANDARD
 from moderator.usecases.games.robot_match import KINDS, MatchResult, play_match, seat_kinds
 
 
 def _game_text(number: int, result: MatchResult) -> str:
     seats = ", ".join(f"{s} ({result.kinds[s]})" for s in result.seats)
     lines = [f"Game {number} (seed {result.seed}): {seats}"]
+    if result.variant != STANDARD:
+        lines[0] += f"; variant {result.variant}"
     if result.draw and result.finished:
         lines.append("  A draw: the last Titans died together, nobody wins.")
     elif not result.finished:
@@ -46,6 +49,7 @@ def play(
         int | None, typer.Option("--seed", help="Seed of the first game (then +1 a game).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the games as JSON.")] = False,
+    variant: VariantOption = STANDARD,
 ) -> None:
     """
     Play whole games between robots in memory and print, per game, each seat's robot
@@ -56,11 +60,12 @@ def play(
         kinds = seat_kinds(players, [k.strip() for k in robots.split(",") if k.strip()])
     except ValueError as exc:
         raise _fail(f"error: {exc}") from None
+    checked_variant(variant)
     if seed is None:
         seed = secrets.randbelow(2**31)
     results = []
     for number in range(1, games + 1):
-        result = play_match(kinds, seed + number - 1)
+        result = play_match(kinds, seed + number - 1, variant=variant)
         results.append(result)
         if not as_json:
             typer.echo(_game_text(number, result))

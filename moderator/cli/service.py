@@ -8,8 +8,19 @@ from typing import Annotated
 import typer
 from sqlalchemy.exc import SQLAlchemyError
 
-from moderator.cli.common import ConfigOption, DbOption, GameArg, _app, _config, _fail, _store
+from moderator.cli.common import (
+    ConfigOption,
+    DbOption,
+    GameArg,
+    VariantOption,
+    _app,
+    _config,
+    _fail,
+    _store,
+    checked_variant,
+)
 from moderator.ports import StoreError
+from moderator.rules.variant import STANDARD
 
 game_app = typer.Typer(help="Games played by mail.", no_args_is_help=True)
 
@@ -166,6 +177,7 @@ def game_new(
             "the game is scored by 20.5.",
         ),
     ] = None,
+    variant: VariantOption = STANDARD,
     config: ConfigOption = None,
     db: DbOption = None,
 ) -> None:
@@ -174,6 +186,7 @@ def game_new(
     from moderator.schedule.timing import TimeLimits
     from moderator.usecases.games.starting import StartError
 
+    checked_variant(variant)
     if no_time_limits and (limit or reminders):
         raise _fail("error: --no-time-limits with --limit or --reminders")
     if seed is not None and not insecure_test_seed:
@@ -203,6 +216,7 @@ def game_new(
                 allow_secrets=allow_secrets,
                 time_limits=limits,
                 ends_at=ends.replace(tzinfo=UTC) if ends is not None else None,
+                variant=variant,
             )
         except StartError as exc:
             raise _fail(f"error: {exc}") from None

@@ -72,6 +72,8 @@ def _hits(n: int) -> str:
 def _battle_started(e: ev.BattleStarted, state: GameState) -> str:
     eng = state.engagement if state is not None else None
     where = f"Battle at {e.land} ({e.terrain})"
+    if e.battleland_roll is not None:  # Badlands: the die rolled for the defender chose it
+        where = f"Battle at {e.land} ({e.terrain}, by a roll of {e.battleland_roll} for the defender)"
     if eng is None:
         return f"{where}: the attacker enters from the {e.entry}"
     return (

@@ -55,7 +55,9 @@ from moderator.rules.battle_strike import (
     strike,
 )
 from moderator.rules.battlefield import ATTACKER, DEFENDER
+from moderator.rules.dice import Dice
 from moderator.rules.state import Engagement, GameState
+from moderator.rules.variant import Land, Variant
 
 __all__ = [
     "LAST_TURN",
@@ -63,6 +65,7 @@ __all__ = [
     "accept_concession",
     "acting_side",
     "battle_of",
+    "battleland_for",
     "carry",
     "carry_allocations",
     "check_actor",
@@ -99,7 +102,24 @@ __all__ = [
 # -- starting -------------------------------------------------------------------------
 
 
-def start(state: GameState, eng: Engagement) -> list[ev.Event]:
+def battleland_for(variant: Variant, land: Land, dice: Dice) -> tuple[str, int | None]:
+    """The battleland fought on at ``land``, and the die that chose it if one was rolled.
+
+    Option ``battleland_choice``: "fixed" takes the land's placed battleland (its
+    terrain's where none is placed); "defender-roll" is the original Badlands rule: for a
+    terrain with an alternate the moderator rolls one die for the defender before he sets
+    up, 1-3 the alternate, 4-6 the terrain's own.  A land placed on a battleland of its
+    own (Badlands' Fort, Town, Waterhole) is never rolled for.
+    """
+    alternate = variant.alternates.get(land.terrain)
+    own = land.battleland in ("", land.terrain, alternate)
+    if variant.options.battleland_choice != "defender-roll" or alternate is None or not own:
+        return land.battleland_name, None
+    roll = dice.roll(1)[0]
+    return (alternate if roll <= 3 else land.terrain), roll
+
+
+def start(state: GameState, eng: Engagement, dice: Dice) -> list[ev.Event]:
     """2.5.6/2.5.6.1: the battle begins; both legions are shown to every player."""
     move = next((m for m in reversed(state.moves) if m.marker == eng.attacker), None)
     variant = state.variant
@@ -117,9 +137,14 @@ def start(state: GameState, eng: Engagement) -> list[ev.Event]:
             fighters.append(
                 (len(fighters) + 1, side, creature, power, variant.creature(creature).skill)
             )
+    battleland, roll = battleland_for(variant, land, dice)
     return [
         ev.BattleStarted(
-            land=eng.land, terrain=land.battleland_name, entry=entry, fighters=tuple(fighters)
+            land=eng.land,
+            terrain=battleland,
+            entry=entry,
+            fighters=tuple(fighters),
+            battleland_roll=roll,
         ),
         *(
             ev.LegionRevealed(marker=m, contents=state.legions[m].contents, reason="battle")

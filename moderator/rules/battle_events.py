@@ -22,9 +22,12 @@ class BattleStarted(Event):
 
     TYPE: ClassVar[str] = "battle-started"
     land: int
-    terrain: str
+    terrain: str  # the battleland fought on (Badlands: maybe an alternate, "BrushAlt")
     entry: str
     fighters: FighterList
+    #: the die rolled for the defender that chose the battleland (Badlands'
+    #: battleland_choice "defender-roll": 1-3 the alternate); None when none was rolled.
+    battleland_roll: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -324,7 +324,7 @@ _HANDLERS: dict[type[cmd.Command], _Handler] = {
     cmd.Accept: lambda s, c, d: eng_rules.accept(s, c),
     cmd.NoMore: lambda s, c, d: eng_rules.no_more(s, c.player),
     cmd.Concede: _concede,
-    cmd.Fight: lambda s, c, d: eng_rules.fight(s, c.player),
+    cmd.Fight: lambda s, c, d: eng_rules.fight(s, c.player, d),
     cmd.Summon: _summon,
     cmd.Reinforce: _reinforce,
     cmd.TakeAngel: lambda s, c, d: eng_rules.take_angel(s, c),

@@ -11,6 +11,7 @@ from collections import Counter
 from moderator.rules import battle
 from moderator.rules import events as ev
 from moderator.rules.commands import Accept, Engage, Propose, Reinforce, Summon, TakeAngel
+from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.movement import LORDS
 from moderator.rules.muster import MAX_HEIGHT, muster_options
@@ -207,7 +208,7 @@ def no_more(state: GameState, player: str) -> list[ev.Event]:
     return [ev.NoMoreProposals(player=player, visible_to=both)]
 
 
-def fight(state: GameState, player: str) -> list[ev.Event]:
+def fight(state: GameState, player: str, dice: Dice) -> list[ev.Event]:
     """2.5.5/2.5.6: after the opponent's "no more proposals", choose battle."""
     eng = check_turn(state, player)
     if eng.no_more is None or eng.no_more == player:
@@ -216,7 +217,7 @@ def fight(state: GameState, player: str) -> list[ev.Event]:
             "you may choose to fight only after your opponent declares no more proposals "
             "(Complete Sequence 2.5.5)",
         )
-    return battle.start(state, eng)
+    return battle.start(state, eng, dice)
 
 
 # -- 2.5.6.5: reinforcement and summons after winning ------------------------------------

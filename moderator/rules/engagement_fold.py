@@ -170,7 +170,10 @@ def _player_eliminated(state: GameState, e: ev.PlayerEliminated) -> GameState:
     caretaker, dead = set_aside(state, (c for _, contents in e.legions for c in contents))
     players = update_player(state, e.player, eliminated=True)
     gains = dict(e.half_points)
+    # 4.6: the markers of the eliminated Titan's player; 21.3 TITANplus: his eight.
     loser_markers = state.player(e.player).markers
+    if state.variant.options.markers_per_titan_eliminated:
+        loser_markers = loser_markers[: state.variant.options.markers_per_titan_eliminated]
     new_players = []
     for p in players:
         changes: dict[str, Any] = {}

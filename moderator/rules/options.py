@@ -43,9 +43,10 @@ class RuleOptions:
     #: 4.2: the legion markers each player has; 21.3 TITANplus: eight (the first eight
     #: of his colour).
     markers_per_player: int = 12
-    #: 4.6: the markers a player gains from each Titan he eliminates, of those the
-    #: loser had (all of them in the standard game); 21.3 TITANplus: eight.
-    markers_per_titan_eliminated: int = 12
+    #: How many of the eliminated player's markers the slayer of a Titan gains, his own
+    #: colour's first: 0 is all of them, those he took from others too (4.6, Wolff
+    #: 4.6); 21.3 TITANplus: "his eight markers".
+    markers_per_titan_eliminated: int = 0
     #: Which battleland a land with more than one is fought on (Badlands, placement.toml):
     #: "fixed", the land's placed battleland (Colossus's Badlands board; a variant without
     #: placement has one per terrain); "defender-roll", the original Badlands rule: the
@@ -87,6 +88,8 @@ class RuleOptions:
         }
 
 
+#: The least value of a number option (the others: 0).
+_LEAST = {"markers_per_player": 1}
 #: The values ``battleland_choice`` may take.
 BATTLELAND_CHOICES = ("fixed", "defender-roll")
 
@@ -97,8 +100,9 @@ def _check_value(name: str, value: object) -> str:
     if isinstance(default, bool):
         return "" if isinstance(value, bool) else "true or false"
     if isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
-        return "" if ok else "a whole number above 0"
+        least = _LEAST.get(name, 0)
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= least
+        return "" if ok else f"a whole number, {least} or more"
     if name == "battleland_choice":
         return "" if value in BATTLELAND_CHOICES else " or ".join(map(repr, BATTLELAND_CHOICES))
     return "" if isinstance(value, type(default)) else type(default).__name__

@@ -131,7 +131,8 @@ def _players(
         tower = int(item["tower"])
         if tower not in towers:
             raise _bad(f"{name}'s tower must be one of {', '.join(map(str, towers))}")
-        markers = tuple(item.get("markers") or [m for m, _ in variant.markers[colour]])
+        dealt = variant.markers[colour][: variant.options.markers_per_player]  # 4.2, 21.3
+        markers = tuple(item.get("markers") or [m for m, _ in dealt])
         out.append(
             (
                 name,

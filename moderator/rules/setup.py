@@ -79,7 +79,9 @@ def choose_colour(state: GameState, cmd: ChooseColour) -> list[ev.Event]:
         raise RuleError(
             "E-COLOUR", f"{cmd.colour!r} is not a free colour; choose one of: {', '.join(free)}"
         )
-    markers = tuple(code for code, _ in variant.markers[colour])
+    # 4.2: his colour's markers; 21.3 TITANplus: only the first eight of them.
+    dealt = variant.markers[colour][: variant.options.markers_per_player]
+    markers = tuple(code for code, _ in dealt)
     return [ev.ColourChosen(player=cmd.player, colour=colour, markers=markers)]
 
 

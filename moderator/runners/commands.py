@@ -40,6 +40,7 @@ def start_game(
     allow_secrets: bool = False,
     time_limits: TimeLimits | None = None,
     ends_at: datetime | None = None,
+    variant: str = STANDARD,
 ) -> GameState:
     """
     A game by mail for the players registered with ``addresses`` (``service.games.NewGame``),
@@ -49,7 +50,8 @@ def start_game(
         StartError: the game cannot be started as asked.
     """
     ask = games.NewGame(
-        game_id, tuple(addresses), sender, seed, insecure_seed, allow_secrets, time_limits, ends_at
+        game_id, tuple(addresses), sender, seed, insecure_seed, allow_secrets, time_limits,
+        ends_at, variant,
     )
     return _state_of(unit.run(store, lambda lookup, now: games.start_game(ask, lookup, now)))
 

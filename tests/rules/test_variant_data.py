@@ -145,3 +145,23 @@ def test_a_base_that_is_not_shipped_is_refused(tmp_path: Path) -> None:
 
 def test_a_directory_without_variant_toml_is_refused(tmp_path: Path) -> None:
     _refused(tmp_path, "variant.toml", r"the file is missing")
+
+
+def test_an_option_value_the_rules_do_not_know_is_refused(tmp_path: Path) -> None:
+    copy = _broken(tmp_path, "badlands", "variant.toml", '"defender-roll"', '"coin"')
+    _refused(copy, "badlands/variant.toml", r"battleland_choice must be 'fixed' or 'defender-roll'")
+
+
+def test_an_option_the_rules_do_not_have_is_refused(tmp_path: Path) -> None:
+    copy = _broken(tmp_path, "titanplus", "variant.toml", "markers_per_player = 8", "markers = 8")
+    _refused(copy, "titanplus/variant.toml", r"there is no rule option 'markers'")
+
+
+def test_the_options_of_each_variant() -> None:
+    """21.3: TITANplus's markers; Badlands: the defender's roll, or Colossus's placement."""
+    assert load_variant("standard").options.changed() == {}
+    assert load_variant("titanplus").options.changed() == {
+        "markers_per_player": 8, "markers_per_titan_eliminated": 8,
+    }  # fmt: skip
+    assert load_variant("badlands").options.battleland_choice == "defender-roll"
+    assert load_variant("badlands-fixed").options.battleland_choice == "fixed"

@@ -19,6 +19,7 @@ from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import STANDARD
 from moderator.schedule.record import GameRecord
 from moderator.usecases.games.dice import BoundDice, CountingDice, seal_order, sealed_start
 
@@ -62,12 +63,14 @@ def play_robot_game(
     max_actions: int = 200_000,
     *,
     bound: str | None = None,
+    variant: str = STANDARD,
 ) -> RobotGameSummary:
     """
     A whole game between robots, in memory.  ``progress(state)`` is called at the start
     of every turn (round) and once at the end.  ``bound`` names the game and plays it
     with dice bound as by mail (``play.dice``), each order as if from a mail of its own,
-    with the audit's notes in the events, as a game by mail has them.
+    with the audit's notes in the events, as a game by mail has them.  ``variant``
+    names the game's variant (docs/variants.md).
     """
     names = list(DEFAULT_NAMES[:players]) if isinstance(players, int) else list(players)
     if seed is None:
@@ -81,7 +84,7 @@ def play_robot_game(
         dice.at(1)
         record = GameRecord(dice=dice.record())
     rng = random.Random(f"robots:{seed}")
-    events = setup.start_game(names, dice)
+    events = setup.start_game(names, dice, variant=variant)
     events += advance(replay(events))
     events, record = sealed_start(events, dice, record)
     state = replay(events)

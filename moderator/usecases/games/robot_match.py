@@ -25,6 +25,7 @@ from moderator.rules.decide import advance, decide
 from moderator.rules.evolve import evolve, replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import STANDARD
 from moderator.usecases.games.dice import CountingDice
 from moderator.usecases.games.robot_games import DEFAULT_NAMES
 
@@ -53,6 +54,8 @@ class MatchResult:
     #: processor seconds each decision took, by robot kind.
     decisions: dict[str, list[float]] = field(default_factory=dict, repr=False)
     state: GameState | None = field(default=None, repr=False)
+    #: the game's variant (docs/variants.md).
+    variant: str = STANDARD
 
     @property
     def draw(self) -> bool:
@@ -61,6 +64,7 @@ class MatchResult:
     def to_json(self) -> dict[str, object]:
         return {
             "seed": self.seed,
+            "variant": self.variant,
             "seats": [{"player": s, "robot": self.kinds[s]} for s in self.seats],
             "placement": self.placement,
             "winner": self.winner,
@@ -110,6 +114,7 @@ def play_match(
     *,
     names: Sequence[str] | None = None,
     max_actions: int = MAX_ACTIONS,
+    variant: str = STANDARD,
 ) -> MatchResult:
     """A whole game, seat i played by a robot of ``kinds[i]`` (see the module note)."""
     seats = list(names or DEFAULT_NAMES[: len(kinds)])
@@ -117,7 +122,7 @@ def play_match(
     started, cpu_started = time.perf_counter(), time.process_time()
     dice = CountingDice(seed=seed)
     rngs = {s: random.Random(f"robot:{seed}:{s}:{kind_of[s]}") for s in seats}
-    events = setup.start_game(seats, dice)
+    events = setup.start_game(seats, dice, variant=variant)
     events += advance(replay(events))
     state = replay(events)
     eliminated: list[list[str]] = []
@@ -153,4 +158,5 @@ def play_match(
         cpu_seconds=time.process_time() - cpu_started,
         decisions=decisions,
         state=state,
+        variant=variant,
     )

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from moderator.ports import Lookup, Outcome, game_write
 from moderator.ports.errors import GameNotFoundError
+from moderator.rules.variant import STANDARD
 from moderator.schedule.record import GameRecord
 from moderator.schedule.timing import TimeLimits
 from moderator.usecases.games import notify
@@ -44,6 +45,8 @@ class NewGame:
     allow_secrets: bool = False
     time_limits: TimeLimits | None = None
     ends_at: datetime | None = None
+    #: the game's variant (docs/variants.md): TITANplus, Badlands...
+    variant: str = STANDARD
 
 
 def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
@@ -74,7 +77,7 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
     try:
         planned, state = plan_game(
             ask.game_id, names, ask.seed, None, None, now, ask.time_limits, ask.ends_at, seats,
-            bound=True, insecure_seed=ask.insecure_seed,
+            bound=True, insecure_seed=ask.insecure_seed, variant=ask.variant,
         )
     except GameError as exc:
         raise StartError(str(exc)) from exc
