@@ -6,7 +6,8 @@ creates, upgrades and checks the database; ``play`` runs a whole game between ro
 players; ``serve``, ``game``, ``player`` and ``tournament`` run play by mail (the
 director role, tournaments created and scored by hand); ``demo`` shows it all on an
 embedded mail hub; ``simulate`` plays robot games through the mail service in one
-process and counts what they cost; ``verify`` checks a finished game's audit bundle.  The work is done in ``moderator.usecases`` and ``moderator.store``; this package
+process and counts what they cost; ``verify`` checks a finished game's audit bundle;
+``variant`` lists the shipped variants and checks a group's own.  The work is done in ``moderator.usecases`` and ``moderator.store``; this package
 only reads options and prints.
 
 One module per command group: ``local``, ``db``, ``service`` (serve, worker,
@@ -33,6 +34,7 @@ from moderator.cli import (
     service,
     simulate,
     tournament,
+    variants,
     verify,
 )
 
@@ -57,6 +59,7 @@ app.add_typer(service.game_app, name="game")
 app.command("demo")(demo.demo)
 app.command("simulate")(simulate.simulate)
 app.command("verify")(verify.verify)
+app.add_typer(variants.app, name="variant")
 app.add_typer(tournament.player_app, name="player")
 app.add_typer(tournament.tournament_app, name="tournament")
 

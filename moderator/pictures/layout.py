@@ -2,9 +2,9 @@
 Where the lands of the masterboard lie, and the shapes drawn for them.
 
 The rules never need positions (movement follows the signs, not geometry), so the
-layout lives in a file of its own, ``rules/data/standard/masterboard_layout.toml``, next
-to the board it places, and only the pictures read it.  It is the one masterboard drawn
-so far: a variant with a board of its own brings its layout beside it.  It is read through
+layout lives in a file of its own, ``rules/data/<variant>/masterboard_layout.toml``, next
+to the board it places, and only the pictures read it; a variant on the standard board
+takes the standard layout through its ``based_on``.  It is read through
 :mod:`importlib.resources`, like the rest of the board data, so an installed wheel
 draws without a source checkout.
 
@@ -20,10 +20,9 @@ import functools
 import math
 import tomllib
 from dataclasses import dataclass
-from importlib.resources import files
 
 from moderator.pictures.svg import Point
-from moderator.rules.variant import STANDARD
+from moderator.rules.variant import STANDARD, variant_file
 
 SQRT3 = math.sqrt(3.0)
 
@@ -44,9 +43,10 @@ class Cell:
 
 
 @functools.cache
-def board_layout() -> dict[int, Cell]:
-    """Land number -> its cell, read once from ``masterboard_layout.toml``."""
-    resource = files("moderator.rules") / "data" / STANDARD / "masterboard_layout.toml"
+def board_layout(variant: str = STANDARD) -> dict[int, Cell]:
+    """Land number -> its cell, read once from the variant's ``masterboard_layout.toml``
+    (its own, or its base's: TITANplus and Badlands are drawn on the standard board)."""
+    resource = variant_file(variant, "masterboard_layout.toml")
     raw = tomllib.loads(resource.read_text(encoding="utf-8"))
     cells: dict[int, Cell] = {}
     for key, entry in raw["land"].items():

@@ -22,6 +22,7 @@ from typing import Any
 from moderator.pictures import signs, svg
 from moderator.pictures.layout import Cell, Grid, board_layout
 from moderator.reporting.views import view_variant
+from moderator.rules.variant import Land, Variant
 
 WIDTH = 800
 MARGIN = 8
@@ -75,15 +76,25 @@ def _marker_box(
     ]
 
 
-def _land(grid: Grid, cell: Cell, terrain: str) -> list[str]:
-    """The land itself: its hexagon in its terrain's colour, its number and terrain."""
+def _name(variant: Variant, land: Land) -> str:
+    """What a land is called under its number: its terrain, or the battleland always
+    fought on it where the variant places one of its own (Badlands' Fort)."""
+    placed = land.battleland
+    if not placed or (placed in variant.alternates.values() and variant.options.battleland_choice != "fixed"):
+        return land.terrain
+    return placed
+
+
+def _land(grid: Grid, cell: Cell, terrain: str, name: str = "") -> list[str]:
+    """The land itself: its hexagon in its terrain's colour, its number and its name."""
+    terrain_name = name or terrain
     out = [svg.polygon(grid.outline(cell), svg.TERRAIN_FILL.get(terrain, "#dddddd"), svg.INK, 1.2)]
     x = grid.centre_x(cell)
     top, bottom = _band(grid, cell, NUMBER_BAND)
     out.append(svg.text(x, _baseline(top, bottom, 12), str(cell.number), 12, bold=True))
     top, bottom = _band(grid, cell, TERRAIN_BAND)
-    size = svg.fitting(terrain, 8, TERRAIN_ROOM, bold=False)  # clear of the signs
-    out.append(svg.text(x, _baseline(top, bottom, size), terrain, size))
+    size = svg.fitting(terrain_name, 8, TERRAIN_ROOM, bold=False)  # clear of the signs
+    out.append(svg.text(x, _baseline(top, bottom, size), terrain_name, size))
     return out
 
 
@@ -180,9 +191,10 @@ def masterboard_layers(
     the board's pixels and draws only the second for each report.
     """
     grid = _grid()
-    layout = board_layout()
+    variant = view_variant(view)
+    layout = board_layout(variant.name)
     outlined = sorted(set(changed) & set(layout))
-    lands = view_variant(view).lands
+    lands = variant.lands
     colours = svg.player_colours(view["players"])
     by_land: dict[int, list[Mapping[str, Any]]] = {}
     for legion in sorted(view["legions"], key=lambda lg: str(lg["marker"])):
@@ -202,7 +214,7 @@ def masterboard_layers(
         ),
     ]
     for number in sorted(layout):
-        board += _land(grid, layout[number], lands[number].terrain)
+        board += _land(grid, layout[number], lands[number].terrain, _name(variant, lands[number]))
         body += _markers(grid, layout[number], by_land.get(number, []), colours)
     for number in sorted(layout):
         board += signs.land_signs(grid, lands[number], layout)

@@ -19,6 +19,7 @@ from moderator.reporting.wording import (
 from moderator.rules import events as ev
 from moderator.rules.battlefield import ATTACKER
 from moderator.rules.state import GameState
+from moderator.rules.variant import STANDARD, load_variant
 
 #: Masterboard event class -> its describer.
 DESCRIBERS: Describers = {}
@@ -31,7 +32,14 @@ _on = registrar(DESCRIBERS)
 @_on(ev.GameCreated)
 def _game_created(e: ev.GameCreated, state: GameState) -> str:
     dice = " (with scripted dice)" if e.scripted_dice else ""
-    return f"A game of Titan was created for {_and(e.players)}{dice}"
+    return f"A game of {_game_of(e.variant)} was created for {_and(e.players)}{dice}"
+
+
+def _game_of(variant: str) -> str:
+    """The game's name in a history: Titan, or its variant's title and name."""
+    if variant == STANDARD:
+        return "Titan"
+    return f"{load_variant(variant).title} (variant {variant})"
 
 
 @_on(ev.TowersRolled)
@@ -62,8 +70,9 @@ def _position_loaded(e: ev.PositionLoaded, state: GameState) -> str:
         f"{name} ({colour}, tower {tower}, {score} points{', out' if out else ''})"
         for name, colour, tower, score, out, _ in e.players
     )
+    game = "The game" if e.variant == STANDARD else f"The game of {_game_of(e.variant)}"
     return (
-        f"The game was restored from a position at turn {e.turn}, {e.active} to play "
+        f"{game} was restored from a position at turn {e.turn}, {e.active} to play "
         f"({e.step} step): {who}; {len(e.legions)} legions on the board"
     )
 

@@ -299,5 +299,7 @@ def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
         "owners": [{"name": o, "legions": lgs} for o, lgs in by_owner.items() if lgs],
         "dead": list(view["dead"].items()),
         "name_width": max([10, *(len(p["name"]) for p in view["players"])]),
+        # the variant's title where it is not the standard game (docs/variants.md)
+        "variant": None if variant.name == STANDARD else f"{variant.title} (variant {variant.name})",
     }
 

@@ -51,6 +51,7 @@ __all__ = [
     "load_variant_from",
     "register_variant",
     "shipped_variants",
+    "variant_file",
     "variant_names",
 ]
 
