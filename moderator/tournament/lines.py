@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from moderator.rules.variant import STANDARD
 from moderator.tournament.errors import E_SYNTAX, TournamentError
 from moderator.tournament.settings import GameEndRule, Scoring, Settings
 
@@ -47,7 +48,7 @@ ADDRESS = r"[^\s@<>]+@[^\s@<>]+"
 USAGE = {
     "create": (
         "tournament create NAME [players N] [rounds N] [games N] [days N | to-the-end] "
-        "[reliability PERCENT] [scoring places|winner] [secrets yes|no] "
+        "[reliability PERCENT] [scoring places|winner] [secrets yes|no] [variant NAME] "
         "[timing KEY=VALUE ...] [absence KEY=VALUE ...]"
     ),
     "join": "join tournament NAME",
@@ -175,7 +176,7 @@ def _settings(words: list[str], line: str) -> Settings:
         elif word in ("to-the-end", "to_the_end"):
             values["to_the_end"] = True
             index += 1
-        elif word in ("scoring", "secrets"):
+        elif word in ("scoring", "secrets", "variant"):
             if index + 1 >= len(words):
                 raise fail(f"'{word}' needs a value after it")
             values[word] = words[index + 1].lower()
@@ -208,4 +209,5 @@ def _settings(words: list[str], line: str) -> Settings:
         allow_secrets=secrets == "yes",
         time_limits=maps["timing"],
         absence=maps["absence"],
+        variant=values.get("variant", STANDARD),
     )

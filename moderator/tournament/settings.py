@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from moderator.rules.variant import STANDARD, shipped_variants
 from moderator.tournament.errors import E_SETTINGS, TournamentError
 
 #: Titan takes 2 to 6 players.
@@ -67,6 +68,8 @@ class Settings:
     time_limits: Mapping[str, Any] = field(default_factory=dict)
     #: Opaque: the absence budget (read by the deadline service).
     absence: Mapping[str, Any] = field(default_factory=dict)
+    #: The variant every game of the tournament is played in (docs/variants.md).
+    variant: str = STANDARD
 
     def check(self) -> None:
         """
@@ -77,6 +80,9 @@ class Settings:
         _within("rounds", self.rounds, 1, MAX_ROUNDS)
         _within("games", self.max_games, 1, MAX_SIMULTANEOUS)
         _within("reliability", self.min_reliability, 0, 100)
+        if self.variant not in shipped_variants():
+            known = ", ".join(shipped_variants())
+            raise TournamentError(E_SETTINGS, f"there is no variant {self.variant!r}; variants: {known}")
         if self.game_end is GameEndRule.TIME_LIMIT:
             if self.time_limit_days is None:
                 raise TournamentError(E_SETTINGS, "a time limit needs its length: 'days N'")
@@ -116,6 +122,8 @@ class Settings:
             f"Minimum reliability to join: {self.min_reliability}%",
             f"Secret lines allowed: {'yes' if self.allow_secrets else 'no (sign your mails)'}",
         ]
+        if self.variant != STANDARD:
+            lines.append(f"Variant: {self.variant} (docs/variants.md)")
         if self.time_limits:
             lines.append("Time limits: " + _pairs(self.time_limits))
         if self.absence:
@@ -135,6 +143,7 @@ class Settings:
             "allow_secrets": self.allow_secrets,
             "time_limits": dict(self.time_limits),
             "absence": dict(self.absence),
+            "variant": self.variant,
         }
 
     @classmethod
@@ -151,6 +160,7 @@ class Settings:
             allow_secrets=bool(payload.get("allow_secrets", True)),
             time_limits=dict(payload.get("time_limits") or {}),
             absence=dict(payload.get("absence") or {}),
+            variant=str(payload.get("variant", STANDARD)),  # older tournaments: standard
         )
 
 

@@ -110,9 +110,9 @@ def _start(
     # from the round's seed, which draws the seats and may be known.
     dice = BoundDice(seed=seed, game=formed.game, trigger="start")
     dice.at(1)
-    events = setup.start_game(names, dice)
-    events += advance(replay(events))
     settings = state.settings
+    events = setup.start_game(names, dice, variant=settings.variant)
+    events += advance(replay(events))
     record = GameRecord(
         players=tuple(names),
         dice=dice.record(),
