@@ -54,6 +54,10 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/templates/player.history.txt.j2",
         "moderator/usecases/mail/handler.py",
         "moderator/rules/data/standard/masterboard_layout.toml",
+        "moderator/rules/data/standard/variant.toml",
+        "moderator/rules/data/titanplus/muster.toml",
+        "moderator/rules/data/badlands/placement.toml",
+        "moderator/rules/data/badlands-fixed/variant.toml",
         "moderator/pictures/fonts/DejaVuSans.ttf",
         "moderator/pictures/fonts/DejaVuSans-Bold.ttf",
         "moderator/pictures/fonts/LICENSE-DejaVu.txt",
@@ -102,7 +106,8 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Turn 2, Ann's turn: split step" in result.stdout
-    assert "variants standard\n" in result.stdout  # the one variant shipped, from the wheel
+    # every shipped variant comes with the wheel, and loads (checked) from it
+    assert "variants badlands badlands-fixed standard titanplus\n" in result.stdout
     assert f"schema (None, '{migrate.HEAD}')" in result.stdout  # migrations run without an alembic.ini
     assert f"fonts {target}" in result.stdout  # the pictures' fonts come with the wheel
     assert "png " in result.stdout
