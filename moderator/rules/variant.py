@@ -72,7 +72,11 @@ def _data_root() -> Traversable:
 def shipped_variants() -> tuple[str, ...]:
     """The variants the moderator ships and offers: one folder each under ``rules/data/``."""
     return tuple(
-        sorted(d.name for d in _data_root().iterdir() if d.is_dir() and (d / "variant.toml").is_file())
+        sorted(
+            d.name
+            for d in _data_root().iterdir()
+            if d.is_dir() and any((d / f).is_file() for f in ("variant.toml", "masterboard.toml"))
+        )
     )
 
 

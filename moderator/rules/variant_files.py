@@ -69,7 +69,11 @@ def read_sources(directory: Traversable, label: str, resolve: Resolver) -> dict[
 
     ``label`` is how messages name the directory (``titanplus`` or a path).
     """
-    meta = _parse(directory / "variant.toml", f"{label}/variant.toml")
+    # a directory without variant.toml is a variant of its files alone (no base, no options)
+    has_meta = (directory / "variant.toml").is_file() or not (directory / "masterboard.toml").is_file()
+    meta = _parse(directory / "variant.toml", f"{label}/variant.toml") if has_meta else Source(
+        f"{label}/variant.toml", {}
+    )
     found: dict[str, Source] = {"variant.toml": meta}
     base = meta.tables.get("based_on")
     seen = {label}
