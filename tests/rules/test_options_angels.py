@@ -209,3 +209,19 @@ def test_003_6_4_defending_legions_have_first_call_on_scarce_characters() -> Non
         cmd.Muster(player="Ann", marker="Rd03", creature="Cyclops", showing=("Gargoyle", "Gargoyle")),
         "E-MUSTER",
     )
+
+
+def test_003_later_edition_variant_plays_the_later_editions_options() -> None:
+    """The shipped later-edition variant: the standard game's data with 003's options (17.3, 17.4)."""
+    later, standard = load_variant("later-edition"), load_variant(STANDARD)
+    assert later.options.changed() == {"angel_in_place_of_archangel": False}
+    assert later.options.angel_and_muster_below_six
+    assert later.lands == standard.lands and later.creatures == standard.creatures
+    assert later.muster_chains == standard.muster_chains
+
+
+def test_003_17_3_in_the_later_edition_the_archangel_while_one_is_left() -> None:
+    """003 17.3 in a game of the later-edition variant: at a multiple of 500, the Archangel only."""
+    game = _fight("later-edition", scores={"Ann": 480})
+    game.do(cmd.Concede(player="Bob"))
+    assert _angels(game) == ["Archangel"]
