@@ -43,10 +43,6 @@ class Lookup(Protocol):
         caches, built once by the composition root), or None: nothing is kept."""
         ...
 
-    def now(self) -> datetime:
-        """The store's time (the games' clock)."""
-        ...
-
     def player(self, address: str) -> Player | None:
         """The player registered with ``address`` (any case)."""
         ...
@@ -67,9 +63,12 @@ class Lookup(Protocol):
         """(game, seat) of every game the player with ``address`` sits in, by game."""
         ...
 
-    def mails_today(self, address: str, kinds: tuple[str, ...] | None = None) -> int:
+    def mails_today(
+        self, address: str, kinds: tuple[str, ...] | None = None, *, now: datetime
+    ) -> int:
         """Mails (of ``kinds``; one written without a kind counts as every kind) written
-        to ``address`` since midnight UTC of ``now()``."""
+        to ``address`` since midnight UTC of ``now`` (the runner's time: a use case
+        reads no clock)."""
         ...
 
     def earlier_copy(self, message: InboundMessage) -> int | None:

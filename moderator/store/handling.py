@@ -49,9 +49,6 @@ class SqlLookup:
         """The store's ``memo``: what the composition root keeps for the use cases."""
         return self._tx.store.memo
 
-    def now(self) -> datetime:
-        return self._tx.now()
-
     def player(self, address: str) -> Player | None:
         """The player registered with ``address`` (any case)."""
         return players.player_by_address(self._tx, address)
@@ -72,10 +69,11 @@ class SqlLookup:
         """(game, seat) of every game the player with ``address`` sits in."""
         return players.games_of(self._tx, address)
 
-    def mails_today(self, address: str, kinds: tuple[str, ...] | None = None) -> int:
-        """Mails (of ``kinds``) written to ``address`` since midnight UTC."""
-        now = self._tx.now().astimezone(UTC)
-        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    def mails_today(
+        self, address: str, kinds: tuple[str, ...] | None = None, *, now: datetime
+    ) -> int:
+        """Mails (of ``kinds``) written to ``address`` since midnight UTC of ``now``."""
+        midnight = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         return count_since(self._tx, address, midnight, kinds=kinds)
 
     def earlier_copy(self, message: InboundMessage) -> int | None:

@@ -73,6 +73,14 @@ class MemoryLookup:
 
     # -- the test's side --------------------------------------------------------------
 
+    def now(self) -> datetime:
+        """
+        The memory's own clock, as the SQL store's ``Tx.now``: it stamps the rows it
+        writes (outbox rows, inbound mail, seals, address changes).  Not part of the
+        ``Lookup`` port: a use case is handed its ``now`` by the runner (a test: by itself).
+        """
+        return self._clock()
+
     def set_now(self, now: datetime) -> None:
         self._clock = lambda: now
 
@@ -256,9 +264,6 @@ class MemoryLookup:
     def database(self) -> str:
         return self._database
 
-    def now(self) -> datetime:
-        return self._clock()
-
     def player(self, address: str) -> Player | None:
         wanted = normal_address(address)
         return next((p for p in self.tables.players.values() if p.address == wanted), None)
@@ -288,9 +293,10 @@ class MemoryLookup:
             if pid == player.id
         ]
 
-    def mails_today(self, address: str, kinds: tuple[str, ...] | None = None) -> int:
-        now = self.now().astimezone(UTC)
-        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    def mails_today(
+        self, address: str, kinds: tuple[str, ...] | None = None, *, now: datetime
+    ) -> int:
+        midnight = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         wanted = address.strip().lower()
         return sum(
             1

@@ -27,7 +27,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from moderator.letters import address, answers
 from moderator.letters.moments import moment_line
@@ -98,14 +98,19 @@ def is_address_line(line: str) -> bool:
 
 
 def handle(
-    mail: Mail, lookup: Lookup, *, moderator_address: str, checker: auth.SecretChecker
+    mail: Mail,
+    lookup: Lookup,
+    now: datetime,
+    *,
+    moderator_address: str,
+    checker: auth.SecretChecker,
 ) -> Outcome | Unauthenticated:
-    """What the mail's first address line does (see the module's text)."""
+    """What the mail's first address line does at ``now`` (see the module's text)."""
     line = next(line for line in mail.lines if is_address_line(line))
     letter = _Letter(mail, moderator_address)
     request = _REQUEST.match(line)
     if request:
-        return _ask(letter, lookup, checker, normal_address(request["old"]))
+        return _ask(letter, lookup, now, checker, normal_address(request["old"]))
     who = auth.identify(
         lookup, mail.sender, mail.signature, mail.secret, secrets_allowed=True, checker=checker
     )
@@ -115,7 +120,7 @@ def handle(
         return Unauthenticated(who.player, who.why, auth.how_to_authenticate(who.player, True))
     confirm = _CONFIRM.match(line)
     if confirm:
-        return _confirm(letter, lookup, who.player, confirm["token"])
+        return _confirm(letter, lookup, now, who.player, confirm["token"])
     if _CANCEL.match(line):
         return _cancel(letter, lookup, who.player)
     return letter.refuse(
@@ -152,7 +157,7 @@ class _Letter:
 
 
 def _ask(
-    letter: _Letter, lookup: Lookup, checker: auth.SecretChecker, old: str
+    letter: _Letter, lookup: Lookup, now: datetime, checker: auth.SecretChecker, old: str
 ) -> Outcome | Unauthenticated:
     """``change address from OLD``, from the new address."""
     mail = letter.mail
@@ -176,7 +181,7 @@ def _ask(
             ["Write from an address nobody registered, or ask the game master."],
         )
     token = secrets.token_hex(TOKEN_BYTES)
-    moment = moment_line(lookup.now() + CONFIRM_WITHIN, owner.time_zone)
+    moment = moment_line(now + CONFIRM_WITHIN, owner.time_zone)
     to_old = address.request(
         owner.address, new, token, key=method == auth.PGP, until=moment, others=letter.others
     )
@@ -211,14 +216,16 @@ def _pending(letter: _Letter, lookup: Lookup, player: Player) -> PendingAddressC
     return pending
 
 
-def _confirm(letter: _Letter, lookup: Lookup, player: Player, token: str) -> Outcome:
+def _confirm(
+    letter: _Letter, lookup: Lookup, now: datetime, player: Player, token: str
+) -> Outcome:
     """``confirm address TOKEN``, from the old address."""
     pending = _pending(letter, lookup, player)
     if isinstance(pending, Outcome):
         return pending
     forget = AddressChange(CANCEL, player.address)
     asked = moment_line(pending.requested_at, player.time_zone)
-    if lookup.now() - pending.requested_at > CONFIRM_WITHIN:
+    if now - pending.requested_at > CONFIRM_WITHIN:
         return letter.refuse(
             player,
             f"the change to {pending.new} asked on {asked} has expired: a change must be "

@@ -84,6 +84,7 @@ def handle(
     bounce: Bounce,
     game: GameContext | None,
     lookup: Lookup,
+    now: datetime,
     *,
     moderator_address: str,
     verp_key: bytes | None,
@@ -92,7 +93,7 @@ def handle(
     signer: str | None = None,
 ) -> Outcome | None:
     """
-    What a bounce does (see the module's text); None when it returns no mail of ours
+    What a bounce does at ``now`` (see the module's text); None when it returns no mail of ours
     (the handler drops it).  ``game`` is the message's own game, if the handler found
     one: its changes then go in the outcome's record, not in ``games``.  ``signer``: the
     fingerprint of the bounce's good signature, if it has one.
@@ -117,7 +118,6 @@ def handle(
     seat = _seat(played, mail.recipient)
     if played is None or seat is None:
         return marked
-    now = lookup.now()
     told = _told(lookup, gm_address, played, mail.recipient)
     verdict, record, change = _pause(played, seat, now, pause, told)
     shown = record.undelivered.get(seat)
@@ -237,14 +237,15 @@ class Cleared:
         return outcome
 
 
-def delivered(lookup: Lookup, player: Player, game: GameContext | None, sender: str) -> Cleared:
+def delivered(
+    player: Player, game: GameContext | None, lookup: Lookup, now: datetime, sender: str
+) -> Cleared:
     """
-    ``player``'s authenticated mail shows he reads his mail: his pause ends in every
+    ``player``'s authenticated mail shows he reads his mail: at ``now`` his pause ends in every
     game he sits in (``timing.resume``: the deadline he was on runs on with the time it
     had left), its ``BOUNCE_END`` row is closed, and those told of the pause hear it is
     over.  ``game`` is the message's own game, held by the runner.
     """
-    now = lookup.now()
     cleared = Cleared(game)
     others: list[GameWrite] = []
     mails: list[OutgoingMail] = []

@@ -11,7 +11,7 @@ Each check, and the answer of a mail that fails it, is here, so the order in whi
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from moderator.letters import answers
 from moderator.mail.intake import Disposition
@@ -26,13 +26,13 @@ _REGISTERED = "this address is registered already"
 
 
 def over_caps(
-    moderator_address: str, message: InboundMessage, read: ReadMail, lookup: Lookup
+    moderator_address: str, message: InboundMessage, read: ReadMail, lookup: Lookup, now: datetime
 ) -> Outcome:
     """A mail over the intake's caps: archived, not read, its registered sender told once a day."""
     why = read.over or ""
     player = lookup.player(read.hints.sender) if read.hints.sender else None
     note = f"over the intake's limits, not read: {why}"
-    if player is None or lookup.mails_today(player.address, (REFUSAL,)):
+    if player is None or lookup.mails_today(player.address, (REFUSAL,), now=now):
         return Outcome(rejected=True, note=note)
     replies = Replies.to(moderator_address, message, read)
     how = [
@@ -47,7 +47,7 @@ def over_caps(
 
 
 def cannot_read(
-    replies: Replies, lookup: Lookup, sender: str | None, disposition: Disposition
+    replies: Replies, lookup: Lookup, now: datetime, sender: str | None, disposition: Disposition
 ) -> Outcome:
     """An encrypted mail: its registered sender is told to sign instead."""
     player = lookup.player(sender) if sender else None
@@ -60,12 +60,13 @@ def cannot_read(
             "or plain text."
         )
     ]
-    return replies.refuse(lookup, player, why, how)
+    return replies.refuse(lookup, now, player, why, how)
 
 
 def seal(
     replies: Replies,
     lookup: Lookup,
+    now: datetime,
     sender: str | None,
     signature: auth.Signature,
     secret: str | None,
@@ -75,11 +76,11 @@ def seal(
     """
     The seal this mail will leave (``moderator.usecases.mail.seals``), or the refusal of a
     mail whose signature or secret text was used before, or whose signature is out
-    of the time ``window``.  None: nothing authenticates the mail (yet).
+    of the time ``window`` around ``now``.  None: nothing authenticates the mail (yet).
     """
     if signature.valid:
         found = seals.signature_seal(signature, window)
-        why = seals.age_problem(signature.signed_at, lookup.now(), window)
+        why = seals.age_problem(signature.signed_at, now, window)
     elif secret and sender:
         found, why = seals.secret_seal(sender, text), None
     else:
@@ -94,7 +95,7 @@ def seal(
     if owner is None:
         return Outcome(rejected=True, note=f"not answered: {note}")
     how = ["Write your orders in a new mail and sign it (or add your secret) again."]
-    refused = replies.refuse(lookup, owner, why, how)
+    refused = replies.refuse(lookup, now, owner, why, how)
     told = "refused" if refused.mails else "refused, not answered (refused today)"
     return replace(refused, note=f"{told}: {note}")
 
@@ -104,14 +105,16 @@ def sealed(outcome: Outcome, seal: Seal | None) -> Outcome:
     return outcome if seal is None else replace(outcome, seals=(*outcome.seals, seal))
 
 
-def registered(replies: Replies, lookup: Lookup, player: Player, *, proved: bool) -> Outcome:
+def registered(
+    replies: Replies, lookup: Lookup, now: datetime, player: Player, *, proved: bool
+) -> Outcome:
     """
     A sign-on from an address that is registered already: answered with what he may want
     instead, when the mail proved it is his; else refused like any mail that does not.
     """
     how = _registered_how(player)
     if not proved:
-        return replies.refuse(lookup, player, _REGISTERED, how)
+        return replies.refuse(lookup, now, player, _REGISTERED, how)
     texts = answers.refusal(replies.info, _REGISTERED, how, once=False)
     mail = replies.answer(player, REPLY, texts, None)
     return Outcome(mails=(mail,), rejected=True, note="a sign-on from a registered address")

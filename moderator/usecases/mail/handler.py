@@ -162,28 +162,30 @@ class MailGameHandler:
         read = self._read(message)
         if read.over is not None:
             log.warning("inbound message %s not read: %s", message.id, read.over)
-            return gate.over_caps(self.moderator_address, message, read, lookup)
+            return gate.over_caps(self.moderator_address, message, read, lookup, now)
         earlier = lookup.earlier_copy(message)
         if earlier is not None:
             return Outcome(rejected=True, note=f"a copy of message {earlier}: not read again")
         sender = read.hints.sender
-        answered = lookup.mails_today(sender, ANSWER_KINDS) if sender else None
+        answered = lookup.mails_today(sender, ANSWER_KINDS, now=now) if sender else None
         disposition = screen(
             read.msg, own_addresses=self.own_addresses, replies_today=answered, budget=self.budget
         )
         if disposition.action is Action.DROP:
-            bounced = self._bounce(read, game, lookup, disposition)
+            bounced = self._bounce(read, game, lookup, now, disposition)
             return bounced or Outcome(rejected=True, note=f"dropped: {reasons(disposition)}")
         if disposition.action is Action.HOLD:
             return Outcome(rejected=True, note=f"held for the moderator: {reasons(disposition)}")
         replies = Replies.to(self.moderator_address, message, read)
         if disposition.action is Action.REPLY_ONLY:
-            return gate.cannot_read(replies, lookup, sender, disposition)
+            return gate.cannot_read(replies, lookup, now, sender, disposition)
         signature = read.signature
         text = signature.text if signature.text is not None else read.extracted.text
         hints = read.signed_hints if signature.valid else read.hints
         lines, ignored = order_lines(text, max_lines=self.max_lines)
-        seal = gate.seal(replies, lookup, sender, signature, hints.secret, text, self.seal_window)
+        seal = gate.seal(
+            replies, lookup, now, sender, signature, hints.secret, text, self.seal_window
+        )
         if isinstance(seal, Outcome):  # used before, or a signature out of its time window
             return seal
         if any(address_change.is_address_line(line) for line in lines):
@@ -191,11 +193,11 @@ class MailGameHandler:
             mail = address_change.Mail(
                 hints.sender, lines, signature, hints.secret, replies.info, headers
             )
-            return gate.sealed(self._address_change(replies, lookup, mail), seal)
+            return gate.sealed(self._address_change(replies, lookup, now, mail), seal)
         signing_on = any(signon.is_signon(line) for line in lines)
         if signing_on and (not sender or lookup.player(sender) is None):
             return sign_on(
-                replies, read, lookup, lines, hints.secret, seal,
+                replies, read, lookup, now, lines, hints.secret, seal,
                 keyring=self.keyring, window=self.seal_window,
             )
         allowed = game.record.allow_secrets if game is not None else True
@@ -205,13 +207,14 @@ class MailGameHandler:
         if who.player is None:
             return Outcome(rejected=True, note=f"not answered: {who.why}")
         if not who.authenticated and signing_on:
-            return gate.registered(replies, lookup, who.player, proved=False)
+            return gate.registered(replies, lookup, now, who.player, proved=False)
         if not who.authenticated:
             how = auth.how_to_authenticate(who.player, allowed)
-            return replies.refuse(lookup, who.player, who.why, how)
+            return replies.refuse(lookup, now, who.player, who.why, how)
         player = who.player
         if signing_on:
-            return gate.sealed(gate.registered(replies, lookup, player, proved=True), seal)
+            registered = gate.registered(replies, lookup, now, player, proved=True)
+            return gate.sealed(registered, seal)
         ours, rest = tournaments.tournament_lines(lines)
         if ours:  # applied line by line, so they clear no bounces: his next game mail does
             game, unnamed = gate.trusted_game(read, game, lookup, player)
@@ -219,9 +222,10 @@ class MailGameHandler:
                 replies, game, lookup, player, who.method, ours, rest, ignored, now, unnamed
             )
             return gate.sealed(done, seal)
-        cleared = bounces.delivered(lookup, player, game, self.moderator_address)  # he reads mail
+        # he reads his mail: his bounce pauses end
+        cleared = bounces.delivered(player, game, lookup, now, self.moderator_address)
         played = self._game_mail(
-            replies, read, cleared.game, lookup, player, who.method, lines, ignored
+            replies, read, cleared.game, lookup, now, player, who.method, lines, ignored
         )
         return gate.sealed(cleared.keep(played), seal)
 
@@ -231,6 +235,7 @@ class MailGameHandler:
         read: ReadMail,
         game: GameContext | None,
         lookup: Lookup,
+        now: datetime,
         player: Player,
         method: str | None,
         lines: list[str],
@@ -247,11 +252,17 @@ class MailGameHandler:
             why = f"you have no seat in game {game.game_id}"
             return gate.no_game(replies, lookup, player, why)
         return play(
-            replies, game, lookup, player, seat, method, lines, ignored, self.aside_mails_a_day
+            replies, game, lookup, now, player, seat, method, lines, ignored,
+            self.aside_mails_a_day,
         )
 
     def _bounce(
-        self, read: ReadMail, game: GameContext | None, lookup: Lookup, disposition: Disposition
+        self,
+        read: ReadMail,
+        game: GameContext | None,
+        lookup: Lookup,
+        now: datetime,
+        disposition: Disposition,
     ) -> Outcome | None:
         """A dropped mail that is a bounce of a mail of ours (``bounces.handle``); else None."""
         bounce = bounce_of(read.msg, disposition)
@@ -263,6 +274,7 @@ class MailGameHandler:
             bounce,
             game,
             lookup,
+            now,
             moderator_address=self.moderator_address,
             verp_key=self.verp_key,
             gm_address=self.gm_address,
@@ -283,14 +295,14 @@ class MailGameHandler:
     # -- accounts ------------------------------------------------------------------------
 
     def _address_change(
-        self, replies: Replies, lookup: Lookup, mail: address_change.Mail
+        self, replies: Replies, lookup: Lookup, now: datetime, mail: address_change.Mail
     ) -> Outcome:
         """A change of address asked for, confirmed or cancelled (``address_change``)."""
         done = address_change.handle(
-            mail, lookup, moderator_address=self.moderator_address, checker=self.secrets
+            mail, lookup, now, moderator_address=self.moderator_address, checker=self.secrets
         )
         if isinstance(done, address_change.Unauthenticated):
-            return replies.refuse(lookup, done.player, done.why, done.how)
+            return replies.refuse(lookup, now, done.player, done.why, done.how)
         return done
 
 

@@ -68,6 +68,7 @@ def play(
     replies: Replies,
     game: GameContext,
     lookup: Lookup,
+    moment: datetime,
     player: Player,
     seat: str,
     method: str | None,
@@ -76,7 +77,7 @@ def play(
     aside_mails_a_day: int = notify.ASIDE_MAILS_A_DAY,
 ) -> Outcome:
     """
-    ``player``'s mail played in ``game`` as ``seat``: ``method`` is how the mail proved
+    ``player``'s mail played in ``game`` as ``seat`` at ``moment``: ``method`` is how the mail proved
     it is his (``auth.PGP``: the subject, which no signature covers, may not give the
     step reference), ``ignored`` the lines the intake set aside, for the reply.
     ``aside_mails_a_day``: the mails his shows and messages may cause another player
@@ -103,7 +104,6 @@ def play(
         and all(ev.is_aside(e) for e in lookup.events(game.game_id, after=quoted.version))
     ):
         problem = None  # only shows and messages since (Wolff 4.5): the step is the same
-    moment = lookup.now()
     record, absent, changes, moved = _absences(game, seat, player, away, moment)
     record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
     record, standing_told = _standing_orders(record, seat, standing_lines, game.state.variant)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from email.message import EmailMessage
 
 from moderator.letters import answers
@@ -50,6 +51,7 @@ class Replies:
     def refuse(
         self,
         lookup: Lookup,
+        now: datetime,
         player: Player,
         why: str,
         how: Sequence[str],
@@ -57,8 +59,9 @@ class Replies:
         kind: str = REFUSAL,
         per_day: int = auth.REFUSALS_PER_DAY,
     ) -> Outcome:
-        """A mail not carried out: ``per_day`` refusals of its ``kind`` a day to the address."""
-        if lookup.mails_today(player.address, (kind,)) >= per_day:
+        """A mail not carried out: ``per_day`` refusals of its ``kind`` a day (UTC, of
+        ``now``) to the address."""
+        if lookup.mails_today(player.address, (kind,), now=now) >= per_day:
             return Outcome(rejected=True, note=f"refused, not answered (refused today): {why}")
         texts = answers.refusal(self.info, why, how, per_day=per_day, time_zone=player.time_zone)
         mail = self.answer(player, kind, texts, None)

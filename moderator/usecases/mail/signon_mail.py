@@ -10,7 +10,7 @@ most ``signon.REFUSALS_PER_DAY`` a day, since the sender is nobody yet.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from moderator.letters import answers
 from moderator.mail.signatures import Verifier
@@ -28,6 +28,7 @@ def sign_on(
     replies: Replies,
     read: ReadMail,
     lookup: Lookup,
+    now: datetime,
     lines: list[str],
     secret: str | None,
     seal: Seal | None,
@@ -38,7 +39,7 @@ def sign_on(
     """
     ``signon NAME`` from an address nobody registered (see ``signon``); ``secret``: the
     mail's secret line, ``seal``: what the mail leaves if it counts, ``window``: how old
-    its signature may be.  Every refusal is answered, with what to do, up to
+    its signature may be at ``now``.  Every refusal is answered, with what to do, up to
     ``signon.REFUSALS_PER_DAY`` a day.
     """
     address = normal_address(read.hints.sender or "")
@@ -65,7 +66,7 @@ def sign_on(
         if key is not None and checked:  # the signature is good now: count it once
             seal = seals.signature_seal(checked[-1], window)
             used = lookup.seal_used(seal.digest)
-            late = seals.age_problem(checked[-1].signed_at, lookup.now(), window)
+            late = seals.age_problem(checked[-1].signed_at, now, window)
             why = seals.replay_answer(used, secret=False) if used else late
             key = key if why is None else None
         elif key is None and checked and not checked[-1].valid:
@@ -81,7 +82,7 @@ def sign_on(
         )
     if why is not None:
         return replies.refuse(
-            lookup, stranger, why, how, kind=SIGNON_REFUSAL, per_day=signon.REFUSALS_PER_DAY
+            lookup, now, stranger, why, how, kind=SIGNON_REFUSAL, per_day=signon.REFUSALS_PER_DAY
         )
     zone = req.time_zone or "UTC"
     hashed = hash_secret(secret) if secret is not None else None

@@ -67,6 +67,6 @@ def tournament(
     held, sitting = game, seat
 
     def played(lookup: Lookup, now: datetime) -> Outcome:
-        return play(replies, held, lookup, player, sitting, method, rest, ignored)
+        return play(replies, held, lookup, now, player, sitting, method, rest, ignored)
 
     return done.followed_by(played)
