@@ -29,6 +29,10 @@ from moderator.store.unit_of_work import write
 CONFLICT_RETRIES = 5
 
 Decide = Callable[[Lookup, datetime], Outcome]
+#: What applies one ``Work`` (``store.unit_of_work.write`` in the runner's transaction;
+#: the recording unit of work's ``write`` on memory): (work, inbound_id, about, guess)
+#: -> each written game's new last sequence number.
+Writer = Callable[[Work, int | None, str | None, bool], dict[str, int]]
 T = TypeVar("T")
 
 
@@ -92,8 +96,29 @@ def apply(
     about: str | None = None,
     done: Callable[[Outcome], MessageDone] | None = None,
 ) -> Outcome:
+    """``apply_with`` the store's one writer, ``unit_of_work.write``, in ``tx``."""
+
+    def writer(work: Work, inbound: int | None, game_id: str | None, guess: bool) -> dict[str, int]:
+        return write(tx, work, inbound_id=inbound, game_id=game_id, guess=guess)
+
+    return apply_with(
+        writer, lookup, outcome, now, game=game, inbound_id=inbound_id, about=about, done=done
+    )
+
+
+def apply_with(
+    writer: Writer,
+    lookup: Lookup,
+    outcome: Outcome,
+    now: datetime,
+    *,
+    game: GameContext | None = None,
+    inbound_id: int | None = None,
+    about: str | None = None,
+    done: Callable[[Outcome], MessageDone] | None = None,
+) -> Outcome:
     """
-    Write ``outcome`` in ``tx``, then decide and write each outcome it is followed by
+    Write ``outcome`` with ``writer``, then decide and write each outcome it is followed by
     (their mails all with the last, in order); returns them merged (``merged``).  ``game``: the game the outcomes' own events are
     about (its context moves on with each write); ``inbound_id``: the mail that caused
     them; ``about``: the game their mails are about (without it, and without an
@@ -114,7 +139,7 @@ def apply(
             work = replace(work, mails=tuple(m for o in applied for m in o.mails))
             if done is not None:
                 work += Work(message=done(merged(applied)))
-        heads = write(tx, work, inbound_id=inbound_id, game_id=about, guess=inbound_id is None)
+        heads = writer(work, inbound_id, about, inbound_id is None)
         if game is not None and (outcome.events or outcome.record is not None):
             moved = work.games[0]
             state = moved.state if moved.state is not None else game.state
@@ -181,4 +206,15 @@ def read(store: EventStore, look: Callable[[Lookup, datetime], T]) -> T:
         return look(SqlLookup(tx), tx.now())
 
 
-__all__ = ["CONFLICT_RETRIES", "DecisionError", "GameBusyError", "apply", "merged", "read", "run", "work_of"]
+__all__ = [
+    "CONFLICT_RETRIES",
+    "DecisionError",
+    "GameBusyError",
+    "Writer",
+    "apply",
+    "apply_with",
+    "merged",
+    "read",
+    "run",
+    "work_of",
+]

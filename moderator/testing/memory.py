@@ -46,6 +46,7 @@ from moderator.rules.events import Event
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState, Step
 from moderator.schedule.record import GameRecord
+from moderator.testing import memory_deadlines
 from moderator.testing.memory_tables import StoredGame, StoredTournament, Tables
 from moderator.tournament import events as tev
 from moderator.tournament.state import replay as fold
@@ -397,17 +398,15 @@ class MemoryLookup:
                     tallies[event.player] = (had[0] + event.on_time, had[1] + event.timeouts)
         return tallies.get(normal_address(address), (0, 0))
 
-    # The memory keeps a game's deadline changes as applied (``StoredGame.deadlines``),
-    # not deadline rows: it has no row to hand the clock, and no heartbeat.
-
     def deadline(self, deadline_id: int) -> Deadline | None:
-        return None
+        return self.tables.deadlines.get(deadline_id)
 
     def open_deadlines(self) -> list[Deadline]:
-        return []
+        return memory_deadlines.open_rows(self.tables)
 
     def heartbeat(self) -> datetime | None:
-        return None
+        return self.tables.heartbeat
+
 
 def _same_bytes(a: bytes, b: bytes) -> bool:
     return hashlib.sha256(a).digest() == hashlib.sha256(b).digest()

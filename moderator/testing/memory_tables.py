@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from moderator.ports.deadlines import DeadlineChange
+from moderator.ports.deadlines import Deadline
 from moderator.ports.mail import InboundMessage, StoredMail
 from moderator.ports.players import PendingAddressChange, Player
 from moderator.ports.writes import UsedSeal
@@ -28,15 +29,9 @@ class StoredGame:
     events: list[Event] = field(default_factory=list)
     state: GameState = field(default_factory=GameState)
     seats: dict[str, int] = field(default_factory=dict)  # seat -> player id
-    deadlines: list[DeadlineChange] = field(default_factory=list)  # as applied, in order
 
     def copy(self) -> StoredGame:
-        return dataclasses.replace(
-            self,
-            events=list(self.events),
-            seats=dict(self.seats),
-            deadlines=list(self.deadlines),
-        )
+        return dataclasses.replace(self, events=list(self.events), seats=dict(self.seats))
 
 
 @dataclass(slots=True)
@@ -59,12 +54,14 @@ class Tables:
     outbox: list[StoredMail] = field(default_factory=list)
     inbound: list[InboundMessage] = field(default_factory=list)
     seals: dict[str, UsedSeal] = field(default_factory=dict)
-    #: Deadline rows closed by id, and the new status (``Work.closed``).
-    closed: dict[int, str] = field(default_factory=dict)
+    #: The deadline rows by id, open and closed (``moderator.testing.memory_deadlines``).
+    deadlines: dict[int, Deadline] = field(default_factory=dict)
     #: Outbox ids by Message-ID, for ``outbox_mail_by_message_id``.
     message_ids: dict[str, int] = field(default_factory=dict)
     #: Why an outbox mail was marked undelivered (the store's ``last_error``).
     mail_errors: dict[int, str] = field(default_factory=dict)
+    #: When the clock last ran (``Work.heartbeat``; None: never).
+    heartbeat: datetime | None = None
 
     def copy(self) -> Tables:
         return Tables(
@@ -75,7 +72,8 @@ class Tables:
             list(self.outbox),
             list(self.inbound),
             dict(self.seals),
-            dict(self.closed),
+            dict(self.deadlines),
             dict(self.message_ids),
             dict(self.mail_errors),
+            self.heartbeat,
         )

@@ -3,15 +3,21 @@
 done to a ``MemoryLookup``, with every ``Work`` it applied kept in ``applied``.
 
 A use-case test decides (the use case reads the memory through the ``Lookup`` port),
-applies (``apply`` for an ``Outcome``, as the mail runner turns one into ``Work``;
-``write`` for ``Work``), and decides again on what it wrote.  The same rules hold as in
-the store: every stream is optimistic on the sequence number its decision was made on
-(``ConflictError``), a name taken raises, and a write that fails changes nothing.
+applies (``apply`` for an ``Outcome``, through the runners' own ``unit.apply_with``:
+each outcome an ``Outcome.then`` follows it with is decided on what the one before
+wrote, the mails go with the last; ``write`` for ``Work``), and decides again on what
+it wrote.  The same rules hold as in the store: every stream is optimistic on the
+sequence number its decision was made on (``ConflictError``), so is a deadline's count
+of reminders, a name taken raises, and a write that fails changes nothing.  Deadline
+rows and the clock's heartbeat are kept as the store keeps them
+(``moderator.testing.memory_deadlines``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 
 from moderator.ports.errors import (
     ConflictError,
@@ -34,7 +40,8 @@ from moderator.ports.writes import (
     UsedSeal,
     Work,
 )
-from moderator.runners.unit import work_of
+from moderator.runners.unit import apply_with
+from moderator.testing import memory_deadlines
 from moderator.testing.memory import MemoryLookup
 from moderator.testing.memory_tables import StoredTournament
 from moderator.tournament import events as tev
@@ -55,42 +62,74 @@ class RecordingUnitOfWork:
         outcome: Outcome,
         game: GameContext | None = None,
         message: InboundMessage | None = None,
-    ) -> dict[str, int]:
+        *,
+        now: datetime | None = None,
+        about: str | None = None,
+    ) -> Outcome:
         """
-        Apply what a handler decided about ``message`` (if any) in ``game`` (if any), as
-        the mail runner does: the game's events, record and deadlines, the other games,
-        players, addresses, seals, tournaments, mails and the message's new state.
+        Apply what a use case decided about ``message`` (if any) in ``game`` (if any),
+        as the runners do (``runners.unit.apply_with``, the same loop): the game's events,
+        record and deadlines, the other games, players, addresses, seals, tournaments,
+        reminders, closed deadlines, the heartbeat, mails and the message's new state;
+        each outcome of ``outcome.then`` decided at ``now`` (default: the memory's clock)
+        on what the one before wrote.  Returns them merged, as the runner does.
         """
-        done = None
+        done: Callable[[Outcome], MessageDone] | None = None
         if message is not None:
-            status = REJECTED if outcome.rejected else PROCESSED
-            done = MessageDone(message.id, status, game.game_id if game else None, outcome.note)
-        # The runner's own translation (``runners.unit.work_of``), so the two never drift.
-        work = replace(work_of(outcome, game), message=done)
-        return self.write(
-            work,
-            inbound_id=message.id if message else None,
-            game_id=game.game_id if game else None,
+            game_id = game.game_id if game else None
+
+            def done(merged: Outcome) -> MessageDone:
+                status = REJECTED if merged.rejected else PROCESSED
+                return MessageDone(message.id, status, game_id, merged.note)
+
+        def writer(
+            work: Work, inbound: int | None, game_id: str | None, guess: bool
+        ) -> dict[str, int]:
+            return self.write(work, inbound_id=inbound, game_id=game_id, guess=guess)
+
+        return apply_with(
+            writer,
+            self.memory,
+            outcome,
+            now if now is not None else self.memory.now(),
+            game=game,
+            inbound_id=message.id if message is not None else None,
+            about=about if about is not None else (game.game_id if game else None),
+            done=done,
         )
 
     def write(
-        self, work: Work, *, inbound_id: int | None = None, game_id: str | None = None
+        self,
+        work: Work,
+        *,
+        inbound_id: int | None = None,
+        game_id: str | None = None,
+        guess: bool = True,
     ) -> dict[str, int]:
-        """``store.unit_of_work.write`` on the memory: all of ``work`` or, raising, none."""
+        """
+        ``store.unit_of_work.write`` on the memory: all of ``work`` or, raising, none.
+        The mails are about ``game_id``; without it and with ``guess``, about the one
+        game the work changes, if it changes one.
+        """
         saved = self.memory.tables.copy()
         try:
-            heads = self._write(work, inbound_id, game_id)
+            heads = self._write(work, inbound_id, game_id, guess)
         except BaseException:
             self.memory.tables = saved
             raise
         self.applied.append(work)
         return heads
 
-    def _write(self, work: Work, inbound_id: int | None, game_id: str | None) -> dict[str, int]:
+    def _write(
+        self, work: Work, inbound_id: int | None, game_id: str | None, guess: bool
+    ) -> dict[str, int]:
         memory = self.memory
         heads: dict[str, int] = {}
+        for deadline_id, seen, count in work.reminded:
+            if not memory_deadlines.mark_reminded(memory.tables, deadline_id, seen, count):
+                raise ConflictError(f"deadline {deadline_id}'s reminders were counted meanwhile")
         for deadline_id, status in work.closed:
-            memory.tables.closed[deadline_id] = status
+            memory_deadlines.close(memory.tables, deadline_id, status)
         for held, seat, address in work.reseats:
             self._reseat(held, seat, address)
         for game in work.games:
@@ -112,7 +151,9 @@ class RecordingUnitOfWork:
                 msg = f"the seal {seal.digest[:12]}... was used by another mail meanwhile"
                 raise ConflictError(msg)
             memory.tables.seals[seal.digest] = UsedSeal(memory.now(), inbound_id)
-        about = game_id or (work.games[0].game_id if len(work.games) == 1 else None)
+        about = game_id
+        if about is None and guess and len(work.games) == 1:
+            about = work.games[0].game_id
         for mail in work.mails:
             memory.add_mail(mail, inbound_id=inbound_id, game_id=about)
         for mail_id, reason in work.undelivered:
@@ -120,6 +161,8 @@ class RecordingUnitOfWork:
         if work.message is not None:
             done = work.message
             memory.settle(done.message_id, done.status, done.game_id, done.note)
+        if work.heartbeat is not None:
+            memory.tables.heartbeat = work.heartbeat
         return heads
 
     def _game(self, game: GameWrite) -> int:
@@ -133,7 +176,8 @@ class RecordingUnitOfWork:
             seq = memory.append(
                 game.game_id, game.seq, game.events, record=game.record, state=game.state
             )
-        memory.tables.games[game.game_id].deadlines.extend(game.deadlines)
+        for change in game.deadlines:
+            memory_deadlines.apply(memory.tables, game.game_id, change, seq, memory.now())
         return seq
 
     def _tournament(self, stream: TournamentWrite) -> None:

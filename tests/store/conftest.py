@@ -14,6 +14,8 @@ from moderator.store import EventStore, migrate
 from moderator.testing.stores import empty_postgres, open_store
 from moderator.usecases.games.robot_games import RobotGameSummary, play_robot_game
 
+from .lookup_backends import Backend, MemoryBackend, SqlBackend
+
 BACKENDS = ["sqlite", "postgresql"]
 
 
@@ -51,3 +53,20 @@ def store(make_store: Callable[..., EventStore]) -> EventStore:
 def robot_games() -> list[RobotGameSummary]:
     """A few whole robot games (with battles), played once for the session."""
     return [play_robot_game(players, seed) for players, seed in ((6, 2), (3, 2), (2, 3))]
+
+
+# The Lookup contract's stores, each in turn (``lookup_backends.py``).
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "memory":
+        yield MemoryBackend()
+        return
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.sqlite'}"
+        migrate.upgrade(url)
+    else:
+        url = request.getfixturevalue("postgres_url")
+        empty_postgres(url)
+    sql = SqlBackend(url)
+    yield sql
+    sql.store.close()
