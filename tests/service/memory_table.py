@@ -43,8 +43,9 @@ class MemoryDesk:
         message = self.memory.receive(raw)
         game_id = self.handler.game_of(message)
         game = self.memory.game(game_id) if game_id is not None else None
-        outcome = self.handler.handle(message, game, self.memory, self.memory.now())
-        self.unit.apply(outcome, game, message)
+        now = self.memory.now()
+        outcome = self.handler.handle(message, game, self.memory, now)
+        self.unit.apply(outcome, game, message, now=now, about=game_id)
         done = self.memory.inbound(message.id)
         mails = [m for m in self.memory.outbox() if m.inbound_id == message.id]
         return Sent(message.id, done.status, done.error, mails)
