@@ -89,7 +89,7 @@ def _at(due: clockwork.Due, now: datetime) -> unit.Decide:
 
 
 def _moving(outage: outages.Outage, game_id: str, now: datetime) -> unit.Decide:
-    return lambda lookup, _now: outages.moved_on(outage, game_id, lookup, now)
+    return lambda lookup, _now: outages.moved_on(outage.of(game_id), lookup, now)
 
 
 __all__ = ["after_outage", "check_deadlines", "service_started"]

@@ -19,6 +19,7 @@ from moderator.ports import Work
 from moderator.rules.events import Event
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
+from moderator.schedule.timing import TimeLimits
 from moderator.testing.memory import MemoryLookup
 from moderator.testing.recording import RecordingUnitOfWork
 from moderator.usecases.games.planning import plan_game
@@ -97,13 +98,15 @@ def memory_table(
     position: Mapping[str, Any] | None = None,
     seated: tuple[str, ...] | None = None,
     game_id: str = "g1",
+    limits: TimeLimits | None = None,
 ) -> MemoryTable:
     """
     A new game in memory (``plan_game``, as the command line and mail start one), its
-    players registered with their secrets and seated; secrets allowed.
+    players registered with their secrets and seated; secrets allowed.  With ``limits``
+    it has deadlines (Wolff 21.0), the first from the clock's now.
     """
     memory = MemoryLookup(clock.now)
-    planned, _state = plan_game(game_id, names, seed, None, position, memory.now())
+    planned, _state = plan_game(game_id, names, seed, None, position, memory.now(), limits)
     seats = seated or names or ()
     for name in seats:
         memory.add_player(name, address(name), secret=secret_of(name))

@@ -5,7 +5,7 @@ down, and the players' mail may be waiting unread.  Every running deadline moves
 the time it was down instead of timing players out, each game's players are told, and
 the moderator gets a summary.  The clock's runner (``moderator.runners.clock``) asks
 ``outage_of`` whether there was one, applies ``moved_on`` for each game in a unit of
-work of its own, then ``summary`` with the heartbeat.
+work of its own (asked ``outage.of(game)``), then ``summary`` with the heartbeat.
 """
 
 from __future__ import annotations
@@ -31,6 +31,18 @@ class Outage:
     games: tuple[str, ...]
     sender: str
 
+    def of(self, game_id: str) -> OutageGame:
+        """What ``moved_on`` is asked for ``game_id``."""
+        return OutageGame(self, game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class OutageGame:
+    """One game's part of an ``outage``: the ask of ``moved_on``."""
+
+    outage: Outage
+    game_id: str
+
 
 def outage_of(lookup: Lookup, now: datetime, max_outage: timedelta, sender: str) -> Outage | None:
     """The outage ending at ``now``, if the heartbeat is older than ``max_outage``."""
@@ -41,8 +53,9 @@ def outage_of(lookup: Lookup, now: datetime, max_outage: timedelta, sender: str)
     return Outage(last, tuple(games), sender)
 
 
-def moved_on(outage: Outage, game_id: str, lookup: Lookup, now: datetime) -> Outcome:
-    """``game_id``'s running deadline moved on by the outage, and its players told."""
+def moved_on(ask: OutageGame, lookup: Lookup, now: datetime) -> Outcome:
+    """The game's running deadline moved on by the outage, and its players told."""
+    outage, game_id = ask.outage, ask.game_id
     game = lookup.game(game_id)
     if game is None:
         return Outcome()
@@ -89,4 +102,4 @@ def summary(
     return Outcome(mails=(mail,), beat=now, log=(head, *moved))
 
 
-__all__ = ["Outage", "moved_on", "outage_of", "summary"]
+__all__ = ["Outage", "OutageGame", "moved_on", "outage_of", "summary"]
