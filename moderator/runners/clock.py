@@ -2,9 +2,9 @@
 The clock's runner: the jobs that run because time passed (``runtime.service`` calls
 ``check_deadlines`` about once a minute and ``service_started`` at start-up, with the
 moment to act on).  What is due is read once; each deadline is then decided
-(``service.clockwork.deadline_due``) and applied in a unit of work of its own, with its
+(``usecases.clock.clockwork.deadline_due``) and applied in a unit of work of its own, with its
 game's row held (on PostgreSQL a game another worker holds is left for the next check);
-an outage (``service.outages``) moves every running deadline on, one game at a time,
+an outage (``usecases.clock.outages``) moves every running deadline on, one game at a time,
 before anything times out.  The heartbeat is written last.
 """
 

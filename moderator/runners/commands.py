@@ -43,7 +43,7 @@ def start_game(
     variant: str = STANDARD,
 ) -> GameState:
     """
-    A game by mail for the players registered with ``addresses`` (``service.games.NewGame``),
+    A game by mail for the players registered with ``addresses`` (``usecases.games.starting.NewGame``),
     created with its seats and first reports in one unit of work; returns its state.
 
     Raises:
@@ -57,8 +57,9 @@ def start_game(
 
 
 def set_relay(store: EventStore, game_id: str, on: bool) -> bool:
-    """``service.games.set_relay``; returns whether it changed."""
-    done = unit.run(store, lambda lookup, _now: games.set_relay(game_id, on, lookup))
+    """``usecases.games.starting.set_relay``; returns whether it changed."""
+    ask = games.Relay(game_id, on)
+    done = unit.run(store, lambda lookup, now: games.set_relay(ask, lookup, now))
     return bool(done.games)
 
 
@@ -74,7 +75,7 @@ def new_game(
     ends_at: datetime | None = None,
     variant: str = STANDARD,
 ) -> GameState:
-    """A game played on the command line (``play.games.plan_game``), created; returns its state."""
+    """A game played on the command line (``usecases.games.planning.plan_game``), created; returns its state."""
 
     def decide(_lookup: Lookup, now: datetime) -> Outcome:
         planned, _state = plan_game(
@@ -87,7 +88,7 @@ def new_game(
 
 def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
     """
-    Carry out ``player``'s orders (one per line, ``play.messages.carry_out``) and return
+    Carry out ``player``'s orders (one per line, ``usecases.games.messages.carry_out``) and return
     the reply and whether every order was accepted.  Orders are carried out in turn; the
     first one that cannot be read or is not legal changes nothing, and the lines after it
     are not carried out.  The events of the orders carried out are written together, or

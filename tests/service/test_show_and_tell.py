@@ -8,9 +8,11 @@ in-memory store (``memory_table``).
 
 from __future__ import annotations
 
+from moderator.ports import Outcome
 from moderator.ports.mail import PROCESSED
 from moderator.rules import events as ev
 from moderator.testing.clocks import TestClock as Clock
+from moderator.usecases.games import starting
 from moderator.usecases.mail import play_mail
 
 from .conftest import address
@@ -69,3 +71,20 @@ def test_wolff_4_5_messages_have_a_daily_allowance_and_the_game_master_may_stop_
     (answer,) = sent.to(address("Cy"))
     assert "turned off passing messages" in f"{answer.body}{answer.private_body}"
     assert not any(isinstance(e, ev.MessageRelayed) for e in table.events())
+
+
+def test_wolff_4_5_the_game_master_turns_passing_messages_off_and_on(clock: Clock) -> None:
+    """``game relay g1 off``: the use case writes the game's record once (asking again
+    changes nothing), and a message asked for is refused until it is on again."""
+    table = engaged_in_memory(clock)
+    off = starting.set_relay(starting.Relay("g1", False), table.memory, table.now())
+    assert off.games and off.games[0].record is not None and not off.games[0].record.relay
+    table.unit.apply(off)
+    assert not table.record.relay
+    assert starting.set_relay(starting.Relay("g1", False), table.memory, table.now()) == Outcome()
+    refused = table.orders("Cy", "tell Bob: hello")
+    assert "turned off passing messages" in "".join(
+        f"{m.body}{m.private_body}" for m in refused.to(address("Cy"))
+    )
+    table.unit.apply(starting.set_relay(starting.Relay("g1", True), table.memory, table.now()))
+    assert table.orders("Cy", "tell Bob: hello again").to(address("Bob"))

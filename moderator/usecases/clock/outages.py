@@ -1,5 +1,5 @@
 """
-Outages of the service (part of the clock's work, ``service.clockwork``): when the
+Outages of the service (part of the clock's work, ``usecases.clock.clockwork``): when the
 heartbeat the clock writes every minute is older than ``max_outage``, the service was
 down, and the players' mail may be waiting unread.  Every running deadline moves on by
 the time it was down instead of timing players out, each game's players are told, and

@@ -88,20 +88,32 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
     return Outcome(games=(planned.but(record=record),), mails=tuple(mails))
 
 
-def set_relay(game_id: str, on: bool, lookup: Lookup) -> Outcome:
+@dataclass(frozen=True, slots=True)
+class Relay:
+    """The game master's ask: players may pass messages in ``game_id`` (``on``) or not."""
+
+    game_id: str
+    on: bool
+
+
+def set_relay(ask: Relay, lookup: Lookup, now: datetime) -> Outcome:
     """
-    The game master lets players pass messages through the moderator in ``game_id``
-    (Wolff 4.5), or stops it; the game's record keeps it.  Nothing if it is so already.
+    The game master lets players pass messages through the moderator in the game
+    (Wolff 4.5), or stops it, at ``now``; the game's record keeps it.  Nothing if it is
+    so already.
 
     Raises:
         GameNotFoundError: there is no such game.
     """
-    game = lookup.game(game_id)
+    game = lookup.game(ask.game_id)
     if game is None:
-        raise GameNotFoundError(game_id)
-    if game.record.relay == on:
+        raise GameNotFoundError(ask.game_id)
+    if game.record.relay == ask.on:
         return Outcome()
-    return Outcome(games=(game_write(game_id, game.seq, record=game.record.but(relay=on)),))
+    record = game.record.but(relay=ask.on)
+    said = "may" if ask.on else "may no longer"
+    line = f"{ask.game_id}: players {said} pass messages, from {now.isoformat()}"
+    return Outcome(games=(game_write(ask.game_id, game.seq, record=record),), log=(line,))
 
 
-__all__ = ["NewGame", "StartError", "set_relay", "start_game"]
+__all__ = ["NewGame", "Relay", "StartError", "set_relay", "start_game"]
