@@ -68,7 +68,7 @@ def play(
     replies: Replies,
     game: GameContext,
     lookup: Lookup,
-    moment: datetime,
+    now: datetime,
     player: Player,
     seat: str,
     method: str | None,
@@ -77,7 +77,7 @@ def play(
     aside_mails_a_day: int = notify.ASIDE_MAILS_A_DAY,
 ) -> Outcome:
     """
-    ``player``'s mail played in ``game`` as ``seat`` at ``moment``: ``method`` is how the mail proved
+    ``player``'s mail played in ``game`` as ``seat`` at ``now``: ``method`` is how the mail proved
     it is his (``auth.PGP``: the subject, which no signature covers, may not give the
     step reference), ``ignored`` the lines the intake set aside, for the reply.
     ``aside_mails_a_day``: the mails his shows and messages may cause another player
@@ -94,21 +94,21 @@ def play(
     quoted = refs[0] if refs else None
     if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
         quoted = reference.subject_ref(info.subject)  # the subject as written
-    now = reference.current(game.game_id, game.state)
-    problem = reference.check(quoted, now)
+    current = reference.current(game.game_id, game.state)
+    problem = reference.check(quoted, current)
     if (
         problem is not None
         and problem[0] == reference.E_REF_STALE
         and quoted is not None
-        and quoted.version < now.version
+        and quoted.version < current.version
         and all(ev.is_aside(e) for e in lookup.events(game.game_id, after=quoted.version))
     ):
         problem = None  # only shows and messages since (Wolff 4.5): the step is the same
-    record, absent, changes, moved = _absences(game, seat, player, away, moment)
-    record, notified, digest_rows = _notify_choices(record, seat, choices, player, moment)
+    record, absent, changes, moved = _absences(game, seat, player, away, now)
+    record, notified, digest_rows = _notify_choices(record, seat, choices, player, now)
     record, standing_told = _standing_orders(record, seat, standing_lines, game.state.variant)
     absent = [*absent, *notified, *standing_told]
-    allowance = _allowance(record, seat, moment, player.time_zone)
+    allowance = _allowance(record, seat, now, player.time_zone)
     asked: list[Query] = []
     run = run_orders(
         game.state,
@@ -126,7 +126,7 @@ def play(
     ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
     carried = standing.carry_out(run.state, run.record, game.game_id, replies.message_digest)
     new_events = [*run.events, *carried.events]
-    carried = _count_asides(carried, seat, allowance, moment)
+    carried = _count_asides(carried, seat, allowance, now)
     now_state = carried.state
     after = reference.current(game.game_id, now_state)
     results = mail_answers.in_mail_order(written, absent, run.results)
@@ -143,7 +143,7 @@ def play(
         new_events,
         now_state,
         carried.record,
-        moment,
+        now,
         resend,
         answering=seat,
         aside_mails_a_day=aside_mails_a_day,
@@ -165,7 +165,7 @@ def play(
         time_zone=player.time_zone,
         ref_problem=ref_problem,
         brief=settled.own is not None,
-        read_at=now,
+        read_at=current,
     )
     texts = answers.with_report(texts, settled.own)
     mails = [replies.answer(player, REPLY, texts, game.game_id)]
@@ -184,10 +184,10 @@ def play(
     note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
     counted: tuple[TournamentWrite, ...] = ()
     if run.events and reliability.moved_in_time(
-        game.record, game.state, now_state, seat, moment
+        game.record, game.state, now_state, seat, now
     ):  # a tournament game counts it for the seat's holder
         counted, uncounted = reliability.count_quietly(
-            lookup, game.game_id, seat, on_time=1, now=moment
+            lookup, game.game_id, seat, on_time=1, now=now
         )
         note = "; ".join(n for n in (note, uncounted) if n)
     changed = bool(new_events) or record != game.record

@@ -1,15 +1,22 @@
 """
 What a tournament director's line does to one of the tournament's games, once the
-tournament's event is decided: the game's clock stopped (``pause_game``), started
-again (``resume_game``) or its deadline moved (``extend_deadline``), the game ended
-and scored (``stop_game``), a seat's report sent to its new holder
-(``seat_handed_over``), a finished game's audit sent again (``audit_again``).  Each
-reads the game through the lookup and returns its change; the runner applies it with
-the tournament's event, before the mail's next line is decided.
+tournament's event is decided.  Two kinds, as everywhere in the use cases:
+
+- pure steps on the game as the caller read it (``GameContext``): its clock stopped
+  (``pause_game``), started again (``resume_game``) or its deadline moved
+  (``extend_deadline``), each the reply's lines and the game's write;
+- deciders asked ``(ask, lookup, now) -> Outcome``: the game ended and scored
+  (``stop_game``, asked ``StopGame``), a seat's report sent to its new holder
+  (``seat_handed_over``, asked ``HandOver``), a finished game's audit sent again
+  (``audit_again``, asked ``AuditAgain``).
+
+The runner applies each change with the tournament's event, before the mail's next line
+is decided.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from moderator.audit.seal import DIRECTOR_END
@@ -40,25 +47,59 @@ from moderator.usecases.games.dice import sealed
 from moderator.usecases.tournaments.tournament_games import notice, to_seats
 
 
-def _game(lookup: Lookup, game_id: str) -> GameContext:
+def game_of(lookup: Lookup, game_id: str) -> GameContext:
+    """The directed game as it stands (a query: what the pure steps are handed).
+
+    Raises:
+        GameNotFoundError: there is no such game.
+    """
     found = lookup.game(game_id)
     if found is None:
         raise GameNotFoundError(game_id)
     return found
 
 
-def pause_game(lookup: Lookup, game_id: str, now: datetime) -> tuple[list[str], GameWrite]:
+@dataclass(frozen=True, slots=True)
+class StopGame:
+    """The director's ``end GAME``: ``game_id`` ended now, its mails from ``sender``."""
+
+    game_id: str
+    sender: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """The director's ``replace SEAT in GAME``, decided (``replaced``): the seat of ``held``
+    in ``tournament`` (as it stands after it) goes to its new holder, mails from ``sender``."""
+
+    tournament: TournamentState
+    held: TournamentGame
+    replaced: tev.SeatReplaced
+    sender: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuditAgain:
+    """``audit GAME`` from ``by``, in ``tournament``: its mails from ``sender``."""
+
+    tournament: TournamentState
+    game_id: str
+    by: str
+    sender: str
+
+
+def pause_game(game: GameContext, now: datetime) -> tuple[list[str], GameWrite]:
     """Stop the game's clock: its limits are kept aside, its deadlines cancelled."""
-    game = _game(lookup, game_id)
+    game_id = game.game_id
     record = game.record
     record = record.but(time_limits=None, deadline=None, paused=Pause(now, record.time_limits))
     stopped = (DeadlineChange("", None), DeadlineChange(GAME_END, None))
     return wording.paused_lines(), game_write(game_id, game.seq, record=record, deadlines=stopped)
 
 
-def resume_game(lookup: Lookup, game_id: str, now: datetime) -> tuple[list[str], GameWrite]:
+def resume_game(game: GameContext, now: datetime) -> tuple[list[str], GameWrite]:
     """Start the clock again: a fresh deadline for the player to act, the end date moved on."""
-    game = _game(lookup, game_id)
+    game_id = game.game_id
     record, paused = game.record, game.record.paused
     changes: list[DeadlineChange] = []
     record = record.but(paused=None)
@@ -78,9 +119,10 @@ def resume_game(lookup: Lookup, game_id: str, now: datetime) -> tuple[list[str],
 
 
 def extend_deadline(
-    lookup: Lookup, game_id: str, hours: int, now: datetime
+    game: GameContext, hours: int, now: datetime
 ) -> tuple[list[str], GameWrite | None]:
-    game = _game(lookup, game_id)
+    """The running deadline moved on by ``hours`` (nothing if none runs)."""
+    game_id = game.game_id
     record, change = timing.extend(game.record, timedelta(hours=hours), now)
     if change is None:
         return wording.extended_lines(None), None
@@ -89,9 +131,10 @@ def extend_deadline(
     return lines, game_write(game_id, game.seq, record=record, deadlines=moved)
 
 
-def stop_game(lookup: Lookup, sender: str, game_id: str, now: datetime) -> Outcome:
+def stop_game(ask: StopGame, lookup: Lookup, now: datetime) -> Outcome:
     """End the game now, scored by rulebook 20.5: reports and the result to every player."""
-    game = _game(lookup, game_id)
+    game_id, sender = ask.game_id, ask.sender
+    game = game_of(lookup, game_id)
     new = stop_events(game.state)
     if not new:
         return Outcome()
@@ -103,16 +146,10 @@ def stop_game(lookup: Lookup, sender: str, game_id: str, now: datetime) -> Outco
     return Outcome(games=(stopped,), mails=tuple(settled.mails), log=log)
 
 
-def seat_handed_over(
-    lookup: Lookup,
-    sender: str,
-    state: TournamentState,
-    held: TournamentGame,
-    replaced: tev.SeatReplaced,
-    now: datetime,
-) -> Outcome:
+def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
     """The seat's report to its new holder (what the seat may see), and word to everyone."""
-    game = _game(lookup, held.game)
+    state, held, replaced, sender = ask.tournament, ask.held, ask.replaced, ask.sender
+    game = game_of(lookup, held.game)
     settled = notify.settle(
         sender, game, lookup, [], game.state, game.record, now, {replaced.seat}
     )
@@ -130,9 +167,7 @@ def seat_handed_over(
     return Outcome(games=(reported,), mails=tuple(mails), log=log)
 
 
-def audit_again(
-    lookup: Lookup, sender: str, state: TournamentState, game_id: str, by: str, now: datetime
-) -> Outcome:
+def audit_again(ask: AuditAgain, lookup: Lookup, now: datetime) -> Outcome:
     """
     The director's ``audit GAME``: a finished game's audit bundle mailed again to every
     player of it and to the director.
@@ -140,9 +175,10 @@ def audit_again(
     Raises:
         TournamentError: not the director, the game is not over, or its dice are not bound.
     """
+    state, game_id, by, sender = ask.tournament, ask.game_id, ask.by, ask.sender
     if by != state.director:
         raise TournamentError(err.E_DIRECTOR, f"only the director of {state.name} may ask for it")
-    loaded = _game(lookup, game_id)
+    loaded = game_of(lookup, game_id)
     if loaded.state.step is not Step.OVER:
         raise TournamentError(
             err.E_GAME,
@@ -168,4 +204,14 @@ def audit_again(
 
 
 __all__ = [
-    "audit_again", "extend_deadline", "pause_game", "resume_game", "seat_handed_over", "stop_game"]
+    "AuditAgain",
+    "HandOver",
+    "StopGame",
+    "audit_again",
+    "extend_deadline",
+    "game_of",
+    "pause_game",
+    "resume_game",
+    "seat_handed_over",
+    "stop_game",
+]

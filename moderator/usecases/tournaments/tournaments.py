@@ -223,7 +223,8 @@ def _carry_out_one(
     game_id = request.game or ""
     loaded = _load(lookup, _tournament_of(lookup, game_id))
     if request.kind == "audit":  # asks for mail, changes nothing
-        sent = games_directed.audit_again(lookup, sender, loaded.state, game_id, address, now)
+        ask = games_directed.AuditAgain(loaded.state, game_id, address, sender)
+        sent = games_directed.audit_again(ask, lookup, now)
         return _Result(line, "done", [f"The audit of {game_id} is on its way."]), sent
     return _direct(lookup, player, request, loaded, sender, now)
 
@@ -370,25 +371,30 @@ def _direct(
     changed = None
     match new[0]:
         case tev.GamePaused():
-            lines, changed = games_directed.pause_game(lookup, game_id, now)
+            lines, changed = games_directed.pause_game(games_directed.game_of(lookup, game_id), now)
             heading = f"The tournament director has paused the game {game_id}."
         case tev.GameResumed():
-            lines, changed = games_directed.resume_game(lookup, game_id, now)
+            lines, changed = games_directed.resume_game(games_directed.game_of(lookup, game_id), now)
             heading = f"The tournament director has resumed the game {game_id}."
         case tev.DeadlineExtended(hours=hours):
-            lines, changed = games_directed.extend_deadline(lookup, game_id, hours, now)
+            lines, changed = games_directed.extend_deadline(
+                games_directed.game_of(lookup, game_id), hours, now
+            )
             heading = (
                 f"The tournament director has extended the deadline of {game_id} by {hours} hours."
             )
         case tev.SeatReplaced() as replaced:
             # the seat's report goes to whoever holds it once the seat is handed over
+            handed = games_directed.HandOver(after, game, replaced, sender)
+
             def report(lookup: Lookup, now: datetime) -> Outcome:
-                return games_directed.seat_handed_over(lookup, sender, after, game, replaced, now)
+                return games_directed.seat_handed_over(handed, lookup, now)
 
             done = [f"{replaced.seat} in {game_id} is now {replaced.new}."]
             return _Result(request.line, "done", done), written.followed_by(report)
         case _:
-            stopped = games_directed.stop_game(lookup, sender, game_id, now)
+            stop = games_directed.StopGame(game_id, sender)
+            stopped = games_directed.stop_game(stop, lookup, now)
 
             def scored(lookup: Lookup, now: datetime) -> Outcome:
                 return record_finished(GameOver(game_id, sender), lookup, now)
