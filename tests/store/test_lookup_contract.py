@@ -267,6 +267,53 @@ def test_a_tournament_has_a_head_and_a_director(backend: Backend) -> None:
         assert lookup.tournament_head("spring") == 2  # the move is recorded in its stream
 
 
+def test_tournaments_are_listed_finished_or_not_and_reliability_adds_up_across_them(
+    backend: Backend,
+) -> None:
+    """Reliability (issue 7) counts a player's moves in time and timeouts over every
+    tournament he played in, finished or not."""
+    register(backend, ANN, BOB)
+    for name, director in (("spring", ANN), ("autumn", BOB)):
+        created = tev.TournamentCreated(
+            tournament=name,
+            director=director,
+            director_name=director,
+            settings=Settings().to_payload(),
+            at=NOW.isoformat(),
+        )
+        joined = tev.PlayerJoined(player=ANN, name="Ann")
+        write = TournamentWrite(name, 0, (created, joined), director)
+        backend.write(Work(tournaments=(write,)))
+    spring = (
+        tev.ReliabilityRecorded(player=ANN, game="g1", seat="Ann", on_time=3, timeouts=1),
+        tev.TournamentFinished(),
+    )
+    autumn = (tev.ReliabilityRecorded(player=ANN, game="g2", seat="Ann", on_time=2, timeouts=0),)
+    backend.write(
+        Work(tournaments=(TournamentWrite("spring", 2, spring), TournamentWrite("autumn", 2, autumn)))
+    )
+    with backend.reading() as lookup:
+        assert lookup.tournament_ids() == ["autumn", "spring"]
+        assert lookup.tournament_ids(finished=True) == ["spring"]
+        assert lookup.tournament_ids(finished=False) == ["autumn"]
+        assert lookup.reliability(ANN) == (5, 1) and lookup.reliability(BOB) == (0, 0)
+        loaded = lookup.tournament("spring")
+        assert loaded is not None and loaded.seq == 4 and loaded.state.finished
+        assert lookup.tournament("winter") is None
+
+
+def test_games_are_listed_by_name_with_their_records_and_seats(backend: Backend) -> None:
+    register(backend, ANN, BOB)
+    second, _ = two_player_game(backend, "g2")
+    first, _ = two_player_game(backend, "g1")
+    with backend.reading() as lookup:
+        assert lookup.game_ids() == ["g1", "g2"]
+        assert lookup.record("g1") == first.record and lookup.record("g2") == second.record
+        assert lookup.record("g3") is None and lookup.game("g3") is None
+        assert lookup.games_of(ANN) == [("g1", "Ann"), ("g2", "Ann")]
+        assert lookup.games_of(CY) == []
+
+
 def test_each_store_names_its_database(backend: Backend) -> None:
     with backend.reading() as lookup:
         assert lookup.database
