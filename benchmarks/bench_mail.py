@@ -5,7 +5,8 @@ signed; prints figures, asserts nothing.
     python benchmarks/bench_mail.py [--games N] [--seconds S] [--warmup S]
         [--send-concurrency N] [--reports N]
 
-Sets up what ``titan-moderator demo`` does (``moderator.demo.mail_demo``): the embedded
+Sets up what ``titan-moderator demo`` does, with the same mail robots
+(``moderator.testing.mailrobot``, playing random legal orders here): the embedded
 mail hub (aiosmtpd and pymap on 127.0.0.1), throw-away GnuPG homes under /tmp (one for
 the moderator, one holding every robot's key), a SQLite database in a temporary
 folder, and the real ``Service`` (poller, sender, deadline jobs, IMAP IDLE).  The hub
@@ -55,7 +56,6 @@ from pathlib import Path
 from typing import Any
 
 from moderator.clock import SystemClock
-from moderator.demo.mailrobot import MailRobot
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.mail.smtp import SmtpSession
@@ -82,6 +82,7 @@ from moderator.testing.connections import imap_source_at, smtp_sink_at
 from moderator.testing.gnupg import gnupg_home as temporary_gnupg_home
 from moderator.testing.gnupg import keyring
 from moderator.testing.hub import MailHub
+from moderator.testing.mailrobot import RANDOM, MailRobot
 from moderator.testing.stores import open_store
 
 MODERATOR = "moderator@titan.invalid"
@@ -259,6 +260,9 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
                     sink=smtp_sink_at(hub.host, hub.smtp_port), moderator=MODERATOR,
                     mbox_path=folder / f"{address}.mbox", rng=random.Random(f"{g}{name}"),
                     pgp_mime=i == 0,
+                    # The random robot decides at once: the figures are the service's,
+                    # not the time a competent robot takes to think.
+                    kind=RANDOM,
                 ))
             games.append(bots)
         every = [bot for bots in games for bot in bots]

@@ -62,7 +62,7 @@ def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
         "moderator/pictures/fonts/DejaVuSans-Bold.ttf",
         "moderator/pictures/fonts/LICENSE-DejaVu.txt",
         "moderator/runtime/config.example.toml",
-        "moderator/demo/robot_keys/ann.asc",
+        "moderator/testing/robot_keys/ann.asc",
         "moderator/testing/hub.py",  # the demo runs on the embedded mail hub
     ):
         assert name in names, name

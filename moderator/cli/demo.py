@@ -40,6 +40,20 @@ def demo(
             "demo's clock moves a minute a mail and jumps to a silent robot's deadlines.",
         ),
     ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--rounds", min=1, help="With --tournament: games each robot plays (default 2)."
+        ),
+    ] = None,
+    robot: Annotated[
+        str,
+        typer.Option(
+            "--robot",
+            help="The robot the players play with: competent (decides from what its seat "
+            "may see) or random (random legal orders).",
+        ),
+    ] = "competent",
     tournament: Annotated[
         bool,
         typer.Option(
@@ -57,8 +71,10 @@ def demo(
     if tournament:
         if silent:
             raise _fail("demo: --silent is for the one-game demo, not with --tournament")
-        _tournament_demo(players, seed, keep, speed)
+        _tournament_demo(players, seed, keep, speed, rounds, robot)
         return
+    if rounds is not None:
+        raise _fail("demo: --rounds is for --tournament; the one-game demo plays one game")
 
     if speed is not None:
         raise _fail(
@@ -70,12 +86,18 @@ def demo(
         seed=seed,
         folder=keep,
         silent=tuple(silent or ()),
+        robot=robot,
     )
     _run(run_demo(options, typer.echo))
 
 
 def _tournament_demo(
-    players: int | None, seed: int | None, keep: Path | None, speed: float | None
+    players: int | None,
+    seed: int | None,
+    keep: Path | None,
+    speed: float | None,
+    rounds: int | None,
+    robot: str,
 ) -> None:
     from moderator.demo.tournament_demo import run_tournament_demo
     from moderator.demo.tournament_run import TournamentDemoOptions
@@ -85,6 +107,8 @@ def _tournament_demo(
         seed=seed,
         folder=keep,
         speed=speed if speed is not None else TournamentDemoOptions.speed,
+        rounds=rounds if rounds is not None else TournamentDemoOptions.rounds,
+        robot=robot,
     )
     _run(run_tournament_demo(options, typer.echo))
 

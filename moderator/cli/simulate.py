@@ -47,6 +47,14 @@ def simulate(
         int | None,
         typer.Option("--max-mails", min=1, help="Stop a game after this many player mails."),
     ] = None,
+    robot: Annotated[
+        str,
+        typer.Option(
+            "--robot",
+            help="The robot every seat plays with: competent (decides from what its seat "
+            "may see) or random (random legal orders).",
+        ),
+    ] = "competent",
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """
@@ -68,6 +76,7 @@ def simulate(
         reply_hours=reply_hours,
         max_mails=max_mails or MAX_MAILS,
         service_limits=service_limits,
+        robot=robot,
     )
 
     def progress(game: GameTally) -> None:

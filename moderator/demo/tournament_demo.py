@@ -34,8 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from moderator.clock import SystemClock
-from moderator.demo.keys import DemoKeys
-from moderator.demo.mail_demo import demo_config, demo_robot
+from moderator.demo.keys import keep
 from moderator.demo.tournament_run import (
     DIRECTOR_NAME,
     PLAYER_NAMES,
@@ -49,6 +48,9 @@ from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.service import Service
 from moderator.testing.clocks import DemoClock
 from moderator.testing.hub import MailHub
+from moderator.testing.mailgame import mail_robot, service_config
+from moderator.testing.mailrobot import check_kind
+from moderator.testing.player_keys import PlayerKeys
 
 
 async def run_tournament_demo(
@@ -58,6 +60,7 @@ async def run_tournament_demo(
     if not 2 <= options.per_game <= options.players <= len(PLAYER_NAMES):
         msg = f"a tournament demo needs 2 to {len(PLAYER_NAMES)} robots, at least a game's worth"
         raise ValueError(msg)
+    check_kind(options.robot)
     started = time.monotonic()
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
     folder = options.folder or Path(tempfile.mkdtemp(prefix="titan-tournament-"))
@@ -66,12 +69,12 @@ async def run_tournament_demo(
     names = [*PLAYER_NAMES[: options.players], STANDBY_NAME, DIRECTOR_NAME]
     progress(f"Making GnuPG keys for the moderator and {len(names)} robots ...")
     clock = DemoClock.running(options.speed, SystemClock().now())
-    keys = await DemoKeys.make(names, clock)
+    keys = await PlayerKeys.make(names, clock)
     try:
         async with MailHub() as hub:
             return await _run(options, progress, folder, seed, names, hub, keys, clock, started)
     finally:
-        keys.keep(folder)
+        keep(keys, folder)
         keys.drop()
 
 
@@ -82,21 +85,26 @@ async def _run(
     seed: int,
     names: list[str],
     hub: MailHub,
-    keys: DemoKeys,
+    keys: PlayerKeys,
     clock: DemoClock,
     started: float,
 ) -> TournamentDemoSummary:
-    config = demo_config(hub, folder, keys)
+    config = service_config(hub, folder, keys, "tournament demo")
     config = replace(
         config,
         moderator=replace(config.moderator, name="Titan moderator (tournament demo)"),
         service=replace(config.service, tournament_seconds=1.0),
-        source="tournament demo",
     )
     rng = random.Random(f"tournament-robots:{seed}")
     bots = {
-        name: demo_robot(
-            name, hub, keys, folder, random.Random(rng.random()), pgp_mime=index % 2 == 0
+        name: mail_robot(
+            name,
+            hub,
+            keys,
+            folder,
+            random.Random(rng.random()),
+            pgp_mime=index % 2 == 0,
+            kind=options.robot,
         )
         for index, name in enumerate(names)
     }

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from moderator.demo.mailrobot import MailRobot
 from moderator.runtime.service import Service
+from moderator.testing.mailrobot import COMPETENT, MailRobot
 
 TOURNAMENT = "demo"
 #: The robots who play, the director and the one on standby.
@@ -45,6 +45,8 @@ class TournamentDemoOptions:
     replace: bool = True
     #: Give up after this many real seconds.
     timeout: float = 900.0
+    #: The robot the players play with (``testing.mailrobot.ROBOT_KINDS``).
+    robot: str = COMPETENT
 
 
 @dataclass

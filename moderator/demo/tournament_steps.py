@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from moderator.demo.mailrobot import MailRobot
 from moderator.demo.tournament_run import TOURNAMENT, DemoRun
 from moderator.ports.players import DIRECTOR
 from moderator.rules.state import Step
 from moderator.store import outbox, players
 from moderator.store import tournaments as stored
 from moderator.store.eventstore import EventStore
+from moderator.testing.mailrobot import MailRobot
 from moderator.tournament.state import TournamentState
 
 #: The first game's step reference at which the director hands a seat over.

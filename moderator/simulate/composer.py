@@ -3,14 +3,14 @@ What a simulated robot writes in one mail: the lines, in the two modes of
 ``titan-moderator simulate``.
 
 *Strict* is play by mail as it was before issue 15: a mail of ``notify all`` once, and
-then one order a mail (``moderator.robot.choose_order``, as the demo's mail robots do).
+then one order a mail.
 
 *Default* is a player who knows the new orders and wants few round trips:
 
 1. his first mail gives his standing orders (``STANDING``);
 2. each mail carries every order he can decide before a die is needed: he plans on a
    copy of the game with the pure rules (``decide`` with dice that refuse to roll),
-   picking with ``moderator.robot``, and ends the mail with the order that rolls
+   and ends the mail with the order that rolls
    (that order is decided already; only what follows depends on the dice).  He also
    stops before a step one of his acknowledged standing orders would answer, so that a
    line of his never collides with what the moderator did for him;
@@ -18,6 +18,11 @@ then one order a mail (``moderator.robot.choose_order``, as the demo's mail robo
    six results, each planned on a copy of the game with that roll (``done`` inside the
    line where he would end his movement after those moves: the moderator stops at a
    roll no line names, and a ``done`` after the lines would fall on the next step).
+
+Each order is decided by a robot of the composer's ``kind``: ``competent``
+(``moderator.robots``, the default) from the seat's view of the game (or of the planned
+copy) alone, so what the player cannot see never changes it; ``random``
+(``moderator.robot``) a random legal order.
 
 The composer learns from the answers like a player (``heard``): a setting or an ``on
 roll`` line the moderator cannot read as any order it knows is not written again in
@@ -32,7 +37,7 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from moderator import robot
+from moderator import robot, robots
 from moderator.orders import parse_order, render_order
 from moderator.rules import commands as cmd
 from moderator.rules.battle import WINDOWS
@@ -41,8 +46,11 @@ from moderator.rules.dice import ScriptedDice
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.usecases.games.robot_match import KINDS
 
 STRICT, DEFAULT = "strict", "default"
+#: The robots (``robot_match.KINDS``): the default first.
+COMPETENT, RANDOM = KINDS
 #: The standing orders a default robot gives in its first mail.
 STANDING = (
     "standing strikes: auto",
@@ -102,10 +110,14 @@ class Composer:
     unsupported: set[str] = field(default_factory=set)
     #: After a refused line: the next mail carries one order.
     one_order_next: bool = False
+    #: The robot that decides the orders (``KINDS``).
+    kind: str = COMPETENT
 
     def __post_init__(self) -> None:
         if self.mode not in (STRICT, DEFAULT):
             raise ValueError(f"mode is {STRICT!r} or {DEFAULT!r}, not {self.mode!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown robot {self.kind!r}: use one of {', '.join(KINDS)}")
         if not self.setup:
             self.setup = [NOTIFY_ALL] if self.mode == STRICT else list(STANDING)
 
@@ -125,7 +137,9 @@ class Composer:
             raise ValueError(f"{self.player} is not to act")
         if self.strict or self.one_order_next:
             self.one_order_next = False
-            return [robot.choose_order(state, self.rng)[0]]
+            if self.kind == RANDOM:
+                return [robot.choose_order(state, self.rng)[0]]
+            return [checked_line(self._pick(state), state)]
         return [*self.setup, *self._plan(state)]
 
     def heard(self, sent: Sequence[str], refused: Sequence[tuple[str, str]]) -> None:
@@ -153,6 +167,12 @@ class Composer:
         if refused and refused[0][0] not in (*STANDING, NOTIFY_ALL):
             self.one_order_next = True
 
+    def _pick(self, state: GameState) -> cmd.Command:
+        """The robot's command for the player, who is to act in ``state``."""
+        if self.kind == RANDOM:
+            return robot.pick(state, self.rng)
+        return robots.decide(robots.seat_view(state, self.player), self.rng)
+
     # -- planning (default mode) ------------------------------------------------------------
 
     def _plan(self, state: GameState) -> list[str]:
@@ -161,7 +181,7 @@ class Composer:
         while to_act(state) == self.player:
             if lines and answered_by_standing(state, self.player, self.standing):
                 break
-            command = robot.pick(state, self.rng)
+            command = self._pick(state)
             lines.append(checked_line(command, state))
             if isinstance(command, cmd.Roll) and "on roll" not in self.unsupported:
                 lines.extend(self._on_rolls(state, command))
@@ -192,17 +212,19 @@ class Composer:
         """
         What the robot orders after a roll, up to ending its movement.  Never a
         mulligan: the moderator would take the line of the new roll too, and a second
-        mulligan is not allowed, so the robot picks again.
+        mulligan is not allowed, so the random robot picks again; the competent one
+        would pick the same, so for it (as when no other pick comes) the line ends
+        there and the game waits for the robot after the roll.
         """
         orders: list[str] = []
         while to_act(state) == self.player and state.step is Step.MOVE:
-            command = robot.pick(state, self.rng)
-            for _ in range(REPICKS):
+            command = self._pick(state)
+            for _ in range(REPICKS if self.kind == RANDOM else 0):
                 if not isinstance(command, cmd.Mulligan):
                     break
-                command = robot.pick(state, self.rng)
+                command = self._pick(state)
             if isinstance(command, cmd.Mulligan):
-                break  # no other choice: the game will wait for the robot after the roll
+                break
             orders.append(checked_line(command, state))
             if isinstance(command, cmd.Done):
                 break

@@ -98,6 +98,7 @@ class Report:
             "games": len(self.games),
             "players": options.players,
             "mode": options.mode,
+            "robot": options.robot,
             "seed": options.seed,
             "reply_hours": options.reply_hours,
             "reply_sigma": REPLY_SIGMA,
@@ -124,8 +125,8 @@ class Report:
         finished = sum(game.finished for game in self.games)
         lines = [
             (
-                f"{len(self.games)} game(s) of {options.players} robots, {options.mode} mode, "
-                f"seed {options.seed}; {finished} finished."
+                f"{len(self.games)} game(s) of {options.players} {options.robot} robots, "
+                f"{options.mode} mode, seed {options.seed}; {finished} finished."
             ),
             f"Replies: log-normal, median {options.reply_hours:g} h, sigma {REPLY_SIGMA:g}.",
             f"Deadlines: {deadlines(options)}.",

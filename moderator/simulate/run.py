@@ -39,7 +39,7 @@ from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config
 from moderator.schedule.limits import TimeLimits
 from moderator.simulate.answers import refusals
-from moderator.simulate.composer import DEFAULT, STRICT, Composer
+from moderator.simulate.composer import COMPETENT, DEFAULT, STRICT, Composer
 from moderator.simulate.inprocess import (
     EPOCH,
     InProcess,
@@ -81,6 +81,8 @@ class Options:
     max_mails: int = MAX_MAILS
     #: Play under the service's default time limits (else generous ones).
     service_limits: bool = False
+    #: The robot every seat plays with (``composer.KINDS``).
+    robot: str = COMPETENT
 
     @property
     def mode(self) -> str:
@@ -175,7 +177,10 @@ class _Game:
         self.delays = random.Random(f"simulate-delays:{seed}:{index}")
         self.robots = {
             name: Composer(
-                name, options.mode, random.Random(f"simulate-robot:{seed}:{index}:{name}")
+                name,
+                options.mode,
+                random.Random(f"simulate-robot:{seed}:{index}:{name}"),
+                kind=options.robot,
             )
             for name in self.names
         }

@@ -1,10 +1,13 @@
 """
 The whole service end to end: ``titan-moderator demo`` plays by mail, on the embedded
-hub and on a real Dovecot (with an SMTP server delivering into its maildirs).
+hub, and the same robots play by mail through a real Dovecot (with an SMTP server
+delivering into its maildirs).
 
 Every order goes from a robot's key through SMTP, the moderator's IMAP mailbox, the
 poller, intake and rules core, and back as signed reports read over IMAP.  The same seed
-plays the same game again, and the commands the demo prints work as printed.
+plays the same game again, and the commands the demo prints work as printed.  The demo
+is run by its command line and judged by what it prints and leaves in its folder (the
+mailboxes, the keys, the database), never by its internals.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import mailbox
+import re
 import shlex
 from dataclasses import dataclass
 from email import message_from_bytes, policy
@@ -25,15 +29,60 @@ from typer.testing import CliRunner
 from moderator.audit.report_check import check_report, mail_text
 from moderator.audit.verify import verify
 from moderator.cli import app
-from moderator.demo.mail_demo import DemoOptions, DemoSummary, run_demo
 from moderator.mail import compose
 from moderator.rules.codec import encode
-from moderator.rules.state import GameState
+from moderator.rules.state import GameState, Step
 from moderator.store import inbox
+from moderator.testing.clocks import DemoClock
 from moderator.testing.gnupg import keyring
+from moderator.testing.mailgame import MailGame, play_by_mail, service_config
+from moderator.testing.player_keys import PlayerKeys
 from moderator.testing.stores import open_store
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A demo as its user sees it: what it printed, and its folder."""
+
+    folder: Path
+    output: str
+    #: The game as the folder's database keeps it.
+    state: GameState
+
+    @property
+    def finished(self) -> bool:
+        return self.state.step is Step.OVER
+
+    def mailbox(self, who: str) -> Path:
+        return self.folder / "mail" / f"{who.lower()}.mbox"
+
+    def figures(self) -> dict[str, int]:
+        """The counts of the summary's second line: orders, mails sent and read."""
+        found = re.search(
+            r"(\d+) orders by mail, (\d+) mails from the moderator \(all signed\), "
+            r"(\d+) read by the robots",
+            self.output,
+        )
+        assert found, self.output[-2000:]
+        orders, sent, read = map(int, found.groups())
+        return {"orders": orders, "sent": sent, "read": read}
+
+
+def game_state(folder: Path) -> GameState:
+    store = open_store(f"sqlite:///{folder / 'demo.sqlite'}")
+    try:
+        return store.load_state("demo").state
+    finally:
+        store.close()
+
+
+def run_demo(folder: Path, *args: str) -> Demo:
+    """``titan-moderator demo ARGS --keep FOLDER``, which must succeed."""
+    result = CliRunner().invoke(app, ["demo", *args, "--keep", str(folder)])
+    assert result.exit_code == 0, result.output[-3000:]
+    return Demo(folder, result.output, game_state(folder))
 
 
 def messages(path: Path) -> list[EmailMessage]:
@@ -47,15 +96,11 @@ def messages(path: Path) -> list[EmailMessage]:
         box.close()
 
 
-def from_moderator(summary: DemoSummary, who: str) -> list[EmailMessage]:
-    return [
-        m
-        for m in messages(summary.mailboxes[who])
-        if "moderator@" in str(m["From"])
-    ]
+def from_moderator(demo: Demo, who: str) -> list[EmailMessage]:
+    return [m for m in messages(demo.mailbox(who)) if "moderator@" in str(m["From"])]
 
 
-def check_every_mail_is_signed_and_threaded(summary: DemoSummary) -> None:
+def check_every_mail_is_signed_and_threaded(summary: Demo) -> None:
     for who in summary.state.players:
         mails = from_moderator(summary, who.name)
         assert mails, f"{who.name} got no mail"
@@ -71,7 +116,7 @@ def check_every_mail_is_signed_and_threaded(summary: DemoSummary) -> None:
             assert mail["Message-ID"]
 
 
-def check_the_kept_keys_read_every_mailbox(summary: DemoSummary, folder: Path) -> None:
+def check_the_kept_keys_read_every_mailbox(summary: Demo, folder: Path) -> None:
     """What the demo keeps lets a person read its mail: LF mailboxes, each robot's
     GnuPG home verifying the moderator's signatures and decrypting his private parts
     (every fifth mail and the last, to keep the test short), the key and a README."""
@@ -79,7 +124,7 @@ def check_the_kept_keys_read_every_mailbox(summary: DemoSummary, folder: Path) -
     assert "mutt" in (folder / "README.txt").read_text()
     for who in summary.state.players:
         name = who.name
-        assert b"\r\n" not in summary.mailboxes[name].read_bytes()
+        assert b"\r\n" not in summary.mailbox(name).read_bytes()
         ring = keyring(folder / "players" / name.lower() / "gnupg")
         mails = from_moderator(summary, name)
         for mail in [*mails[::5], mails[-1]]:
@@ -98,7 +143,7 @@ def check_the_kept_keys_read_every_mailbox(summary: DemoSummary, folder: Path) -
                 assert all(str(f).startswith("battle-") for f in pictures), pictures
 
 
-def check_every_report_carries_the_board(summary: DemoSummary) -> None:
+def check_every_report_carries_the_board(summary: Demo) -> None:
     """Issue 14: each report has the masterboard as a PNG in its signed part."""
     for who in summary.state.players:
         reports = [m for m in from_moderator(summary, who.name)
@@ -112,7 +157,7 @@ def check_every_report_carries_the_board(summary: DemoSummary) -> None:
             assert len(boards) == 1 and str(boards[0]).startswith("board-"), mail["Subject"]
 
 
-def check_the_game_ends_with_its_audit(summary: DemoSummary) -> None:
+def check_the_game_ends_with_its_audit(summary: Demo) -> None:
     """Issues 16 and 23: every player's mail ends with his own audit bundle, attached as
     application/json to the encrypted private part (it holds his asides, text he chose)
     and named by its SHA-256 in the signed part; ``verify`` passes on it, and on his
@@ -172,52 +217,53 @@ def printed_commands(text: str) -> list[list[str]]:
     return commands
 
 
-#: The tests sharing the two seed-77 demos run on one xdist worker (``--dist loadgroup``):
-#: the fixture is the suite's longest, and each worker would otherwise play it anew.
-SEED_77_GROUP = pytest.mark.xdist_group("demo-seed-77")
+#: The seed of the whole game the tests below share: a short game between competent
+#: robots (a few minutes on a busy machine for both runs).
+SEED = "77"
+#: The tests sharing the two runs of that demo run on one xdist worker (``--dist
+#: loadgroup``): the fixture is the suite's longest, and each worker would otherwise
+#: play it anew.
+WHOLE_GAME_GROUP = pytest.mark.xdist_group("demo-whole-game")
 
 
 @pytest.fixture(scope="module")
-def seed_77(tmp_path_factory) -> tuple[DemoSummary, Played]:
-    """``demo --seed 77 --players 2`` played, then played again by the command its
+def whole_game(tmp_path_factory) -> tuple[Demo, Played]:
+    """``demo --seed SEED --players 2`` played, then played again by the command its
     summary prints (the issue's replay; the whole-game checks use the first run)."""
-    first = tmp_path_factory.mktemp("demo-77")
-    summary = asyncio.run(run_demo(DemoOptions(players=2, seed=77, folder=first, timeout=900)))
-    again = [words for words in printed_commands(summary.text()) if words[0] == "demo"]
-    assert again == [["demo", "--seed", "77", "--players", "2"]]
-    second = tmp_path_factory.mktemp("demo-77-again")
-    result = CliRunner().invoke(app, [*again[0], "--keep", str(second)])
-    assert result.exit_code == 0, result.output
-    return summary, played(second)
+    demo = run_demo(tmp_path_factory.mktemp("demo-whole"), "--seed", SEED, "--players", "2")
+    again = [words for words in printed_commands(demo.output) if words[0] == "demo"]
+    assert again == [["demo", "--seed", SEED, "--players", "2"]]
+    second = run_demo(tmp_path_factory.mktemp("demo-whole-again"), *again[0][1:])
+    return demo, played(second.folder)
 
 
-@SEED_77_GROUP
-def test_the_same_seed_plays_the_same_game_again(seed_77):
-    """Issue 24, item 8: ``demo --seed 77 --players 2`` twice gives the same game: the
+@WHOLE_GAME_GROUP
+def test_the_same_seed_plays_the_same_game_again(whole_game):
+    """Issue 24, item 8: ``demo --seed N --players 2`` twice gives the same game: the
     same turns, winner and scores, the same event log to the byte, and every mail the
     robots sent the same bytes (its digest, which its dice are bound to)."""
-    summary, again = seed_77
-    first = played(summary.folder)
+    demo, again = whole_game
+    first = played(demo.folder)
 
-    assert again.state.turn == first.state.turn == summary.state.turn
+    assert again.state.turn == first.state.turn == demo.state.turn
     assert again.state.winner == first.state.winner
     assert [(p.name, p.score) for p in again.state.players] == [
         (p.name, p.score) for p in first.state.players
     ]
     assert again.events == first.events
     assert again.digests == first.digests
-    assert len(first.digests) == summary.orders + 2  # every order and the two sign-ons
+    assert len(first.digests) == demo.figures()["orders"] + 2  # every order, two sign-ons
 
 
-@SEED_77_GROUP
-def test_the_replay_commands_work_as_printed(seed_77):
+@WHOLE_GAME_GROUP
+def test_the_replay_commands_work_as_printed(whole_game):
     """The summary's and README.txt's replay commands run as printed and show the game
     from its setup to its end, as the named player read it."""
-    summary, _again = seed_77
-    readme = (summary.folder / "README.txt").read_text()
+    demo, _again = whole_game
+    readme = (demo.folder / "README.txt").read_text()
     histories = [
         words
-        for text in (summary.text(), readme)
+        for text in (demo.output, readme)
         for words in printed_commands(text)
         if words[:2] == ["local", "history"]
     ]
@@ -238,47 +284,51 @@ def test_the_speed_of_the_clock_is_the_tournament_demos_only():
     assert "--speed is for --tournament" in result.output
 
 
+def test_issue_26_the_demo_names_its_robots_and_refuses_an_unknown_one():
+    """``--robot`` chooses the robot the players play with; an unknown one is refused
+    with the kinds there are, before anything is set up."""
+    result = CliRunner().invoke(app, ["demo", "--robot", "clever"])
+    assert result.exit_code != 0
+    assert "competent" in result.output and "random" in result.output
+    assert "--robot" in CliRunner().invoke(app, ["demo", "--help"]).output
+
+
 def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
     """Bob never answers: the demo clock jumps to his reminders and deadlines, the
     moderator acts for him (20.4) and everyone is told; without him Ann wins."""
-    options = DemoOptions(players=2, seed=11, folder=tmp_path, silent=("Bob",), timeout=300)
-    summary = asyncio.run(run_demo(options))
+    demo = run_demo(tmp_path, "--players", "2", "--seed", "11", "--silent", "Bob")
 
-    assert summary.finished
-    assert summary.state.winner == "Ann"
+    assert demo.finished
+    assert demo.state.winner == "Ann"
     for who in ("Ann", "Bob"):
-        subjects = [str(m["Subject"]) for m in from_moderator(summary, who)]
+        subjects = [str(m["Subject"]) for m in from_moderator(demo, who)]
         assert any("deadline passed" in s for s in subjects), (who, subjects)
-    bob = [str(m["Subject"]) for m in from_moderator(summary, "Bob")]
+    bob = [str(m["Subject"]) for m in from_moderator(demo, "Bob")]
     assert any("reminder" in s.lower() for s in bob), bob
-    bob_orders = [
-        m for m in messages(summary.mailboxes["moderator"]) if "bob@" in str(m["From"])
-    ]
+    bob_orders = [m for m in messages(demo.mailbox("moderator")) if "bob@" in str(m["From"])]
     assert len(bob_orders) == 1  # his sign-on, and no order
-    check_every_mail_is_signed_and_threaded(summary)
+    check_every_mail_is_signed_and_threaded(demo)
 
 
-@SEED_77_GROUP
-def test_the_demo_plays_a_whole_game_by_mail_to_its_end(seed_77):
+@WHOLE_GAME_GROUP
+def test_the_demo_plays_a_whole_game_by_mail_to_its_end(whole_game):
     """Two robots play a game to its end by mail (the README's first command, smaller)."""
-    summary, _again = seed_77
-    tmp_path = summary.folder
+    demo, _again = whole_game
+    figures = demo.figures()
 
-    assert summary.finished
-    assert summary.orders > 20
+    assert demo.finished
+    assert figures["orders"] > 20
     # Every order was answered, and each robot read what was mailed to it.
-    assert summary.mails_read == summary.mails_sent
-    check_every_mail_is_signed_and_threaded(summary)
-    check_the_kept_keys_read_every_mailbox(summary, tmp_path)
-    check_every_report_carries_the_board(summary)
-    check_the_game_ends_with_its_audit(summary)
-    store = open_store(f"sqlite:///{tmp_path / 'demo.sqlite'}")
-    try:
-        replayed = store.load_state("demo").state
-    finally:
-        store.close()
-    assert replayed == summary.state
-    assert "Game over" in summary.text()
+    assert figures["read"] == figures["sent"]
+    check_every_mail_is_signed_and_threaded(demo)
+    check_the_kept_keys_read_every_mailbox(demo, demo.folder)
+    check_every_report_carries_the_board(demo)
+    check_the_game_ends_with_its_audit(demo)
+    scores = ", ".join(f"{p.name} {p.score}" for p in demo.state.players)
+    assert (
+        f"Game over after {demo.state.turn} turns: winner {demo.state.winner}; "
+        f"scores: {scores}." in demo.output
+    )
 
 
 def test_a_silent_robots_timeouts_come_at_the_same_moments_in_every_run(tmp_path):
@@ -286,12 +336,11 @@ def test_a_silent_robots_timeouts_come_at_the_same_moments_in_every_run(tmp_path
     moderator is idle, so the timeouts (whose dice hang on the deadline's moment) and
     everything after them repeat: the same seed, the same game."""
     runs = [
-        asyncio.run(run_demo(DemoOptions(players=2, seed=11, folder=tmp_path / name,
-                                         silent=("Bob",), timeout=300)))
+        run_demo(tmp_path / name, "--players", "2", "--seed", "11", "--silent", "Bob")
         for name in ("first", "again")
     ]
-    first, again = (played(summary.folder) for summary in runs)
-    assert all(summary.finished for summary in runs)
+    first, again = (played(demo.folder) for demo in runs)
+    assert all(demo.finished for demo in runs)
     timeouts = [e for e in first.events
                 if str(e["payload"].get("trigger", "")).startswith("timeout:")]  # type: ignore[attr-defined]
     assert timeouts
@@ -300,17 +349,25 @@ def test_a_silent_robots_timeouts_come_at_the_same_moments_in_every_run(tmp_path
 
 
 def test_the_service_plays_by_mail_through_a_real_dovecot(tmp_path, dovecot: TemporaryDovecot):
-    """The same service against Dovecot over IMAP (with IDLE) and a delivering SMTP
-    server: sign-on, first reports, orders, a timeout and the end of the game."""
+    """The same service and robot players (``moderator.testing.mailgame``) against
+    Dovecot over IMAP (with IDLE) and a delivering SMTP server: sign-on, first reports,
+    orders, a timeout and the end of the game."""
 
-    async def play() -> DemoSummary:
-        async with DovecotMailSystem(dovecot) as mail:
-            options = DemoOptions(players=2, seed=3, folder=tmp_path, silent=("Bob",),
-                                  timeout=300)
-            return await run_demo(options, mail=mail)
+    async def play() -> None:
+        clock = DemoClock()
+        keys = await PlayerKeys.make(["Ann", "Bob"], clock)
+        try:
+            async with DovecotMailSystem(dovecot) as mail:
+                game = MailGame(game_id="demo", names=["Ann", "Bob"], seed=3,
+                                silent=["Bob"], timeout=300)
+                config = service_config(mail, tmp_path, keys)
+                await play_by_mail(game, config, mail, keys, clock, tmp_path)
+        finally:
+            keys.drop()
 
-    summary = asyncio.run(play())
+    asyncio.run(play())
+    played_game = Demo(tmp_path, "", game_state(tmp_path))
 
-    assert summary.finished
-    assert summary.state.winner == "Ann"
-    check_every_mail_is_signed_and_threaded(summary)
+    assert played_game.finished
+    assert played_game.state.winner == "Ann"
+    check_every_mail_is_signed_and_threaded(played_game)

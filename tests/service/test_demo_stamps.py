@@ -9,13 +9,13 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from moderator.demo.clock import MailStamps, boundary_for, next_deadline_time
-from moderator.demo.keys import shipped_key
 from moderator.ports import Deadline
 from moderator.ports.deadlines import DUE
 from moderator.schedule.limits import TimeLimits
 from moderator.testing.clocks import DEMO_START, MAIL_STEP, DemoClock
 from moderator.testing.gnupg import drop_gnupg_home, keyring, new_gnupg_home
+from moderator.testing.player_keys import shipped_key
+from moderator.testing.stamps import MailStamps, boundary_for, next_deadline_time
 from moderator.usecases.games.robot_games import DEFAULT_NAMES
 
 

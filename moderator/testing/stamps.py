@@ -1,8 +1,9 @@
 """
-The stamps that make a robot's mail the same bytes in every run of a seed, on the
-demo's clock (``moderator.testing.clocks.DemoClock``).
+The stamps that make a robot player's mail the same bytes in every run of a seed, on
+the demo's clock (``moderator.testing.clocks.DemoClock``); the demo and the tests that
+play by mail use them.
 
-A mail's dice are bound to the SHA-256 of the mail as it came (``play.dice``): its
+A mail's dice are bound to the SHA-256 of the mail as it came (``usecases.games.dice``): its
 Date and Message-ID headers, its MIME boundary and its signature, whose time is in
 it.  So for ``demo --seed N`` to play the same game again, nothing in a robot's mail
 may come from the machine's clock or from chance.  ``DemoClock`` does not run by
@@ -20,11 +21,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from moderator.demo.keys import ROBOT_DOMAIN
 from moderator.ports import Deadline
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.timing import reminders_behind
 from moderator.testing.clocks import DemoClock
+from moderator.testing.player_keys import ROBOT_DOMAIN
 
 
 @dataclass

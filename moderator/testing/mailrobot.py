@@ -1,13 +1,18 @@
 """
 A robot player by mail: it signs on, reads its mailbox over IMAP and answers over
-SMTP, each order signed with its own key, like a player at a mail client.
+SMTP, each order signed with its own key, like a player at a mail client.  The demo
+and the tests that play by mail use it (a player, not the moderator: test support).
 
 What it learns from its mail is what a player learns: the step reference of the latest
 report or reply, and so whether the mail it would answer is current.  What to order it
-decides with ``moderator.robot`` (a random legal order), which needs the game's state:
-the robot reads it from the moderator's database, read only, and only when its mail
-says the game is at the step it last heard of.  It never orders on a reference it has
-not been mailed, so every order it sends goes the whole way through the service.
+decides with a robot of its ``kind``: ``competent`` (``moderator.robots``, the default)
+decides from the seat's view alone (``robots.seat_view``: the public record, its own
+legions, what it knows for certain of the others), never from what the player cannot
+see; ``random`` (``moderator.robot``) picks a random legal order.  The robot reads the
+game from the moderator's database, read only, and only when its mail says the game is
+at the step it last heard of; the competent kind sees only the seat's view of it.  It
+never orders on a reference it has not been mailed, so every order it sends goes the
+whole way through the service.
 
 Robots sign their mail alternately as PGP/MIME and clearsigned text, the two ways
 players' clients sign.  A *silent* robot signs on and reads its mail but never orders
@@ -32,10 +37,8 @@ from email.parser import BytesHeaderParser
 from email.utils import format_datetime
 from pathlib import Path
 
-from moderator import robot
+from moderator import robot, robots
 from moderator.clock import Clock, SystemClock
-from moderator.demo.clock import MailStamps, boundary_for
-from moderator.demo.keys import lf_line_ends
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
@@ -45,10 +48,44 @@ from moderator.rules.state import GameState
 from moderator.schedule import reference
 from moderator.store import players
 from moderator.store.eventstore import EventStore
+from moderator.testing.player_keys import ROBOT_DOMAIN
+from moderator.testing.stamps import MailStamps, boundary_for
+from moderator.usecases.games.robot_match import KINDS
+
+#: The robots a mail robot plays with (``demo --robot``; ``robot_match.KINDS``): the
+#: default first.
+ROBOT_KINDS = KINDS
+COMPETENT, RANDOM = KINDS
+
+
+def lf_line_ends(raw: bytes) -> bytes:
+    """A mail's bytes with LF line ends, as an mbox file on Unix holds them (mail
+    programs verify signatures over the canonical CRLF form whatever the file has)."""
+    return raw.replace(b"\r\n", b"\n")
+
+
+def check_kind(kind: str) -> str:
+    """``kind`` if it names a robot (``ROBOT_KINDS``), else a ValueError saying which do."""
+    if kind not in ROBOT_KINDS:
+        raise ValueError(f"unknown robot {kind!r}: use one of {', '.join(ROBOT_KINDS)}")
+    return kind
+
+
+def seat_order(kind: str, state: GameState, seat: str, rng: random.Random) -> str:
+    """
+    The order line a robot of ``kind`` gives for ``seat`` (which must be to act).  The
+    competent robot is handed the seat's view only, so what the seat cannot see (the
+    contents of others' legions it does not know) cannot change its order.
+    """
+    if check_kind(kind) == RANDOM:
+        return robot.choose_order(state, rng)[0]
+    return robots.order(robots.seat_view(state, seat), rng)[0]
 
 
 @dataclass
 class RobotTally:
+    """What a robot did: mails read, orders sent."""
+
     mails_read: int = 0
     orders_sent: int = 0
 
@@ -68,6 +105,8 @@ class MailRobot:
     rng: random.Random
     silent: bool = False
     pgp_mime: bool = True
+    #: The robot that decides its orders (``ROBOT_KINDS``).
+    kind: str = COMPETENT
     #: Message-IDs and times that repeat from run to run (None: random ids, ``clock``'s
     #: time).
     stamps: MailStamps | None = None
@@ -82,6 +121,9 @@ class MailRobot:
     order_ids: dict[str, str] = field(default_factory=dict)
     _uid: int | None = None
     _validity: int | None = None
+
+    def __post_init__(self) -> None:
+        check_kind(self.kind)
 
     # -- mail out ---------------------------------------------------------------------------
 
@@ -135,7 +177,7 @@ class MailRobot:
         """The next mail's Message-ID and time (taken before it is signed at that time)."""
         if self.stamps is not None:
             return self.stamps.next(self.name)
-        return f"<{uuid.uuid4().hex}@robots.titan.invalid>", self.clock.now()
+        return f"<{uuid.uuid4().hex}@{ROBOT_DOMAIN}>", self.clock.now()
 
     async def _send(
         self, message: EmailMessage, subject: str, stamp: tuple[str, datetime]
@@ -197,8 +239,11 @@ class MailRobot:
 
     async def play_once(self, store: EventStore, game_id: str) -> bool:
         """Order if it is our move by our latest mail; True when an order went out."""
-        state = await asyncio.to_thread(lambda: store.load_state(game_id).state)
-        line = self.choose(game_id, state)
+        def look() -> tuple[GameState, str | None]:
+            state = store.load_state(game_id).state
+            return state, self.choose(game_id, state)  # a decision may take a while
+
+        state, line = await asyncio.to_thread(look)
         if line is None:
             return False
         await self.order(game_id, state.version, line)
@@ -223,8 +268,7 @@ class MailRobot:
             return None  # our mail has not caught up with the game
         if self.ordered_on.get(game_id) == state.version:
             return None  # ordered on this reference already; its answer is on its way
-        line, _command = robot.choose_order(state, self.rng)
-        return line
+        return seat_order(self.kind, state, seat, self.rng)
 
     async def play_seat(self, store: EventStore, game_id: str) -> bool:
         """
@@ -235,10 +279,10 @@ class MailRobot:
         def look() -> tuple[GameState, str | None]:
             with store.reading() as tx:
                 seat = players.seats(tx, game_id).get(self.address)
-                return tx.load(game_id).state, seat
+                state = tx.load(game_id).state
+            return state, None if seat is None else self.choose_as(game_id, seat, state)
 
-        state, seat = await asyncio.to_thread(look)
-        line = None if seat is None else self.choose_as(game_id, seat, state)
+        state, line = await asyncio.to_thread(look)
         if line is None:
             return False
         await self.order(game_id, state.version, line)

@@ -1,0 +1,285 @@
+"""
+One game by mail between robot players, against the whole service: the moderator's
+``Service`` (the same poller, sender and deadline jobs as ``serve``) on a mail system
+(the embedded hub, or a real server such as the tests' Dovecot), robots
+(``mailrobot``) that sign on by mail with their keys (``player_keys``), a game the
+moderator starts for them, and every order and report by signed mail until it ends.
+``titan-moderator demo`` plays one; the tests play them on other mail servers.
+
+The game does not depend on which mail is read first: only the player to act mails,
+and no deadline passes by the machine's time.  A silent robot's reminders and timeouts
+come when the game moves the demo clock to them, once the moderator is idle
+(``stamps.next_deadline_time``), so with ``stamps`` the same seed plays the same game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from moderator.clock import SystemClock
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.runners.commands import start_game
+from moderator.runtime.bootstrap import Overrides, bootstrap
+from moderator.runtime.config import (
+    Config,
+    DatabaseSettings,
+    GnupgSettings,
+    ImapSettings,
+    ModeratorSettings,
+    ServiceSettings,
+    SmtpSettings,
+)
+from moderator.runtime.service import Service
+from moderator.schedule.timing import TimeLimits
+from moderator.store import deadlines, inbox, players
+from moderator.store.eventstore import EventStore
+from moderator.testing.clocks import DemoClock
+from moderator.testing.connections import imap_source_at, smtp_sink_at
+from moderator.testing.mailrobot import COMPETENT, MailRobot
+from moderator.testing.player_keys import MODERATOR, PlayerKeys, robot_address
+from moderator.testing.stamps import MailStamps, next_deadline_time
+
+#: The game's time limits (the defaults: days, which the demo clock never reaches but
+#: for a silent robot).
+LIMITS = TimeLimits()
+
+
+class MailSystem(Protocol):
+    """Where the mail goes: SMTP and IMAP on one host, with users it can add."""
+
+    host: str
+
+    @property
+    def smtp_port(self) -> int: ...
+
+    @property
+    def imap_port(self) -> int: ...
+
+    def add_user(self, address: str, password: str) -> None: ...
+
+
+def service_config(mail: MailSystem, folder: Path, keys: PlayerKeys, source: str = "demo") -> Config:
+    """The service's configuration for ``mail``, a SQLite database in ``folder`` and the key."""
+    mail.add_user(MODERATOR, "moderator-password")
+    return Config(
+        moderator=ModeratorSettings(address=MODERATOR, name="Titan moderator (demo)"),
+        database=DatabaseSettings(url=f"sqlite:///{folder / 'demo.sqlite'}"),
+        imap=ImapSettings(
+            host=mail.host,
+            port=mail.imap_port,
+            tls="none",
+            user=MODERATOR,
+            password="moderator-password",
+            poll_seconds=2.0,
+        ),
+        smtp=SmtpSettings(host=mail.host, port=mail.smtp_port, tls="none", send_seconds=1.0),
+        gnupg=GnupgSettings(home=str(keys.moderator_home), key=keys.moderator_key),
+        # The demo's clocks jump (a silent robot's deadlines) or run fast (the
+        # tournament): a long time between two deadline checks is not an outage.
+        service=ServiceSettings(
+            deadline_seconds=0.5, reply_budget=100_000, max_outage_hours=24 * 365 * 10
+        ),
+        source=source,
+    )
+
+
+def mail_robot(
+    name: str,
+    mail: MailSystem,
+    keys: PlayerKeys,
+    folder: Path,
+    rng: random.Random,
+    *,
+    silent: bool = False,
+    pgp_mime: bool = True,
+    stamps: MailStamps | None = None,
+    kind: str = COMPETENT,
+) -> MailRobot:
+    """A robot with a mailbox on ``mail`` and its mbox file in ``folder/mail``."""
+    address = robot_address(name)
+    mail.add_user(address, f"{name}-password")
+    ring, key = keys.robots[name]
+    (folder / "mail").mkdir(parents=True, exist_ok=True)
+    return MailRobot(
+        name=name,
+        address=address,
+        keyring=ring,
+        fingerprint=key,
+        source=imap_source_at(mail.host, mail.imap_port, address, f"{name}-password", tls=False),
+        sink=smtp_sink_at(mail.host, mail.smtp_port),
+        moderator=MODERATOR,
+        mbox_path=folder / "mail" / f"{name.lower()}.mbox",
+        rng=rng,
+        silent=silent,
+        pgp_mime=pgp_mime,
+        kind=kind,
+        stamps=stamps,
+        clock=keys.clock or SystemClock(),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MailGame:
+    """What to play: the robots, the game, the seed, and how long to wait at most."""
+
+    game_id: str
+    names: Sequence[str]
+    seed: int
+    #: Robots that never order (the deadlines time them out).
+    silent: Sequence[str] = ()
+    #: The robot the players play with (``mailrobot.ROBOT_KINDS``).
+    robot: str = COMPETENT
+    #: Give up after this many real seconds (counted from ``started``).
+    timeout: float = 1800.0
+    started: float = 0.0
+
+
+async def play_by_mail(
+    game: MailGame,
+    config: Config,
+    mail: MailSystem,
+    keys: PlayerKeys,
+    clock: DemoClock,
+    folder: Path,
+    progress: Callable[[str], None] = lambda _line: None,
+) -> list[MailRobot]:
+    """
+    Play ``game`` by mail on ``mail`` (see the module's text); the robots, their mail
+    read, once it is over.  Raises TimeoutError if it is not over in time.
+    """
+    started = game.started or time.monotonic()
+    rng = random.Random(f"demo-robots:{game.seed}")
+    stamps = MailStamps(game.seed, clock)
+    robots = [
+        mail_robot(
+            name,
+            mail,
+            keys,
+            folder,
+            random.Random(rng.random()),
+            silent=name in game.silent,
+            pgp_mime=index % 2 == 0,
+            stamps=stamps,
+            kind=game.robot,
+        )
+        for index, name in enumerate(game.names)
+    ]
+    service = Service(bootstrap(config, Overrides(clock=clock)))
+    await service.start()
+    try:
+        progress(f"Mail on {mail.host} (SMTP {mail.smtp_port}, IMAP {mail.imap_port}).")
+        progress("Robots sign on by mail with their public keys ...")
+        for bot in robots:
+            await bot.sign_on()
+        await _until(lambda: _registered(service.store, robots), game, started)
+        for bot in robots:
+            await bot.read_mail(0)  # the welcome
+        names = ", ".join(game.names)
+        progress(f"Signed on: {names}. The moderator starts game {game.game_id!r}.")
+        await asyncio.to_thread(
+            start_game,
+            service.store,
+            game.game_id,
+            [bot.address for bot in robots],
+            sender=MODERATOR,
+            seed=game.seed,
+            insecure_seed=True,  # the game replays from its seed: its reports say so
+            time_limits=LIMITS,
+        )
+        await service.send_now()
+        await _play_to_the_end(service, robots, clock, game, progress, started)
+        await service.send_now()
+        for bot in robots:
+            await bot.read_mail(0)
+    finally:
+        await service.stop()
+        for bot in robots:
+            await bot.source.close()
+    return robots
+
+
+async def _play_to_the_end(
+    service: Service,
+    robots: list[MailRobot],
+    clock: DemoClock,
+    game: MailGame,
+    progress: Callable[[str], None],
+    started: float,
+) -> None:
+    shown_turn = 0
+    playing = {bot.name for bot in robots}
+    while True:
+        state = await asyncio.to_thread(lambda: service.store.load_state(game.game_id).state)
+        for gone in sorted(playing - {p.name for p in state.live_players}):
+            playing.discard(gone)
+            why = "timed out (a silent robot)" if gone in game.silent else "was eliminated"
+            progress(f"Turn {state.turn:>3}: {gone} {why}; out of the game.")
+        if state.step is Step.OVER:
+            progress(f"Turn {state.turn}: the game is over; winner {state.winner or 'nobody'}.")
+            return
+        shown_turn = _show_turn(state, shown_turn, robots, progress)
+        if time.monotonic() - started > game.timeout:
+            msg = f"the game did not finish in {game.timeout:.0f} s (turn {state.turn})"
+            raise TimeoutError(msg)
+        acted = False
+        for bot in robots:
+            acted |= await bot.play_once(service.store, game.game_id)
+        if not acted and to_act(state) in game.silent:
+            acted = await asyncio.to_thread(_move_clock_on, service.store, clock, game.game_id)
+        # Wait for the answers: the robot to act hears by IDLE, the others are read too.
+        waits = [bot.read_mail(0.0 if acted else 0.5) for bot in robots]
+        await asyncio.gather(*waits)
+
+
+def _show_turn(
+    state: GameState, shown: int, robots: list[MailRobot], progress: Callable[[str], None]
+) -> int:
+    """Say when a new turn begins; the turn said last."""
+    if state.turn == shown or state.step is Step.COLOUR:
+        return shown
+    orders = sum(bot.tally.orders_sent for bot in robots)
+    live = ", ".join(f"{p.name} {p.score}" for p in state.live_players)
+    progress(f"Turn {state.turn:>3}: {orders} orders so far; scores {live}")
+    return state.turn
+
+
+def _move_clock_on(store: EventStore, clock: DemoClock, game_id: str) -> bool:
+    """
+    While the game waits on a silent robot: once the moderator has done all there is to
+    do now (its deadline check has run at this moment, no mail waits to be read), move
+    the clock to the next reminder or deadline; True if it moved.  The moderator then
+    acts on it at exactly that time, in every run.
+    """
+    now = clock.now()
+    with store.reading() as tx:
+        checked = deadlines.heartbeat(tx)
+        rows = deadlines.open_deadlines(tx, game_id)
+    if checked is None or checked < now or inbox.pending_ids(store, limit=1):
+        return False
+    moment = next_deadline_time(rows, LIMITS, now)
+    if moment is None:
+        return False
+    clock.advance_to(moment)
+    return True
+
+
+async def _until(check: Callable[[], bool], game: MailGame, started: float) -> None:
+    while not await asyncio.to_thread(check):
+        if time.monotonic() - started > game.timeout:
+            raise TimeoutError("the game timed out waiting for the moderator")
+        await asyncio.sleep(0.1)
+
+
+def _registered(store: EventStore, robots: list[MailRobot]) -> bool:
+    with store.reading() as tx:
+        return all(players.player_by_address(tx, bot.address) is not None for bot in robots)
+
+
+__all__ = ["LIMITS", "MailGame", "MailSystem", "mail_robot", "play_by_mail", "service_config"]
