@@ -11,12 +11,14 @@ from typer.testing import CliRunner
 from moderator.cli import app
 from moderator.simulate import Options, simulate
 from moderator.simulate.answers import refusals
-from moderator.simulate.composer import Composer
+from moderator.simulate.composer import RANDOM, Composer
 from moderator.simulate.inprocess import EPOCH, InProcess, secret_of, simulation_config
 from moderator.simulate.run import play_game
 from moderator.testing.apps import on_test_clock
 
-#: A seed whose 2-player games are short in both modes (about a second each).
+#: A seed whose 2-player games between random robots are short in both modes (about a
+#: second each): the tests of whole games play the random robot, whose games end sooner
+#: when both seats are played badly; the competent robot's games are bounded by mails.
 SEED = 7
 #: Each game on a hand-moved clock from the simulation's epoch, as the command line runs it.
 APP = on_test_clock(EPOCH)
@@ -34,7 +36,7 @@ KEYS = (
 
 
 def test_a_strict_game_ends_with_one_line_in_every_mail() -> None:
-    game = play_game(Options(players=2, seed=SEED, strict=True), 0, APP)
+    game = play_game(Options(players=2, seed=SEED, strict=True, robot=RANDOM), 0, APP)
     assert game.finished  # won, or a draw (both Titans slain)
     assert game.most_lines == 1 and game.order_lines == game.player_mails
     assert game.handoffs > 0 and game.player_turns > 0 and game.days > 0
@@ -42,7 +44,7 @@ def test_a_strict_game_ends_with_one_line_in_every_mail() -> None:
 
 
 def test_a_default_game_ends_with_several_orders_a_mail() -> None:
-    game = play_game(Options(players=2, seed=SEED), 0, APP)
+    game = play_game(Options(players=2, seed=SEED, robot=RANDOM), 0, APP)
     assert game.finished  # won, or a draw (both Titans slain)
     assert game.order_lines > game.player_mails
     assert game.timeouts == 0  # generous limits: no deadline fires
@@ -64,6 +66,24 @@ def test_json_has_every_figure_with_its_median_and_mean() -> None:
     for key in KEYS[4:]:
         assert set(figures[key]) == {"median", "mean"}
     assert figures["player_mails_per_game"]["median"] > 0
+
+
+def test_issue_26_simulate_plays_the_competent_robot_unless_told_otherwise() -> None:
+    """The figures are those of plausible games: the competent robot holds every seat
+    by default (the table and the JSON say which); ``--robot random`` is the switch."""
+    base = ["simulate", "--players", "2", "--seed", str(SEED), "--max-mails", "30"]
+    played = {}
+    for extra in ([], ["--robot", "random"]):
+        result = CliRunner().invoke(app, [*base, *extra, "--json"])
+        assert result.exit_code == 0, result.output
+        figures = json.loads(result.output)
+        played[figures["robot"]] = figures
+        assert figures["refused_mails_per_game"]["median"] == 0
+    assert set(played) == {"competent", "random"}
+    table = CliRunner().invoke(app, [*base, "--max-mails", "5"])
+    assert "2 competent robots" in table.output
+    wrong = CliRunner().invoke(app, [*base, "--robot", "clever"])
+    assert wrong.exit_code != 0 and "competent, random" in wrong.output
 
 
 def test_the_table_names_the_reply_times_and_the_deadlines() -> None:
