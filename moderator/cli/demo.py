@@ -51,7 +51,8 @@ def demo(
         typer.Option(
             "--robot",
             help="The robot the players play with: competent (decides from what its seat "
-            "may see) or random (random legal orders).",
+            "may see; its games take many more orders, often thousands, so an hour or "
+            "more) or random (random legal orders: a shorter game).",
         ),
     ] = "competent",
     tournament: Annotated[

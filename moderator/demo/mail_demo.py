@@ -57,8 +57,10 @@ class DemoOptions:
     folder: Path | None = None
     #: Robots that never order (the deadlines time them out).
     silent: tuple[str, ...] = ()
-    #: Give up after this many real seconds.
-    timeout: float = 1800.0
+    #: Give up after this many real seconds: a game between competent robots takes
+    #: hundreds of orders by mail, often thousands (a minute or so for a hundred on an
+    #: idle machine); one between random robots a few hundred at most.
+    timeout: float = 6 * 3600.0
     #: The robot the players play with (``testing.mailrobot.ROBOT_KINDS``).
     robot: str = COMPETENT
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from moderator.cli import app
 from moderator.simulate import Options, simulate
 from moderator.simulate.answers import refusals
-from moderator.simulate.composer import RANDOM, Composer
+from moderator.simulate.composer import COMPETENT, RANDOM, Composer
 from moderator.simulate.inprocess import EPOCH, InProcess, secret_of, simulation_config
 from moderator.simulate.run import play_game
 from moderator.testing.apps import on_test_clock
@@ -71,7 +71,7 @@ def test_json_has_every_figure_with_its_median_and_mean() -> None:
 def test_issue_26_simulate_plays_the_competent_robot_unless_told_otherwise() -> None:
     """The figures are those of plausible games: the competent robot holds every seat
     by default (the table and the JSON say which); ``--robot random`` is the switch."""
-    base = ["simulate", "--players", "2", "--seed", str(SEED), "--max-mails", "30"]
+    base = ["simulate", "--players", "2", "--seed", str(SEED), "--strict", "--max-mails", "12"]
     played = {}
     for extra in ([], ["--robot", "random"]):
         result = CliRunner().invoke(app, [*base, *extra, "--json"])
@@ -80,7 +80,7 @@ def test_issue_26_simulate_plays_the_competent_robot_unless_told_otherwise() -> 
         played[figures["robot"]] = figures
         assert figures["refused_mails_per_game"]["median"] == 0
     assert set(played) == {"competent", "random"}
-    table = CliRunner().invoke(app, [*base, "--max-mails", "5"])
+    table = CliRunner().invoke(app, [*base, "--max-mails", "3"])
     assert "2 competent robots" in table.output
     wrong = CliRunner().invoke(app, [*base, "--robot", "clever"])
     assert wrong.exit_code != 0 and "competent, random" in wrong.output
@@ -103,8 +103,10 @@ def _figures(options: Options) -> dict[str, Any]:
 
 
 def test_the_same_seed_gives_the_same_figures() -> None:
-    for strict in (False, True):
-        options = Options(players=2, games=2, seed=11, strict=strict, max_mails=25)
+    for strict, robot, games, mails in ((False, RANDOM, 2, 25), (True, RANDOM, 2, 25),
+                                        (True, COMPETENT, 1, 10)):
+        options = Options(players=2, games=games, seed=11, strict=strict, max_mails=mails,
+                          robot=robot)
         assert _figures(options) == _figures(options)
 
 
