@@ -239,6 +239,7 @@ class MailRobot:
 
     async def play_once(self, store: EventStore, game_id: str) -> bool:
         """Order if it is our move by our latest mail; True when an order went out."""
+
         def look() -> tuple[GameState, str | None]:
             state = store.load_state(game_id).state
             return state, self.choose(game_id, state)  # a decision may take a while
