@@ -11,7 +11,8 @@ A game (or a tournament, for its games) chooses one when its time limits are set
   moved a legion in time has one moved for him: the dice draw one of his legions that
   can move, then one of its legal moves (``random_move``; the draw is a
   ``LateMoveDrawn`` event that records the dice); then his movement ends, keeping the
-  moves he made.  If he had not yet rolled, the moderator rolls for him first.  In a
+  moves he made.  Split-offs that still share a land and could part (4.3: one of them
+  must move) have one of them drawn and moved the same way, so that the movement may end.  If he had not yet rolled, the moderator rolls for him first.  In a
   battle, his maneuver phase ends as it stands, so characters not yet on the battleland
   at the end of his first maneuver phase are eliminated (10.1).  21.2 speaks of nothing
   else, so every other decision (an engagement, a strike, a muster) and the first
@@ -84,9 +85,25 @@ def _moves(state: GameState) -> list[cmd.MoveLegion]:
     return [c for c in legal_commands(state) if isinstance(c, cmd.MoveLegion)]
 
 
+def _split_offs(state: GameState) -> set[str]:
+    """4.3: unmoved legions of the mover that share a land with another and could leave it."""
+    player = state.active or ""
+    by_land: dict[int, list[str]] = {}
+    for lg in state.legions_of(player):
+        if not lg.moved:
+            by_land.setdefault(lg.land, []).append(lg.marker)
+    sharing = {m for markers in by_land.values() if len(markers) > 1 for m in markers}
+    return sharing & {m.marker for m in _moves(state)}
+
+
 def random_move_due(state: GameState) -> bool:
-    """21.2: the mover has not moved a legion yet, and one of them can move."""
-    return state.step is Step.MOVE and not state.moves and bool(_moves(state))
+    """
+    21.2: the mover has not moved a legion yet and one of them can move; or (4.3) his
+    movement cannot end because split-offs that could separate still share a land.
+    """
+    if state.step is not Step.MOVE or not _moves(state):
+        return False
+    return not state.moves or bool(_split_offs(state))
 
 
 def late_command(state: GameState) -> cmd.Command | None:
@@ -111,7 +128,8 @@ def late_command(state: GameState) -> cmd.Command | None:
 def random_move(state: GameState, player: str, dice: Dice) -> tuple[cmd.MoveLegion, list[ev.Event]]:
     """
     21.2: the move the dice draw for ``player`` (a legion, then one of its legal moves)
-    and its events, the draw first.
+    and its events, the draw first.  The legion is any that can move if he has moved
+    none, else one of the split-offs that must part (4.3).
 
     Raises:
         RuleError: no random move is due for ``player`` now.
@@ -119,7 +137,7 @@ def random_move(state: GameState, player: str, dice: Dice) -> tuple[cmd.MoveLegi
     if to_act(state) != player or not random_move_due(state):
         raise RuleError("E-LATE", f"no move is to be drawn for {player} now (rulebook 21.2)")
     moves = _moves(state)
-    markers = sorted({m.marker for m in moves})
+    markers = sorted({m.marker for m in moves} if not state.moves else _split_offs(state))
     which, legion_rolls = draw(dice, len(markers))
     options = [m for m in moves if m.marker == markers[which]]
     where, move_rolls = draw(dice, len(options))

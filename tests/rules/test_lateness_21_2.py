@@ -15,6 +15,7 @@ from moderator.rules.dice import NoDice, ScriptedDice
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
 from moderator.rules.lateness import draw, late_command, random_move, random_move_due
+from moderator.rules.legal import legal_commands
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import Step
 from tests.rules.test_battle_sequence import ANN, BOB, fresh, run
@@ -123,3 +124,17 @@ def test_21_2_says_nothing_of_other_decisions(game_at) -> None:
         roll=1,
     )
     assert late_command(game.state) is None
+
+
+def test_21_2_split_offs_that_must_part_have_one_moved_by_the_dice(game_at) -> None:
+    """21.2 with 4.3: a late mover whose split-offs still share a land has one of them drawn and moved."""
+    game = _board(game_at, phase="split")
+    game.do(cmd.Split(player=ANN, parent="Rd01", child="Rd03", characters=("Ogre", "Lion")))
+    game.do(cmd.Roll(player=ANN), 1)
+    game.do(cmd.MoveLegion(player=ANN, marker="Rd02", land=36))
+    assert cmd.Done(player=ANN) not in legal_commands(game.state)  # Rd01 and Rd03 must part (4.3)
+    assert random_move_due(game.state) and late_command(game.state) is None
+    move, events = random_move(game.state, ANN, ScriptedDice([6, 1]))
+    assert move.marker == "Rd03"  # drawn between the two split-offs only
+    state = replay(events, game.state)
+    assert late_command(state) == cmd.Done(player=ANN)
