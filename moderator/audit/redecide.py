@@ -17,7 +17,9 @@ What an order can be:
 - a player's order line (as ``render_order`` writes it): read with the order parser and
   decided by the rules.  After a timeout it must be the default of the game's lateness
   policy, which the timeout's trigger names (Wolff 20.4's refusal, or rulebook 21.2's);
-  after a standing order's note, the order that standing order gives (Wolff 9.4).
+  after a standing order's note, the order that standing order gives (Wolff 9.4);
+  with a robot's trigger (``seal.ROBOT``, issue 26) and no such note, an order for the
+  seat the trigger names, given while that seat was to act.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moderator.audit.dice import bound_die
-from moderator.audit.seal import DIRECTOR_END, START, TIME_CALLED
+from moderator.audit.seal import DIRECTOR_END, START, TIME_CALLED, robot_seat_of
 from moderator.orders import OrderError, Query, parse_order, render_order
 from moderator.orders import standing as standing_orders
 from moderator.rules import commands as cmd
@@ -149,6 +151,12 @@ def player_order(
             raise NotDecided(
                 f"a timeout gives {player} {_default_name(policy)}, not {seal.order!r}"
             )
+    robot = robot_seat_of(seal.trigger)
+    if robot is not None and standing is None and (robot != player or player != to_act(state)):
+        raise NotDecided(
+            f"the robot gave an order for {robot}'s seat as {player}, while "
+            f"{to_act(state) or 'nobody'} was to act"
+        )
     if standing is not None:
         _check_standing(state, seal, standing, command)
     return command

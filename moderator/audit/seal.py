@@ -36,6 +36,22 @@ from moderator.rules.state import Audience, GameState, Legion
 
 #: What a seal's ``order`` says for the moderator's own steps.
 START, TIME_CALLED, DIRECTOR_END = "start", "time-called", "director:end"
+#: The trigger of an order the robot gave for a seat it holds (issue 26): it names the
+#: seat and the order's first event, so its dice are bound like a mail's.
+ROBOT = "robot:"
+
+
+def robot_trigger(seat: str, first: int) -> str:
+    """The trigger of the robot's order for ``seat`` whose events start at ``first``."""
+    return f"{ROBOT}{seat}:{first}"
+
+
+def robot_seat_of(trigger: str) -> str | None:
+    """The seat a robot's order was given for (None: not a robot's order)."""
+    if not trigger.startswith(ROBOT):
+        return None
+    seat, _, first = trigger.removeprefix(ROBOT).rpartition(":")
+    return seat if seat and first.isdigit() else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from moderator.audit.bundle import FORMAT, FORMATS, final_summary
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import bound_dice, seed_hash
 from moderator.audit.redecide import NotDecided, redecide
-from moderator.audit.seal import OrderKey, seal
+from moderator.audit.seal import OrderKey, robot_seat_of, seal
 from moderator.audit.verify_checks import (
     Discrepancy,
     check_battleland,
@@ -85,7 +85,24 @@ def cause(trigger: str) -> str:
         return "the start of the game"
     if trigger.startswith("local:"):
         return f"the game master's command {trigger.removeprefix('local:')}"
+    if robot_seat_of(trigger) is not None:
+        return f"the robot's order for {robot_seat_of(trigger)} ({trigger})"
     return f"the mail with SHA-256 {trigger}"
+
+
+def giver(event: ev.OrderSealed, head: ev.Event | None) -> str:
+    """Who gave a sealed order, as the summary names him: the player himself, the robot
+    holding his seat, his standing orders, the refusal defaults of a timeout, or the
+    moderator's own step."""
+    if event.player is None:
+        return "the moderator"
+    if isinstance(head, ev.StandingOrderUsed):
+        return f"{event.player}'s standing orders"
+    if robot_seat_of(event.trigger) is not None:
+        return f"the robot for {event.player}"
+    if event.trigger.startswith("timeout:"):
+        return f"the timeout defaults for {event.player}"
+    return event.player
 
 
 def verify(bundle: Mapping[str, Any]) -> Verdict:
@@ -121,6 +138,7 @@ class _Checker:
         self.counts = {"dice": 0, "orders": 0, "decided": 0, "commitments": 0, "openings": 0}
         self.hidden = {"asides": 0, "notes": 0}
         self.triggers: set[str] = set()
+        self.givers: dict[str, int] = {}  # who gave the orders (``giver``), how many
         self.seed_seen = False
         self.order_start = GameState()  # the game after the last order's notes
         self.order: list[tuple[int, ev.Event | None]] = []  # this order's events (None: hidden)
@@ -233,6 +251,8 @@ class _Checker:
         self.counts["dice"] += event.count
         self.counts["orders"] += 1
         self.triggers.add(event.trigger)
+        who = giver(event, head)
+        self.givers[who] = self.givers.get(who, 0) + 1
         self.pending.clear()
 
     def check_dice(self, seq: int, event: ev.OrderSealed) -> None:
@@ -375,6 +395,10 @@ class _Checker:
                 f"left out for you: {h['asides']} asides between other players and "
                 f"{h['notes']} notes of their standing orders (Wolff 4.5, 9.4)"
             )
+        lines.append(
+            "who gave the orders: "
+            + ", ".join(f"{who} {n}" for who, n in sorted(self.givers.items()))
+        )
         lines.append(
             f"final state: turn {self.state.turn}, {self.state.step.value}; "
             + ", ".join(f"{p.name} {p.score}" for p in self.state.players)

@@ -129,9 +129,35 @@ def game_new(
         list[str],
         typer.Option(
             "--player", "-p", metavar="ADDRESS",
-            help="A signed-on player's address; 2 to 6, in seat order.",
+            help="A signed-on player's address; 1 to 6 (2 to 6 with the robots), in seat order.",
         ),
     ],
+    robots: Annotated[
+        int,
+        typer.Option(
+            "--robots", min=0, max=5,
+            help="Seats the robot plays from the start (play against robots by mail).",
+        ),
+    ] = 0,
+    seat_keeping: Annotated[
+        str,
+        typer.Option(
+            "--seat-keeping", metavar="defaults|robot|standby",
+            help="A seat whose player missed --keep-after deadlines in a row: refusal "
+            "defaults only (Wolff 20.4), the robot plays it until he is back, or the robot "
+            "holds it until a standby takes it.",
+        ),
+    ] = "defaults",
+    keep_after: Annotated[
+        int, typer.Option("--keep-after", min=1, help="Deadlines missed in a row (default 2).")
+    ] = 2,
+    robot_delay: Annotated[
+        int,
+        typer.Option(
+            "--robot-delay", min=0, metavar="MINUTES",
+            help="Minutes a robot waits before it acts (default 0: at once).",
+        ),
+    ] = 0,
     allow_secrets: Annotated[
         bool, typer.Option("--allow-secrets", help="Let players authenticate by secret lines.")
     ] = False,
@@ -217,13 +243,18 @@ def game_new(
                 time_limits=limits,
                 ends_at=ends.replace(tzinfo=UTC) if ends is not None else None,
                 variant=variant,
+                seat_keeping=seat_keeping,
+                keep_after=keep_after,
+                robot_delay=robot_delay,
+                robots=robots,
             )
         except StartError as exc:
             raise _fail(f"error: {exc}") from None
     clocks = "no time limits" if limits is None else f"a {limits.turn_hours:g} h turn limit"
+    robot_seats = f" (robots: {robots})" if robots else ""
     typer.echo(
-        f"Game {game_id} started for {', '.join(p.name for p in state.players)} with "
-        f"{clocks}; the reports are in the outbox (serve sends them)."
+        f"Game {game_id} started for {', '.join(p.name for p in state.players)}{robot_seats} "
+        f"with {clocks}; the reports are in the outbox (serve sends them)."
     )
     if insecure_test_seed:
         typer.echo(f"Warning: the dice of {game_id} are not secret (seed {seed}): a test game only.")

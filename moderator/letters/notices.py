@@ -61,8 +61,10 @@ def timeout(
     over: bool,
     next_deadline: str,
     time_zone: str,
+    robot: bool = False,
 ) -> Texts:
-    """What the moderator did for ``who`` when his deadline passed, as ``viewer`` is told."""
+    """What the moderator did for ``who`` when his deadline passed, as ``viewer`` is told
+    (``robot``: the game keeps seats, and the robot gave the orders, issue 26)."""
     own = who == viewer
     text = render(
         "player.timeout.txt.j2",
@@ -77,6 +79,7 @@ def timeout(
         your_move=actor == viewer and not over,
         actor=actor,
         next_deadline=next_deadline,
+        robot=robot,
     )
     whose = "Your" if own else f"{who}'s"
     return Texts(f"{whose} deadline passed: the moderator acted (ref {ref})", text)

@@ -9,7 +9,8 @@ A game has at most one open **acting** deadline (any kind but ``GAME_END``,
 ``GAME_END`` is the game's end date (Wolff 21.1); ``ABSENCE_END`` the end of one
 player's absence (its ``step`` names the absence); ``BOUNCE_END`` the end of the pause a
 bounce of his mail gave one player's deadline (``step``: ``BOUNCE_STEP``); ``DIGEST`` the
-next daily digest of a player who chose one.  ``reminded`` counts the reminders already
+next daily digest of a player who chose one; ``ROBOT_TURN`` the moment a robot that
+holds the seat to act gives its order, in a game whose robots wait.  ``reminded`` counts the reminders already
 sent for a deadline.
 """
 
@@ -32,6 +33,7 @@ __all__ = [
     "DUE",
     "GAME_END",
     "NOT_ACTING",
+    "ROBOT_TURN",
     "Deadline",
     "DeadlineChange",
     "deadline_change",
@@ -44,7 +46,10 @@ DUE, DONE, CANCELLED = "due", "done", "cancelled"
 GAME_END, ABSENCE_END, DIGEST = "game-end", "absence-end", "digest"
 #: The end of a bounce's pause of a player's deadline, and the ``step`` of its row.
 BOUNCE_END, BOUNCE_STEP = "bounce-end", "bounce"
-NOT_ACTING = (GAME_END, ABSENCE_END, BOUNCE_END, DIGEST)
+#: The moment a robot holding the seat to act gives its order, in a game whose robots
+#: wait (``GameRecord.robot_delay``; ``step``: the step it waits on, ``player``: the seat).
+ROBOT_TURN = "robot"
+NOT_ACTING = (GAME_END, ABSENCE_END, BOUNCE_END, DIGEST, ROBOT_TURN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +82,8 @@ class DeadlineChange:
     - ``GAME_END``: the game's end date;
     - ``ABSENCE_END``: the end of ``player``'s absence named ``step``;
     - ``BOUNCE_END``: the end of ``player``'s bounce pause (``step``: ``BOUNCE_STEP``);
-    - ``DIGEST``: ``player``'s next daily digest (``step``: ``digest``).
+    - ``DIGEST``: ``player``'s next daily digest (``step``: ``digest``);
+    - ``ROBOT_TURN``: the robot holding seat ``player`` acts in step ``step``.
     """
 
     kind: str

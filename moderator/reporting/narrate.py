@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from moderator.reporting import narrate_battle, narrate_board
-from moderator.reporting.visibility import is_bookkeeping, may_see
+from moderator.reporting.visibility import is_bookkeeping, may_see, robot_mark
 from moderator.reporting.wording import Describers
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
@@ -77,6 +77,9 @@ def history_lines(
             turn = event.turn
             pending = f"Turn {event.turn} — {event.active}"
             continue
+        mark = robot_mark(event)
+        if mark is not None and may_see(event, viewer) and wanted():
+            lines.append(f"  {mark}")
         if not may_see(event, viewer) or not wanted() or is_bookkeeping(event):
             continue
         if pending:

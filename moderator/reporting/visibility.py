@@ -6,6 +6,7 @@ service's replies all ask it.
 
 from __future__ import annotations
 
+from moderator.audit.seal import robot_seat_of
 from moderator.rules import events as ev
 
 
@@ -25,3 +26,16 @@ def is_bookkeeping(event: ev.Event) -> bool:
     return isinstance(event, ev.BattleStepBegan) and (
         event.step.startswith("after-") or event.step == "end-check"
     )
+
+
+def robot_mark(event: ev.Event) -> str | None:
+    """
+    The line that marks an order as the robot's (issue 26): its seal names the seat the
+    robot held; None for any other event.  Shown in reports and histories after the
+    order's own events, to those who may see the seal.
+    """
+    if not isinstance(event, ev.OrderSealed) or event.player is None:
+        return None
+    if robot_seat_of(event.trigger) != event.player:
+        return None
+    return f"{event.player}'s seat (played by the robot): {event.order}"

@@ -42,7 +42,7 @@ def check_deadlines(
     for row in rows:
         due = clockwork.Due(row, moderator_address)
         try:
-            done = unit.run(store, _at(due, now), hold=row.game_id)
+            done = unit.run(store, _at(due, now), hold=row.game_id, robots=moderator_address)
         except unit.GameBusyError:
             lines.append(f"{row.game_id}: busy; tried again at the next check")
             continue

@@ -15,6 +15,7 @@ from moderator.ports.errors import GameNotFoundError
 from moderator.rules.state import GameState
 from moderator.rules.variant import STANDARD
 from moderator.runners import unit
+from moderator.schedule import seats
 from moderator.schedule.timing import TimeLimits
 from moderator.store.eventstore import EventStore
 from moderator.usecases.games import messages
@@ -41,19 +42,26 @@ def start_game(
     time_limits: TimeLimits | None = None,
     ends_at: datetime | None = None,
     variant: str = STANDARD,
+    seat_keeping: str = seats.DEFAULTS,
+    keep_after: int = seats.KEEP_AFTER,
+    robot_delay: int = 0,
+    robots: int = 0,
 ) -> GameState:
     """
     A game by mail for the players registered with ``addresses`` (``usecases.games.starting.NewGame``),
-    created with its seats and first reports in one unit of work; returns its state.
+    created with its seats and first reports in one unit of work, the robots of its
+    robot seats acting at once if it is their turn (unless they wait); returns its state.
 
     Raises:
         StartError: the game cannot be started as asked.
     """
     ask = games.NewGame(
         game_id, tuple(addresses), sender, seed, insecure_seed, allow_secrets, time_limits,
-        ends_at, variant,
+        ends_at, variant, seat_keeping, keep_after, robot_delay, robots,
     )
-    return _state_of(unit.run(store, lambda lookup, now: games.start_game(ask, lookup, now)))
+    return _state_of(
+        unit.run(store, lambda lookup, now: games.start_game(ask, lookup, now), robots=sender)
+    )
 
 
 def set_relay(store: EventStore, game_id: str, on: bool) -> bool:

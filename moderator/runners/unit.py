@@ -4,12 +4,16 @@ apply, commit, and decide again on a conflict.
 
 ``apply`` writes an ``Outcome`` and the outcomes it is followed by (``Outcome.then``:
 a mail's tournament lines, each of which must see what the line before it wrote) in
-the caller's transaction, so that they commit together or not at all.  ``run`` is the
+the caller's transaction, so that they commit together or not at all.  Given the
+moderator's address (``robots``), it then lets the robots holding seats in the games
+written act (``usecases.games.robot_seats.play_robots``), in the same transaction,
+again while one is still to act (at most ``ROBOT_ROUNDS`` times).  ``run`` is the
 whole boundary for a decision that needs no more than the lookup and the time.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -24,9 +28,13 @@ from moderator.store.errors import retryable
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.handling import SqlLookup
 from moderator.store.unit_of_work import write
+from moderator.usecases.games.robot_seats import play_robots
 
 #: How often a decision is made again when a stream moved on under it.
 CONFLICT_RETRIES = 5
+#: How many times the robots of one game are asked to act after a change (each time
+#: until no robot is to act or ``robot_seats.MAX_ORDERS`` orders).
+ROBOT_ROUNDS = 4
 
 Decide = Callable[[Lookup, datetime], Outcome]
 #: What applies one ``Work`` (``store.unit_of_work.write`` in the runner's transaction;
@@ -34,6 +42,7 @@ Decide = Callable[[Lookup, datetime], Outcome]
 #: -> each written game's new last sequence number.
 Writer = Callable[[Work, int | None, str | None, bool], dict[str, int]]
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class GameBusyError(Exception):
@@ -95,6 +104,7 @@ def apply(
     inbound_id: int | None = None,
     about: str | None = None,
     done: Callable[[Outcome], MessageDone] | None = None,
+    robots: str | None = None,
 ) -> Outcome:
     """``apply_with`` the store's one writer, ``unit_of_work.write``, in ``tx``."""
 
@@ -102,7 +112,8 @@ def apply(
         return write(tx, work, inbound_id=inbound, game_id=game_id, guess=guess)
 
     return apply_with(
-        writer, lookup, outcome, now, game=game, inbound_id=inbound_id, about=about, done=done
+        writer, lookup, outcome, now, game=game, inbound_id=inbound_id, about=about, done=done,
+        robots=robots,
     )
 
 
@@ -116,6 +127,7 @@ def apply_with(
     inbound_id: int | None = None,
     about: str | None = None,
     done: Callable[[Outcome], MessageDone] | None = None,
+    robots: str | None = None,
 ) -> Outcome:
     """
     Write ``outcome`` with ``writer``, then decide and write each outcome it is followed by
@@ -123,36 +135,111 @@ def apply_with(
     about (its context moves on with each write); ``inbound_id``: the mail that caused
     them; ``about``: the game their mails are about (without it, and without an
     inbound mail, the one game an outcome changes, if one); ``done(merged)``: the inbound
-    mail's new state, written with the last outcome.
+    mail's new state, written with the last outcome; ``robots``: the moderator's
+    address, to let robots holding seats in the games written act (their mails from it,
+    after the decision's).
 
     Raises:
         ConflictError: a stream moved on (decide again from the start).
         DecisionError: a follow-up decision raised (anything but a lost race).
     """
     applied: list[Outcome] = []
+    touched: list[str] = []
     while True:
         work = work_of(outcome, game)
         applied.append(outcome)
-        if outcome.then is not None:  # the mails go out together, in order, with the last
+        then = outcome.then
+        if then is not None or robots is not None:  # the mails go out together, at the end
             work = replace(work, mails=())
         else:
             work = replace(work, mails=tuple(m for o in applied for m in o.mails))
             if done is not None:
                 work += Work(message=done(merged(applied)))
         heads = writer(work, inbound_id, about, inbound_id is None)
+        touched.extend(g.game_id for g in work.games if g.game_id not in touched)
         if game is not None and (outcome.events or outcome.record is not None):
             moved = work.games[0]
             state = moved.state if moved.state is not None else game.state
             record = moved.record if moved.record is not None else game.record
             game = replace(game, seq=heads[game.game_id], state=state, record=record)
-        if outcome.then is None:
+        if then is None and robots is None:
             return merged(applied)
+        if then is None:
+            return _robots_then_mails(
+                writer, lookup, merged(applied), now, robots or "", touched, work,
+                inbound_id=inbound_id, about=about, done=done,
+            )
         try:
-            outcome = outcome.then(lookup, now)
+            outcome = then(lookup, now)
         except Exception as exc:
             if retryable(exc):
                 raise
             raise DecisionError(str(exc)) from exc
+
+
+def _robots_then_mails(
+    writer: Writer,
+    lookup: Lookup,
+    result: Outcome,
+    now: datetime,
+    sender: str,
+    touched: list[str],
+    last: Work,
+    *,
+    inbound_id: int | None,
+    about: str | None,
+    done: Callable[[Outcome], MessageDone] | None,
+) -> Outcome:
+    """
+    The robots of the games written act (``robots_act``), then every mail is written in
+    order, the decision's first, with the inbound mail's new state: ``result`` with the
+    robots' mails and log lines after its own (the verdict stays the decision's).
+    """
+    acted = robots_act(writer, lookup, touched, now, sender, inbound_id)
+    result = result.but(
+        mails=result.mails + tuple(m for o in acted for m in o.mails),
+        log=result.log + tuple(line for o in acted for line in o.log),
+    )
+    tie = about
+    if tie is None and inbound_id is None and len(last.games) == 1:
+        tie = last.games[0].game_id  # as ``write`` guesses it for the decision's mails
+    final = Work(mails=result.mails)
+    if done is not None:
+        final += Work(message=done(result))
+    writer(final, inbound_id, tie, False)
+    return result
+
+
+def robots_act(
+    writer: Writer,
+    lookup: Lookup,
+    game_ids: list[str],
+    now: datetime,
+    sender: str,
+    inbound_id: int | None = None,
+) -> list[Outcome]:
+    """
+    The robots holding seats to act in ``game_ids`` act, each game's orders written with
+    ``writer`` as they are decided, their mails not yet (the caller writes them after
+    the decision's); returns what they did (nothing if no robot was to act).  A robot
+    that fails is logged and left: the game waits, and the seat's deadline wakes it again.
+    """
+    done: list[Outcome] = []
+    for game_id in game_ids:
+        for _ in range(ROBOT_ROUNDS):
+            try:
+                acted = play_robots(game_id, sender, lookup, now)
+            except Exception as exc:  # the robot's trouble must not undo the change before it
+                if retryable(exc):
+                    raise
+                log.exception("the robot of game %s could not act", game_id)
+                done.append(Outcome(log=(f"{game_id}: the robot could not act: {exc!r}",)))
+                break
+            if not acted.games:
+                break
+            writer(replace(work_of(acted), mails=()), inbound_id, None, False)
+            done.append(acted)
+    return done
 
 
 def merged(outcomes: list[Outcome]) -> Outcome:
@@ -176,11 +263,13 @@ def run(
     retries: int = CONFLICT_RETRIES,
     about: str | None = None,
     hold: str | None = None,
+    robots: str | None = None,
 ) -> Outcome:
     """
     ``decide`` in a unit of work of its own, its outcome applied and committed; decided
     again (with a fresh lookup) when a stream moved on meanwhile.  ``hold``: a game whose
     row is held first (on PostgreSQL), so that two workers do not both decide on it.
+    ``robots``: the moderator's address, to let the robots holding seats act after it.
 
     Raises:
         ConflictError: it kept moving on, ``retries`` times.
@@ -193,7 +282,7 @@ def run(
                     raise GameBusyError(hold)
                 lookup = SqlLookup(tx)
                 now = tx.now()
-                return apply(tx, lookup, decide(lookup, now), now, about=about)
+                return apply(tx, lookup, decide(lookup, now), now, about=about, robots=robots)
         except (ConflictError, DBAPIError) as exc:
             if not retryable(exc) or attempt == retries - 1:
                 raise
@@ -208,6 +297,7 @@ def read(store: EventStore, look: Callable[[Lookup, datetime], T]) -> T:
 
 __all__ = [
     "CONFLICT_RETRIES",
+    "ROBOT_ROUNDS",
     "DecisionError",
     "GameBusyError",
     "Writer",
@@ -215,6 +305,7 @@ __all__ = [
     "apply_with",
     "merged",
     "read",
+    "robots_act",
     "run",
     "work_of",
 ]

@@ -9,7 +9,8 @@ reader names a field) and stored as JSON under a schema number: ``from_json`` up
 an older record (schema 0 was the untyped options of the first releases) and
 ``to_json`` always writes the newest schema, so a record is read by the code of its
 day and migrated forward when it is written again.  Keys added within a schema (the
-notification choices, standing orders, undelivered mail, bounce pauses) are optional:
+notification choices, standing orders, undelivered mail, bounce pauses, the seats
+the robot keeps) are optional:
 a record without them reads as their defaults, so they need no new schema number.
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 
 from moderator.rules.variant import STANDARD
 from moderator.schedule.limits import TimeLimits
+from moderator.schedule.record_upcast import upcast_0
 
 #: The schema ``to_json`` writes.
 SCHEMA = 1
@@ -179,6 +181,17 @@ class GameRecord:
     #: The variant the game is played in (its setup event names it too); older records
     #: name none and are of the standard game.
     variant: str = STANDARD
+    #: What happens to a seat whose player missed ``keep_after`` deadlines in a row or
+    #: left (``schedule.seats``): ``defaults`` (Wolff 20.4 goes on), ``robot`` or
+    #: ``standby`` (the robot holds the seat until a standby takes it).
+    seat_keeping: str = "defaults"
+    keep_after: int = 2
+    #: Minutes a robot waits before it acts (0: at once, in the change that made it its turn).
+    robot_delay: int = 0
+    #: Deadlines each seat's player missed in a row (a mail of his sets it back to 0).
+    missed: Mapping[str, int] = field(default_factory=dict)
+    #: Seats the robot holds, and why (``schedule.seats``: kept, standby, robot's own).
+    robots: Mapping[str, str] = field(default_factory=dict)
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
@@ -256,6 +269,11 @@ class GameRecord:
             "aside_mails": dict(self.aside_mails),
             "insecure_dice": self.insecure_dice,
             "variant": self.variant,
+            "seat_keeping": self.seat_keeping,
+            "keep_after": self.keep_after,
+            "robot_delay": self.robot_delay,
+            "missed": dict(self.missed),
+            "robots": dict(self.robots),
         }
 
     @classmethod
@@ -313,6 +331,11 @@ class GameRecord:
             aside_mails={str(k): str(v) for k, v in dict(raw.get("aside_mails") or {}).items()},
             insecure_dice=bool(raw["insecure_dice"]) if "insecure_dice" in raw else _weak_seed(dice),
             variant=str(raw.get("variant") or STANDARD),
+            seat_keeping=str(raw.get("seat_keeping") or "defaults"),
+            keep_after=int(raw.get("keep_after") or 2),
+            robot_delay=int(raw.get("robot_delay") or 0),
+            missed={str(k): int(v) for k, v in dict(raw.get("missed") or {}).items()},
+            robots={str(k): str(v) for k, v in dict(raw.get("robots") or {}).items()},
         )
 
 
@@ -387,44 +410,6 @@ def _absences(stored: Any) -> Iterator[Absence]:
         yield Absence(
             str(entry["player"]), begins, ends, str(entry["first"]), str(entry["last"])
         )
-
-
-def upcast_0(bag: Mapping[str, Any]) -> dict[str, Any]:
-    """
-    Schema 0, the untyped options of the first releases, as schema 1: the dice were
-    ``dice_seed``/``dice_script``/``dice_rolled``, the deadline ``deadline`` (its
-    moment) with ``deadline_step`` (what it timed), the absences a table per player.
-    Keys nobody reads any more are dropped.
-    """
-    step = bag.get("deadline_step")
-    deadline: dict[str, Any] | None = None
-    if bag.get("deadline"):
-        info = dict(step) if isinstance(step, Mapping) else {}
-        deadline = {**info, "due": bag["deadline"]}
-    scripted = bool(bag.get("scripted_dice"))
-    return {
-        "schema": 1,
-        "players": bag.get("players") or [],
-        "from_position": bag.get("from_position", False),
-        "dice": {
-            "seed": None if scripted else bag.get("dice_seed"),
-            "script": bag.get("dice_script") if scripted else None,
-            "rolled": bag.get("dice_rolled", 0),
-        },
-        "time_limits": bag.get("time_limits"),
-        "deadline": deadline,
-        "ends_at": bag.get("ends_at"),
-        "absences": [
-            {**entry, "player": player}
-            for player, entries in dict(bag.get("absences") or {}).items()
-            for entry in entries
-        ],
-        "paused": bag.get("paused"),
-        "tournament": bag.get("tournament"),
-        "allow_secrets": bag.get("allow_secrets", False),
-        "reported": bag.get("reported") or {},
-        "report_from": bag.get("report_from") or {},
-    }
 
 
 __all__ = [

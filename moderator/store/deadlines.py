@@ -22,6 +22,7 @@ from moderator.ports.deadlines import (
     DIGEST,
     DUE,
     GAME_END,
+    ROBOT_TURN,
     Deadline,
     DeadlineChange,
 )
@@ -155,7 +156,7 @@ def apply(tx: Tx, game_id: str, change: DeadlineChange, seq: int | None = None) 
     found = open_deadlines(tx, game_id)
     if change.kind == GAME_END:
         same = [d for d in found if d.kind == GAME_END]
-    elif change.kind in (ABSENCE_END, BOUNCE_END, DIGEST):
+    elif change.kind in (ABSENCE_END, BOUNCE_END, DIGEST, ROBOT_TURN):
         same = [
             d
             for d in found

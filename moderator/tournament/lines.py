@@ -12,7 +12,8 @@ Players::
 The director::
 
     tournament create NAME [players N] [rounds N] [games N] [days N | to-the-end]
-        [reliability PERCENT] [scoring places|winner] [secrets yes|no]
+        [reliability PERCENT] [scoring places|winner] [secrets yes|no] [variant NAME]
+        [seats defaults|robot|standby] [keep N] [delay MINUTES]
         [timing KEY=VALUE ...] [absence KEY=VALUE ...]
     pause GAME
     resume GAME
@@ -49,6 +50,7 @@ USAGE = {
     "create": (
         "tournament create NAME [players N] [rounds N] [games N] [days N | to-the-end] "
         "[reliability PERCENT] [scoring places|winner] [secrets yes|no] [variant NAME] "
+        "[seats defaults|robot|standby] [keep N] [delay MINUTES] "
         "[timing KEY=VALUE ...] [absence KEY=VALUE ...]"
     ),
     "join": "join tournament NAME",
@@ -170,13 +172,13 @@ def _settings(words: list[str], line: str) -> Settings:
 
     while index < len(words):
         word = words[index].lower()
-        if word in ("players", "rounds", "games", "days", "reliability"):
+        if word in ("players", "rounds", "games", "days", "reliability", "keep", "delay"):
             values[word] = number(word)
             index += 2
         elif word in ("to-the-end", "to_the_end"):
             values["to_the_end"] = True
             index += 1
-        elif word in ("scoring", "secrets", "variant"):
+        elif word in ("scoring", "secrets", "variant", "seats"):
             if index + 1 >= len(words):
                 raise fail(f"'{word}' needs a value after it")
             values[word] = words[index + 1].lower()
@@ -210,4 +212,7 @@ def _settings(words: list[str], line: str) -> Settings:
         time_limits=maps["timing"],
         absence=maps["absence"],
         variant=values.get("variant", STANDARD),
+        seat_keeping=values.get("seats", "defaults"),
+        keep_after=values.get("keep", 2),
+        robot_delay=values.get("delay", 0),
     )

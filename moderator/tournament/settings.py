@@ -24,6 +24,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_ROUNDS = 100
 MAX_SIMULTANEOUS = 20
 MAX_DAYS = 3650
+#: What may become of a dropped player's seat (the shell's ``schedule.seats.KEEPINGS``).
+SEAT_KEEPING = ("defaults", "robot", "standby")
 
 
 
@@ -70,6 +72,13 @@ class Settings:
     absence: Mapping[str, Any] = field(default_factory=dict)
     #: The variant every game of the tournament is played in (docs/variants.md).
     variant: str = STANDARD
+    #: What happens to a seat whose player missed ``keep_after`` deadlines in a row or
+    #: withdrew (the shell's ``schedule.seats``): ``defaults``, ``robot`` or ``standby``;
+    #: every game of the tournament gets it.
+    seat_keeping: str = "defaults"
+    keep_after: int = 2
+    #: Minutes a robot holding a seat waits before it acts.
+    robot_delay: int = 0
 
     def check(self) -> None:
         """
@@ -83,6 +92,12 @@ class Settings:
         if self.variant not in shipped_variants():
             known = ", ".join(shipped_variants())
             raise TournamentError(E_SETTINGS, f"there is no variant {self.variant!r}; variants: {known}")
+        if self.seat_keeping not in SEAT_KEEPING:
+            raise TournamentError(
+                E_SETTINGS, f"'seats' is one of {', '.join(SEAT_KEEPING)}, not {self.seat_keeping}"
+            )
+        _within("keep", self.keep_after, 1, 100)
+        _within("delay", self.robot_delay, 0, 7 * 24 * 60)
         if self.game_end is GameEndRule.TIME_LIMIT:
             if self.time_limit_days is None:
                 raise TournamentError(E_SETTINGS, "a time limit needs its length: 'days N'")
@@ -124,6 +139,13 @@ class Settings:
         ]
         if self.variant != STANDARD:
             lines.append(f"Variant: {self.variant} (docs/variants.md)")
+        if self.seat_keeping != "defaults":
+            keeper = "the robot" if self.seat_keeping == "robot" else "the robot until a standby"
+            delay = f", after {self.robot_delay} minutes" if self.robot_delay else ""
+            lines.append(
+                f"Seats kept: after {self.keep_after} missed deadlines in a row or a "
+                f"withdrawal, {keeper} plays the seat{delay}"
+            )
         if self.time_limits:
             lines.append("Time limits: " + _pairs(self.time_limits))
         if self.absence:
@@ -144,6 +166,9 @@ class Settings:
             "time_limits": dict(self.time_limits),
             "absence": dict(self.absence),
             "variant": self.variant,
+            "seat_keeping": self.seat_keeping,
+            "keep_after": self.keep_after,
+            "robot_delay": self.robot_delay,
         }
 
     @classmethod
@@ -161,6 +186,9 @@ class Settings:
             time_limits=dict(payload.get("time_limits") or {}),
             absence=dict(payload.get("absence") or {}),
             variant=str(payload.get("variant", STANDARD)),  # older tournaments: standard
+            seat_keeping=str(payload.get("seat_keeping") or "defaults"),
+            keep_after=int(payload.get("keep_after") or 2),
+            robot_delay=int(payload.get("robot_delay") or 0),
         )
 
 

@@ -23,6 +23,7 @@ from moderator.letters import (
     bounces,
     notices,
     reports,
+    seats,
     tournaments,
 )
 from moderator.letters.templates import LETTERS, TEMPLATES, Templates, template_dirs
@@ -126,6 +127,12 @@ EXAMPLES: dict[str, Callable[[], Texts | str | None]] = {
     "moderator.letters.notices.timeout": lambda: notices.timeout(
         "g1", "g1-7", "Ann", "Bob", "turn", NOW, ["done"], actor="Bob", over=False,
         next_deadline="no deadline set", time_zone="UTC",
+    ),
+    "moderator.letters.seats.robot_took": lambda: seats.robot_took(
+        "g1", "g1-7", "Bob", "Ann", missed=2, standby=False
+    ),
+    "moderator.letters.seats.robot_gave_back": lambda: seats.robot_gave_back(
+        "g1", "g1-7", "Bob", "Ann", standby="Ed"
     ),
     "moderator.letters.notices.absence": lambda: notices.absence(
         "g1", "Ann", "declared", "4 March", "6 March", NOW, NOW + timedelta(days=3),

@@ -6,7 +6,7 @@ import pytest
 
 from moderator.tournament.errors import E_SYNTAX, TournamentError
 from moderator.tournament.lines import is_tournament_line, parse_line, tournament_lines
-from moderator.tournament.settings import GameEndRule, Scoring
+from moderator.tournament.settings import GameEndRule, Scoring, Settings
 
 
 def test_tournament_lines_are_told_from_orders() -> None:
@@ -46,6 +46,27 @@ def test_the_create_line() -> None:
     assert settings.absence == {"count": 2}
     plain = parse_line("tournament create t2").settings
     assert plain is not None and plain.game_end is GameEndRule.TO_THE_END
+
+
+def test_a_tournament_says_how_its_games_keep_a_dropped_players_seat() -> None:
+    """Issue 26: 'seats', 'keep' and 'delay' reach the settings (and their payload), every
+    game inherits them; a word the moderator cannot apply is refused by name."""
+    request = parse_line("tournament create Spring seats standby keep 3 delay 15")
+    settings = request.settings
+    assert settings is not None
+    settings.check()
+    assert (settings.seat_keeping, settings.keep_after, settings.robot_delay) == (
+        "standby", 3, 15
+    )
+    assert Settings.from_payload(settings.to_payload()) == settings
+    assert any("Seats kept: after 3 missed deadlines" in line for line in settings.describe())
+    plain = parse_line("tournament create t2").settings
+    assert plain is not None
+    assert (plain.seat_keeping, plain.keep_after, plain.robot_delay) == ("defaults", 2, 0)
+    odd = parse_line("tournament create t3 seats sometimes").settings
+    assert odd is not None
+    with pytest.raises(TournamentError, match="'seats' is one of defaults, robot, standby"):
+        odd.check()
 
 
 @pytest.mark.parametrize(

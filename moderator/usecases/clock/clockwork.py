@@ -57,6 +57,7 @@ from moderator.ports.deadlines import (
     DONE,
     DUE,
     GAME_END,
+    ROBOT_TURN,
     deadline_change,
 )
 from moderator.ports.errors import GameNotFoundError
@@ -71,10 +72,10 @@ from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
-from moderator.schedule import absence, reference, timing
+from moderator.schedule import absence, reference, seats, timing
 from moderator.schedule.record import GameRecord
 from moderator.usecases.clock import bounce_clock
-from moderator.usecases.games import digests, notify, standing
+from moderator.usecases.games import digests, notify, robot_seats, standing
 from moderator.usecases.games.dice import dice_for, seal_order, sealed
 from moderator.usecases.players import reliability
 
@@ -134,12 +135,22 @@ def deadline_due(due: Due, lookup: Lookup, now: datetime) -> Outcome:
         return bounce_clock.pause_over(fresh, sender, lookup, now) if ripe else Outcome()
     if fresh.kind == DIGEST:
         return digests.send_digest(fresh, sender, lookup, now) if ripe else Outcome()
+    if fresh.kind == ROBOT_TURN:
+        return _robot_wakes(lookup, sender, fresh, now) if ripe else Outcome()
     game = _game(lookup, fresh.game_id)
     if timing.step_key(game.state) != fresh.step:
         return _resync(fresh, game, now)
+    if seats.held(game.record, fresh.player):  # the robot acts, nobody is reminded or late
+        return _robot_wakes(lookup, sender, fresh, now) if ripe else Outcome()
     if ripe:
         return _time_out(lookup, sender, fresh, game, now)
     return _remind(lookup, sender, fresh, game, now)
+
+
+def _robot_wakes(lookup: Lookup, sender: str, row: Deadline, now: datetime) -> Outcome:
+    """A robot holding the seat to act gives its orders now (its delay is over)."""
+    acted = robot_seats.play_robots(row.game_id, sender, lookup, now, woken=True)
+    return acted.but(closed=((row.id, DONE), *acted.closed))
 
 
 def _game(lookup: Lookup, game_id: str) -> GameContext:
@@ -259,13 +270,82 @@ def _time_out(
     """
     Wolff 21.0/20.4: the player to act is treated as refusing to continue; or, in a game
     that chose rulebook 21.2, his movement or maneuver is finished for him
-    (``moderator.rules.lateness``: the dice draw a legion to move).
+    (``moderator.rules.lateness``: the dice draw a legion to move).  In a game that
+    keeps seats (``schedule.seats``) the robot gives his orders for the step instead,
+    and after his ``keep_after``-th miss in a row it keeps his seat.
     """
-    state = game.state
     policy = _policy(game.record)
     trigger = f"{lateness.timeout_trigger(policy)}{row.id}:{timing.iso(row.due_at)}"
-    dice = dice_for(game.record.dice, row.game_id, trigger)
-    record = game.record
+    seat = row.player or ""
+    record = seats.missed(game.record, seat)
+    if record.seat_keeping == seats.DEFAULTS:
+        events, state, record, given = _defaults(game, record, row, trigger, policy)
+    else:
+        def acting(now_state: GameState, _record: GameRecord) -> str | None:
+            same = timing.step_key(now_state) == row.step and to_act(now_state) == seat
+            return seat if same and now_state.step is not Step.OVER else None
+
+        knowledge = robot_seats.robot_knowledge(game, lookup)
+        played = robot_seats.robot_orders(
+            row.game_id, game.state, record, knowledge, acting
+        )
+        events, state, record = list(played.events), played.state, played.record
+        given = [line.partition(": ")[2] for line in played.given]
+    record = record.but(deadline=None)  # this deadline is over
+    dropped: list[OutgoingMail] = []
+    kept = seats.drops(record, seat)
+    if kept:  # missed too many in a row: the robot keeps the seat
+        record, dropped = robot_seats.drop_seat(sender, lookup, row.game_id, state, record, seat)
+    carried = standing.carry_out(state, record, row.game_id, trigger)  # the next ones'
+    events, state, record = [*events, *carried.events], carried.state, carried.record
+    late = frozenset({row.player or ""})  # told what was done for him, whatever his choice
+    settled = notify.settle(sender, game, lookup, events, state, record, now, catch_up=late)
+    ref = str(reference.current(row.game_id, state))
+    actor = to_act(state)
+    told = [
+        _mail(
+            sender,
+            player,
+            notices.timeout(
+                row.game_id,
+                ref,
+                seat,
+                viewer,
+                row.kind,
+                row.due_at,
+                given,
+                actor=actor,
+                over=state.step is Step.OVER,
+                next_deadline=deadline_line(settled.record, player.time_zone),
+                time_zone=player.time_zone,
+                robot=record.seat_keeping != seats.DEFAULTS,
+            ),
+            row.game_id,
+        )
+        for viewer, player in _seated(lookup, row.game_id, state)
+    ]
+    # A tournament game's timeout counts against whoever holds the seat (issue 7).
+    # The robot keeping his seat counts as a seat lost (issue 26), still his to count.
+    counted, uncounted = reliability.count_quietly(
+        lookup, row.game_id, seat, timeouts=1, seats_lost=1 if kept else 0, now=now
+    )
+    mails = [*told, *dropped, *settled.mails]
+    line = (
+        f"{row.game_id}: {row.player} did not act by {timing.iso(row.due_at)} "
+        f"({row.kind}); given for him: {'; '.join(given) or 'nothing'}"
+    )
+    log = (line,) if uncounted is None else (line, uncounted)
+    changed = _changed(game, events, state, settled.record, settled.deadlines, mails, counted)
+    return changed.but(closed=((row.id, DONE),), log=log)
+
+
+def _defaults(
+    game: GameContext, record: GameRecord, row: Deadline, trigger: str, policy: str
+) -> tuple[list[ev.Event], GameState, GameRecord, list[str]]:
+    """The lateness policy's default (Wolff 20.4's refusal, or rulebook 21.2's move),
+    again while the same deadline's player is to act."""
+    state = game.state
+    dice = dice_for(record.dice, row.game_id, trigger)
     given: list[str] = []
     events: list[ev.Event] = []
     for _ in range(MAX_DEFAULTS):
@@ -289,46 +369,7 @@ def _time_out(
         state = after
         if timing.step_key(state) != row.step or _timed_part_over(state, policy, line):
             break
-    record = record.but(dice=dice.record(), deadline=None)  # this deadline is over
-    carried = standing.carry_out(state, record, row.game_id, trigger)  # the next ones'
-    events, state, record = [*events, *carried.events], carried.state, carried.record
-    late = frozenset({row.player or ""})  # told what was done for him, whatever his choice
-    settled = notify.settle(sender, game, lookup, events, state, record, now, catch_up=late)
-    ref = str(reference.current(row.game_id, state))
-    actor = to_act(state)
-    told = [
-        _mail(
-            sender,
-            player,
-            notices.timeout(
-                row.game_id,
-                ref,
-                row.player or "",
-                seat,
-                row.kind,
-                row.due_at,
-                given,
-                actor=actor,
-                over=state.step is Step.OVER,
-                next_deadline=deadline_line(settled.record, player.time_zone),
-                time_zone=player.time_zone,
-            ),
-            row.game_id,
-        )
-        for seat, player in _seated(lookup, row.game_id, state)
-    ]
-    # A tournament game's timeout counts against whoever holds the seat (issue 7).
-    counted, uncounted = reliability.count_quietly(
-        lookup, row.game_id, row.player or "", timeouts=1, now=now
-    )
-    mails = [*told, *settled.mails]
-    line = (
-        f"{row.game_id}: {row.player} did not act by {timing.iso(row.due_at)} "
-        f"({row.kind}); given for him: {'; '.join(given) or 'nothing'}"
-    )
-    log = (line,) if uncounted is None else (line, uncounted)
-    changed = _changed(game, events, state, settled.record, settled.deadlines, mails, counted)
-    return changed.but(closed=((row.id, DONE),), log=log)
+    return events, state, record.but(dice=dice.record()), given
 
 
 def _time_called(lookup: Lookup, sender: str, row: Deadline, now: datetime) -> Outcome:

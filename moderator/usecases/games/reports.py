@@ -28,6 +28,7 @@ from moderator.reporting.move_plan import plan_lines
 from moderator.reporting.muster_notes import muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
+from moderator.reporting.visibility import robot_mark
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
@@ -69,7 +70,12 @@ def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str]]:
     public: list[str] = []
     private: list[str] = []
     for event, before in timeline:
-        if is_bookkeeping(event) or not may_see(event, viewer):
+        if not may_see(event, viewer):
+            continue
+        mark = robot_mark(event)
+        if mark is not None:
+            (public if event.visible_to is None else private).append(mark)
+        if is_bookkeeping(event):
             continue
         (public if event.visible_to is None else private).append(describe(event, before))
     return public, private

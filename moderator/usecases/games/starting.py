@@ -15,6 +15,7 @@ from datetime import datetime
 from moderator.ports import Lookup, Outcome, game_write
 from moderator.ports.errors import GameNotFoundError
 from moderator.rules.variant import STANDARD
+from moderator.schedule import seats
 from moderator.schedule.record import GameRecord
 from moderator.schedule.timing import TimeLimits
 from moderator.usecases.games import notify
@@ -34,7 +35,10 @@ class NewGame:
     21.0; the first report shows the first one) and ``ends_at`` an end date (Wolff 21.1);
     without them it has neither.  The dice get a secret seed of their own; ``seed`` is
     taken only with ``insecure_seed`` (a test or a demo that must replay: every report
-    then says the dice are not secret, ``plan_game``).
+    then says the dice are not secret, ``plan_game``).  ``seat_keeping``,
+    ``keep_after`` and ``robot_delay``: what happens to a seat whose player drops
+    (``schedule.seats``); ``robots``: seats the robot plays from the start (names chosen
+    among ``ROBOT_NAMES``, colours chosen in play like a player's).
     """
 
     game_id: str
@@ -47,6 +51,20 @@ class NewGame:
     ends_at: datetime | None = None
     #: the game's variant (docs/variants.md): TITANplus, Badlands...
     variant: str = STANDARD
+    seat_keeping: str = seats.DEFAULTS
+    keep_after: int = seats.KEEP_AFTER
+    robot_delay: int = 0
+    robots: int = 0
+
+
+#: The names robots sit under (the first not taken by a player), Titans all.
+ROBOT_NAMES = ("Atlas", "Crius", "Hyperion", "Iapetus", "Koios", "Oceanus")
+
+
+def robot_names(count: int, taken: list[str]) -> list[str]:
+    """``count`` robots' names, none a player's (compared without case)."""
+    free = [n for n in ROBOT_NAMES if n.lower() not in {t.lower() for t in taken}]
+    return free[:count]
 
 
 def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
@@ -59,8 +77,15 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
             game exists, or a seed was given without ``insecure_seed``.
     """
     addresses = ask.addresses
-    if not 2 <= len(addresses) <= 6:
-        raise StartError(f"a game of Titan has 2 to 6 players, not {len(addresses)}")
+    if not 2 <= len(addresses) + ask.robots <= 6 or not addresses:
+        raise StartError(
+            f"a game of Titan has 2 to 6 players, one of them at least a person, not "
+            f"{len(addresses)} and {ask.robots} robots"
+        )
+    try:
+        seats.check_keeping(ask.seat_keeping, ask.keep_after, ask.robot_delay)
+    except ValueError as exc:
+        raise StartError(str(exc)) from exc
     found = [lookup.player(address) for address in addresses]
     if lookup.record(ask.game_id) is not None:
         raise StartError(f"there is already a game {ask.game_id!r}")
@@ -73,15 +98,22 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
     names = [p.name for p in seated]
     if len(set(names)) != len(names):
         raise StartError(f"two players have the same name in {names}: one must sign on anew")
-    seats = tuple((p.name, p.address) for p in seated)
+    robots = robot_names(ask.robots, names)
+    taken = tuple((p.name, p.address) for p in seated)
     try:
         planned, state = plan_game(
-            ask.game_id, names, ask.seed, None, None, now, ask.time_limits, ask.ends_at, seats,
-            bound=True, insecure_seed=ask.insecure_seed, variant=ask.variant,
+            ask.game_id, [*names, *robots], ask.seed, None, None, now, ask.time_limits,
+            ask.ends_at, taken, bound=True, insecure_seed=ask.insecure_seed, variant=ask.variant,
         )
     except GameError as exc:
         raise StartError(str(exc)) from exc
-    base = (planned.record or GameRecord()).but(allow_secrets=ask.allow_secrets)
+    base = (planned.record or GameRecord()).but(
+        allow_secrets=ask.allow_secrets,
+        seat_keeping=ask.seat_keeping,
+        keep_after=ask.keep_after,
+        robot_delay=ask.robot_delay,
+        robots=dict.fromkeys(robots, seats.OWN),
+    )
     record, mails = notify.first_reports(
         ask.sender, ask.game_id, {p.name: p for p in seated}, planned.events, state, base
     )
@@ -116,4 +148,4 @@ def set_relay(ask: Relay, lookup: Lookup, now: datetime) -> Outcome:
     return Outcome(games=(game_write(ask.game_id, game.seq, record=record),), log=(line,))
 
 
-__all__ = ["NewGame", "Relay", "StartError", "set_relay", "start_game"]
+__all__ = ["ROBOT_NAMES", "NewGame", "Relay", "StartError", "robot_names", "set_relay", "start_game"]

@@ -36,10 +36,10 @@ from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import Variant
-from moderator.schedule import absence, reference, timing
+from moderator.schedule import absence, reference, seats, timing
 from moderator.schedule import notify as notify_choice
 from moderator.schedule.record import GameRecord, counted
-from moderator.usecases.games import digests, notify, standing
+from moderator.usecases.games import digests, notify, robot_seats, standing
 from moderator.usecases.games.allowance import Allowance
 from moderator.usecases.games.caches import caches_of
 from moderator.usecases.games.notify import HISTORY, REPLY
@@ -84,6 +84,8 @@ def play(
     to get at once in a day (``notify.report_round``).
     """
     info = replies.info
+    original = game.record
+    game, back = _seat_back(replies, game, lookup, seat)
     refs, lines, unreadable = reference.split_refs(lines)
     skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
     away = [line for line in lines if absence.is_absence(line)]
@@ -168,7 +170,7 @@ def play(
         read_at=current,
     )
     texts = answers.with_report(texts, settled.own)
-    mails = [replies.answer(player, REPLY, texts, game.game_id)]
+    mails = [replies.answer(player, REPLY, texts, game.game_id), *back]
     histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
     events = [*lookup.events(game.game_id), *new_events] if histories else []
     for query in histories:
@@ -190,7 +192,7 @@ def play(
             lookup, game.game_id, seat, on_time=1, now=now
         )
         note = "; ".join(n for n in (note, uncounted) if n)
-    changed = bool(new_events) or record != game.record
+    changed = bool(new_events) or record != original
     deadline_rows = [*moved, *digest_rows, *settled.deadlines]
     for change in changes:
         ends = None if change.withdrawn else change.absence.ends
@@ -203,6 +205,19 @@ def play(
         deadlines=tuple(deadline_rows) if changed else (),
         tournaments=counted,
     )
+
+
+def _seat_back(
+    replies: Replies, game: GameContext, lookup: Lookup, seat: str
+) -> tuple[GameContext, list[OutgoingMail]]:
+    """
+    A mail of the seat's player: his run of missed deadlines ends, and a seat the robot
+    kept for him is his again (every player told); the game as his orders then see it.
+    """
+    record, told = robot_seats.take_back(
+        replies.moderator_address, lookup, game.game_id, game.state, game.record, seat
+    )
+    return dataclasses.replace(game, record=seats.met(record, seat)), told
 
 
 def _notify_choices(

@@ -30,20 +30,22 @@ from moderator.ports import (
     Outcome,
     OutgoingMail,
     Player,
+    TournamentWrite,
     game_write,
 )
 from moderator.ports.deadlines import GAME_END, deadline_change
 from moderator.ports.errors import GameNotFoundError
 from moderator.rules.state import Step
-from moderator.schedule import timing
+from moderator.schedule import seats, timing
 from moderator.schedule.record import Pause
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.scoring import stop_events
 from moderator.tournament.state import TournamentGame, TournamentState
-from moderator.usecases.games import audits, notify
+from moderator.usecases.games import audits, notify, robot_seats
 from moderator.usecases.games.dice import sealed
+from moderator.usecases.players import reliability
 from moderator.usecases.tournaments.tournament_games import notice, to_seats
 
 
@@ -75,6 +77,16 @@ class HandOver:
     tournament: TournamentState
     held: TournamentGame
     replaced: tev.SeatReplaced
+    sender: str
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawn:
+    """``player`` (an address) withdrew from ``tournament`` (as it stands after it): his
+    seats in running games that keep seats go to the robot, mails from ``sender``."""
+
+    tournament: TournamentState
+    player: str
     sender: str
 
 
@@ -147,12 +159,17 @@ def stop_game(ask: StopGame, lookup: Lookup, now: datetime) -> Outcome:
 
 
 def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
-    """The seat's report to its new holder (what the seat may see), and word to everyone."""
+    """
+    The seat's report to its new holder (what the seat may see), and word to everyone;
+    a seat the robot held for a standby is the standby's now (everyone told).
+    """
     state, held, replaced, sender = ask.tournament, ask.held, ask.replaced, ask.sender
     game = game_of(lookup, held.game)
-    settled = notify.settle(
-        sender, game, lookup, [], game.state, game.record, now, {replaced.seat}
+    record, back = robot_seats.take_back(
+        sender, lookup, held.game, game.state, game.record, replaced.seat,
+        standby=state.name_of(replaced.new),
     )
+    settled = notify.settle(sender, game, lookup, [], game.state, record, now, {replaced.seat})
     reported = game_write(held.game, game.seq, record=settled.record, deadlines=settled.deadlines)
     heading, to_new, to_old, to_others = wording.replacement(state, replaced)
     mails: list[OutgoingMail] = []
@@ -162,9 +179,48 @@ def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
             mails.append(notice(sender, player, heading, lines, held.game))
     others = [p for p in held.players if p != replaced.new]
     mails.extend(to_seats(lookup, sender, held, heading, to_others, only=others))
+    mails.extend(back)
     mails.extend(settled.mails)
     log = (f"{held.game}: {replaced.seat} {replaced.old} -> {replaced.new}",)
     return Outcome(games=(reported,), mails=tuple(mails), log=log)
+
+
+def seats_left(ask: Withdrawn, lookup: Lookup, now: datetime) -> Outcome:
+    """
+    ``ask.player`` withdrew: in each running game of the tournament that keeps seats
+    (``schedule.seats``), the robot takes the seat he held (everyone told; the robot
+    acts when the seat is to act, in the runner's step after this is applied); each
+    counts as a seat lost in his reliability.
+    """
+    state, player, sender = ask.tournament, ask.player, ask.sender
+    changed: list[GameWrite] = []
+    mails: list[OutgoingMail] = []
+    log: list[str] = []
+    lost: list[TournamentWrite] = []
+    for held in state.games.values():
+        seat = held.seat_of(player)
+        game = lookup.game(held.game) if seat is not None and not held.finished else None
+        if game is None or seat is None or game.state.step is Step.OVER:
+            continue
+        if game.record.seat_keeping == seats.DEFAULTS or seats.held(game.record, seat):
+            continue
+        record, told = robot_seats.drop_seat(
+            sender, lookup, held.game, game.state, game.record, seat, withdrew=True
+        )
+        counted, uncounted = reliability.count_quietly(
+            lookup, held.game, seat, seats_lost=1, now=now
+        )
+        changed.append(game_write(held.game, game.seq, record=record))
+        mails.extend(told)
+        lost.extend(counted)
+        log.append(f"{held.game}: {seat} withdrew; the robot holds the seat")
+        log.extend([uncounted] if uncounted else [])
+    # one tournament stream, one head: the seats lost in one write
+    counts: tuple[TournamentWrite, ...] = ()
+    if lost:
+        events = tuple(e for w in lost for e in w.events)
+        counts = (TournamentWrite(lost[0].tournament_id, lost[0].seq, events),)
+    return Outcome(games=tuple(changed), mails=tuple(mails), log=tuple(log), tournaments=counts)
 
 
 def audit_again(ask: AuditAgain, lookup: Lookup, now: datetime) -> Outcome:

@@ -118,6 +118,9 @@ def _start(
         dice=dice.record(),
         tournament=state.name,
         allow_secrets=settings.allow_secrets,
+        seat_keeping=settings.seat_keeping,
+        keep_after=settings.keep_after,
+        robot_delay=settings.robot_delay,
     )
     events, record = sealed_start(events, dice, record)
     game_state = replay(events)

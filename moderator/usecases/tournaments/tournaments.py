@@ -215,10 +215,14 @@ def _carry_out_one(
         written = TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new))
         state = fold(new, loaded.state)
         mails: tuple[OutgoingMail, ...] = ()
-        if request.kind == "withdraw":
-            mails = _withdrawal_notice(lookup, sender, state, address)
         log = (f"{state.name}: {address} {request.kind}",)
         outcome = Outcome(tournaments=(written,), mails=mails, log=log)
+        if request.kind == "withdraw":  # the director told; his seats kept where games keep them
+            outcome = outcome.but(mails=_withdrawal_notice(lookup, sender, state, address))
+            left = games_directed.Withdrawn(state, address, sender)
+            outcome = outcome.followed_by(
+                lambda lookup, now: games_directed.seats_left(left, lookup, now)
+            )
         return _Result(line, "done", wording.confirmation(state, request.kind)), outcome
     game_id = request.game or ""
     loaded = _load(lookup, _tournament_of(lookup, game_id))
