@@ -287,7 +287,7 @@ HELP: dict[str, str] = {
 
 #: Lines given ahead (standing orders, orders for the roll, notification choices):
 #: not orders of the moment, so not in ``ORDER_WORDS``; ``help`` knows them.
-AHEAD_WORDS = ("on roll", "standing", "notify")
+AHEAD_WORDS = ("on roll", "standing", "notify", "pictures")
 HELP.update(
     {
         "on roll": (
@@ -308,6 +308,12 @@ HELP.update(
             "act or your turn-relevant news comes (turn, the default), after every change "
             "(all), or once a day at that hour besides your moves (digest). "
             "Example: notify digest 18:00"
+        ),
+        "pictures": (
+            "pictures changes|always|none: which pictures your reports carry: the board "
+            "when it changed since your last report and a battle when it asks you to act "
+            "(changes, the default), every time (always), or none. "
+            "Example: pictures none"
         ),
     }
 )

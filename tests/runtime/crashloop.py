@@ -318,8 +318,9 @@ class CrashRun:
 
 
 #: Longest wait for the last answers: a mail the killed service was sending is held by
-#: its lease (``outbox.LEASE``, 20 s) before another sender may take it.
-ANSWERS_WITHIN = 45.0
+#: its lease (``outbox.LEASE``, 20 s) before another sender may take it; the rest is
+#: room for a loaded machine (45 s was once too short at a load average of 18).
+ANSWERS_WITHIN = 90.0
 
 
 async def crash_cycles(
