@@ -18,7 +18,7 @@ sides speak of the same values.
 
 from __future__ import annotations
 
-from moderator.ports.deadlines import Deadline, DeadlineChange
+from moderator.ports.deadlines import Deadline, DeadlineChange, Due
 from moderator.ports.errors import (
     ConflictError,
     GameExistsError,
@@ -57,6 +57,7 @@ __all__ = [
     "ConflictError",
     "Deadline",
     "DeadlineChange",
+    "Due",
     "GameContext",
     "GameExistsError",
     "GameNotFoundError",

@@ -36,6 +36,7 @@ __all__ = [
     "ROBOT_TURN",
     "Deadline",
     "DeadlineChange",
+    "Due",
     "deadline_change",
     "with_time_limits",
 ]
@@ -69,6 +70,17 @@ class Deadline:
     def acting(self) -> bool:
         """Whether it follows the player to act (not a game's end, an absence's, a pause's)."""
         return self.kind not in NOT_ACTING
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """
+    What the clock's deciders are asked: a deadline ``row`` to deal with (as the runner
+    read it, or as the decider read it again), its mails to come from ``sender``.
+    """
+
+    row: Deadline
+    sender: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -289,9 +289,8 @@ def test_tournaments_are_listed_finished_or_not_and_reliability_adds_up_across_t
         tev.TournamentFinished(),
     )
     autumn = (tev.ReliabilityRecorded(player=ANN, game="g2", seat="Ann", on_time=2, timeouts=0),)
-    backend.write(
-        Work(tournaments=(TournamentWrite("spring", 2, spring), TournamentWrite("autumn", 2, autumn)))
-    )
+    both = (TournamentWrite("spring", 2, spring), TournamentWrite("autumn", 2, autumn))
+    backend.write(Work(tournaments=both))
     with backend.reading() as lookup:
         assert lookup.tournament_ids() == ["autumn", "spring"]
         assert lookup.tournament_ids(finished=True) == ["spring"]

@@ -3,21 +3,22 @@ The clock's half of a bounce's pause (``moderator.usecases.mail.bounces``): when
 believed bounce paused a player's deadline for is up (a ``BOUNCE_END`` deadline), the
 deadline he was on runs again with the time it had left (``schedule.timing.resume``),
 and the game master and a tournament game's director, who heard of the pause, hear
-that it is over.  ``service.clockwork`` asks ``pause_over`` when the row is due.
+that it is over.  ``usecases.clock.clockwork`` asks ``pause_over`` when the row is due.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from moderator.ports import Deadline, Lookup, Outcome, game_write
+from moderator.ports import Due, Lookup, Outcome, game_write
 from moderator.ports.deadlines import DONE
 from moderator.schedule import timing
 from moderator.usecases.mail import bounces
 
 
-def pause_over(row: Deadline, sender: str, lookup: Lookup, now: datetime) -> Outcome:
-    """``row``'s pause is over at ``now``: his deadline runs again; the row is closed."""
+def pause_over(due: Due, lookup: Lookup, now: datetime) -> Outcome:
+    """The pause of ``due``'s row is over at ``now``: his deadline runs again; the row is closed."""
+    row, sender = due.row, due.sender
     closed = ((row.id, DONE),)
     game = lookup.game(row.game_id)
     seat = row.player or ""

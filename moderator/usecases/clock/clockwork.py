@@ -30,7 +30,6 @@ worker holds is left for the next check).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from moderator.audit.seal import TIME_CALLED
@@ -41,6 +40,7 @@ from moderator.orders import render_order
 from moderator.ports import (
     Deadline,
     DeadlineChange,
+    Due,
     GameContext,
     Lookup,
     Outcome,
@@ -84,14 +84,6 @@ from moderator.usecases.players import reliability
 MAX_DEFAULTS = 50
 
 
-@dataclass(frozen=True, slots=True)
-class Due:
-    """A deadline row to deal with (as the runner read it), the mails coming from ``sender``."""
-
-    row: Deadline
-    sender: str
-
-
 def due_now(lookup: Lookup, now: datetime) -> list[Deadline]:
     """The open deadlines due at ``now``, and those not yet due whose next reminder is."""
     rows = lookup.open_deadlines()
@@ -132,9 +124,9 @@ def deadline_due(due: Due, lookup: Lookup, now: datetime) -> Outcome:
     if fresh.kind == ABSENCE_END:
         return _absence_over(lookup, sender, fresh, now) if ripe else Outcome()
     if fresh.kind == BOUNCE_END:
-        return bounce_clock.pause_over(fresh, sender, lookup, now) if ripe else Outcome()
+        return bounce_clock.pause_over(Due(fresh, sender), lookup, now) if ripe else Outcome()
     if fresh.kind == DIGEST:
-        return digests.send_digest(fresh, sender, lookup, now) if ripe else Outcome()
+        return digests.send_digest(Due(fresh, sender), lookup, now) if ripe else Outcome()
     if fresh.kind == ROBOT_TURN:
         return _robot_wakes(lookup, sender, fresh, now) if ripe else Outcome()
     game = _game(lookup, fresh.game_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from moderator.ports import Deadline, DeadlineChange, Lookup, Outcome, game_write
+from moderator.ports import DeadlineChange, Due, Lookup, Outcome, game_write
 from moderator.ports.deadlines import DIGEST, DONE
 from moderator.rules.state import Step
 from moderator.schedule import notify as notify_choice
@@ -32,8 +32,9 @@ def digest_change(
     return DeadlineChange(DIGEST, due, player, STEP)
 
 
-def send_digest(row: Deadline, sender: str, lookup: Lookup, now: datetime) -> Outcome:
-    """``row``'s player's digest, and his next one; the row is closed."""
+def send_digest(due: Due, lookup: Lookup, now: datetime) -> Outcome:
+    """The digest of ``due``'s row's player, and his next one; the row is closed."""
+    row, sender = due.row, due.sender
     closed = ((row.id, DONE),)
     game = lookup.game(row.game_id)
     seat = row.player or ""

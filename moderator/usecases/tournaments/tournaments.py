@@ -378,7 +378,8 @@ def _direct(
             lines, changed = games_directed.pause_game(games_directed.game_of(lookup, game_id), now)
             heading = f"The tournament director has paused the game {game_id}."
         case tev.GameResumed():
-            lines, changed = games_directed.resume_game(games_directed.game_of(lookup, game_id), now)
+            held = games_directed.game_of(lookup, game_id)
+            lines, changed = games_directed.resume_game(held, now)
             heading = f"The tournament director has resumed the game {game_id}."
         case tev.DeadlineExtended(hours=hours):
             lines, changed = games_directed.extend_deadline(
