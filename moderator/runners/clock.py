@@ -18,6 +18,7 @@ from moderator.ports.errors import ConflictError
 from moderator.runners import unit
 from moderator.store.eventstore import EventStore
 from moderator.usecases.clock import clockwork, outages
+from moderator.usecases.games import robot_seats
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,9 @@ def check_deadlines(
     for row in rows:
         due = clockwork.Due(row, moderator_address)
         try:
-            done = unit.run(store, _at(due, now), hold=row.game_id, robots=moderator_address)
+            done = unit.run(
+                store, _at(due, now), hold=row.game_id, robots=robot_seats.acting_for(moderator_address)
+            )
         except unit.GameBusyError:
             lines.append(f"{row.game_id}: busy; tried again at the next check")
             continue

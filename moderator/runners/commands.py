@@ -18,7 +18,7 @@ from moderator.runners import unit
 from moderator.schedule import seats
 from moderator.schedule.timing import TimeLimits
 from moderator.store.eventstore import EventStore
-from moderator.usecases.games import messages
+from moderator.usecases.games import messages, robot_seats
 from moderator.usecases.games import starting as games
 from moderator.usecases.games.planning import plan_game
 
@@ -60,7 +60,11 @@ def start_game(
         ends_at, variant, seat_keeping, keep_after, robot_delay, robots,
     )
     return _state_of(
-        unit.run(store, lambda lookup, now: games.start_game(ask, lookup, now), robots=sender)
+        unit.run(
+            store,
+            lambda lookup, now: games.start_game(ask, lookup, now),
+            robots=robot_seats.acting_for(sender),
+        )
     )
 
 

@@ -7,8 +7,8 @@ holds its game (``store.inbox.context``), lets the handler decide (the message, 
 game as it stands, a read-only ``Lookup`` and the time in; an ``Outcome`` out) and
 applies the outcome through the unit of work (``runners.unit.apply``): events, the
 game's record and deadlines (and other games' records: a bounce, undelivered mail
-cleared; then the orders of robots holding seats to act, with a handler that names the
-moderator's address), players, changes of address, seals, tournament events, outbox rows (and those
+cleared; then the orders of robots holding seats to act, with a handler that has
+``robot_turns``), players, changes of address, seals, tournament events, outbox rows (and those
 a bounce showed undelivered) and the message's new state together.  A mail's
 tournament lines come as outcomes that follow one another (``Outcome.then``): each is
 applied before the next line is decided, in the same transaction.  After a crash either
@@ -134,7 +134,7 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     try:
         applied = unit.apply(
             tx, lookup, outcome, now, game=context, inbound_id=message.id, about=game_id,
-            done=done, robots=getattr(handler, "moderator_address", None),
+            done=done, robots=getattr(handler, "robot_turns", None),
         )
     except (PlayerExistsError, UnknownChangeError, unit.DecisionError) as exc:
         raise _HandlerFailedError from exc  # e.g. registered meanwhile

@@ -4,9 +4,9 @@ apply, commit, and decide again on a conflict.
 
 ``apply`` writes an ``Outcome`` and the outcomes it is followed by (``Outcome.then``:
 a mail's tournament lines, each of which must see what the line before it wrote) in
-the caller's transaction, so that they commit together or not at all.  Given the
-moderator's address (``robots``), it then lets the robots holding seats in the games
-written act (``usecases.games.robot_seats.play_robots``), in the same transaction,
+the caller's transaction, so that they commit together or not at all.  Given
+``robots`` (``usecases.games.robot_seats.play_robots`` for the moderator's address),
+it then lets the robots holding seats in the games written act, in the same transaction,
 again while one is still to act (at most ``ROBOT_ROUNDS`` times).  ``run`` is the
 whole boundary for a decision that needs no more than the lookup and the time.
 """
@@ -28,7 +28,6 @@ from moderator.store.errors import retryable
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.handling import SqlLookup
 from moderator.store.unit_of_work import write
-from moderator.usecases.games.robot_seats import play_robots
 
 #: How often a decision is made again when a stream moved on under it.
 CONFLICT_RETRIES = 5
@@ -41,6 +40,9 @@ Decide = Callable[[Lookup, datetime], Outcome]
 #: the recording unit of work's ``write`` on memory): (work, inbound_id, about, guess)
 #: -> each written game's new last sequence number.
 Writer = Callable[[Work, int | None, str | None, bool], dict[str, int]]
+#: What lets the robots holding seats in a game act (``robot_seats.play_robots`` with
+#: the moderator's address, or the mail handler's ``robot_turns``): (game, lookup, now).
+Robots = Callable[[str, Lookup, datetime], Outcome]
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -104,7 +106,7 @@ def apply(
     inbound_id: int | None = None,
     about: str | None = None,
     done: Callable[[Outcome], MessageDone] | None = None,
-    robots: str | None = None,
+    robots: Robots | None = None,
 ) -> Outcome:
     """``apply_with`` the store's one writer, ``unit_of_work.write``, in ``tx``."""
 
@@ -127,7 +129,7 @@ def apply_with(
     inbound_id: int | None = None,
     about: str | None = None,
     done: Callable[[Outcome], MessageDone] | None = None,
-    robots: str | None = None,
+    robots: Robots | None = None,
 ) -> Outcome:
     """
     Write ``outcome`` with ``writer``, then decide and write each outcome it is followed by
@@ -135,9 +137,8 @@ def apply_with(
     about (its context moves on with each write); ``inbound_id``: the mail that caused
     them; ``about``: the game their mails are about (without it, and without an
     inbound mail, the one game an outcome changes, if one); ``done(merged)``: the inbound
-    mail's new state, written with the last outcome; ``robots``: the moderator's
-    address, to let robots holding seats in the games written act (their mails from it,
-    after the decision's).
+    mail's new state, written with the last outcome; ``robots``: lets the robots holding
+    seats in the games written act (their mails after the decision's).
 
     Raises:
         ConflictError: a stream moved on (decide again from the start).
@@ -162,11 +163,11 @@ def apply_with(
             state = moved.state if moved.state is not None else game.state
             record = moved.record if moved.record is not None else game.record
             game = replace(game, seq=heads[game.game_id], state=state, record=record)
-        if then is None and robots is None:
-            return merged(applied)
         if then is None:
+            if robots is None:
+                return merged(applied)
             return _robots_then_mails(
-                writer, lookup, merged(applied), now, robots or "", touched, work,
+                writer, lookup, merged(applied), now, robots, touched, work,
                 inbound_id=inbound_id, about=about, done=done,
             )
         try:
@@ -182,7 +183,7 @@ def _robots_then_mails(
     lookup: Lookup,
     result: Outcome,
     now: datetime,
-    sender: str,
+    robots: Robots,
     touched: list[str],
     last: Work,
     *,
@@ -195,7 +196,7 @@ def _robots_then_mails(
     order, the decision's first, with the inbound mail's new state: ``result`` with the
     robots' mails and log lines after its own (the verdict stays the decision's).
     """
-    acted = robots_act(writer, lookup, touched, now, sender, inbound_id)
+    acted = robots_act(writer, lookup, touched, now, robots, inbound_id)
     result = result.but(
         mails=result.mails + tuple(m for o in acted for m in o.mails),
         log=result.log + tuple(line for o in acted for line in o.log),
@@ -215,7 +216,7 @@ def robots_act(
     lookup: Lookup,
     game_ids: list[str],
     now: datetime,
-    sender: str,
+    robots: Robots,
     inbound_id: int | None = None,
 ) -> list[Outcome]:
     """
@@ -228,7 +229,7 @@ def robots_act(
     for game_id in game_ids:
         for _ in range(ROBOT_ROUNDS):
             try:
-                acted = play_robots(game_id, sender, lookup, now)
+                acted = robots(game_id, lookup, now)
             except Exception as exc:  # the robot's trouble must not undo the change before it
                 if retryable(exc):
                     raise
@@ -263,13 +264,13 @@ def run(
     retries: int = CONFLICT_RETRIES,
     about: str | None = None,
     hold: str | None = None,
-    robots: str | None = None,
+    robots: Robots | None = None,
 ) -> Outcome:
     """
     ``decide`` in a unit of work of its own, its outcome applied and committed; decided
     again (with a fresh lookup) when a stream moved on meanwhile.  ``hold``: a game whose
     row is held first (on PostgreSQL), so that two workers do not both decide on it.
-    ``robots``: the moderator's address, to let the robots holding seats act after it.
+    ``robots``: lets the robots holding seats act after it (``apply``).
 
     Raises:
         ConflictError: it kept moving on, ``retries`` times.
@@ -300,6 +301,7 @@ __all__ = [
     "ROBOT_ROUNDS",
     "DecisionError",
     "GameBusyError",
+    "Robots",
     "Writer",
     "apply",
     "apply_with",

@@ -177,6 +177,11 @@ def play_robots(
     return Outcome(games=(changed,), mails=tuple(settled.mails), log=(line,))
 
 
+def acting_for(sender: str) -> Callable[[str, Lookup, datetime], Outcome]:
+    """``play_robots`` for games whose mail comes from ``sender`` (what a runner calls)."""
+    return lambda game_id, lookup, now: play_robots(game_id, sender, lookup, now)
+
+
 def _delayed(game: GameContext, seat: str, lookup: Lookup, now: datetime) -> Outcome:
     """The robot acts after the game's delay: a ``ROBOT_TURN`` deadline, set once a step."""
     key = timing.step_key(game.state)
@@ -279,6 +284,7 @@ def take_back(
 __all__ = [
     "MAX_ORDERS",
     "Played",
+    "acting_for",
     "certain",
     "drop_seat",
     "play_robots",

@@ -72,7 +72,7 @@ from moderator.mail.intake import (
 from moderator.mail.limits import RawLimits
 from moderator.mail.signatures import Verifier
 from moderator.ports import GameContext, InboundMessage, Lookup, Outcome, Player
-from moderator.usecases.games import notify
+from moderator.usecases.games import notify, robot_seats
 from moderator.usecases.games.notify import ANSWER_KINDS
 from moderator.usecases.mail import address_change, bounces, gate, seals
 from moderator.usecases.mail.mail_reading import ReadMail, read_mail, reasons
@@ -155,6 +155,11 @@ class MailGameHandler:
 
     def game_of(self, message: InboundMessage) -> str | None:
         return self._read(message).game
+
+    def robot_turns(self, game_id: str, lookup: Lookup, now: datetime) -> Outcome:
+        """The robots holding seats in ``game_id`` act, if one is to (issue 26): the mail
+        runner asks after the mail's change, in its unit of work."""
+        return robot_seats.play_robots(game_id, self.moderator_address, lookup, now)
 
     def handle(
         self, message: InboundMessage, game: GameContext | None, lookup: Lookup, now: datetime
