@@ -6,10 +6,13 @@ shipped as a binary wheel, so nothing needs a system library such as Cairo.  It 
 to skip the system's fonts and use only the DejaVu Sans files shipped in ``fonts/``:
 the pictures name that family, and a machine without it would otherwise render every
 label as nothing, silently.  Pillow then quantises the RGBA result to a palette of at
-most ``colours`` entries, which is what keeps the masterboard PNG under 80 KB; the
-pictures use a few flat colours, so nothing visible is lost.  The fast octree quantiser
-and zlib's default level take ~12 ms where median cut with ``optimize`` took ~80 ms
-for a PNG 7% smaller: every report carries a picture, so the time counts.
+most ``colours`` entries; the pictures use a few flat colours, so nothing visible is
+lost.  32 colours, measured on the six-player masterboard at 800 px (load 15, so the
+times are relative): 96 colours 72.8 KB, 48 58.6 KB, 32 55.1 KB and the quickest, 24
+54.4 KB, 16 58.6 KB (the edges' shades then cost more than they save).  ``optimize``
+or zlib level 9 take 4-5 times as long for 7% less, and a board names its viewer, so
+each report's board is still drawn for him: the fast octree quantiser and zlib's default
+level are kept.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from PIL import Image
 from moderator.pictures.svg import FONT, PAPER
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
-DEFAULT_COLOURS = 96
+DEFAULT_COLOURS = 32
 
 
 @functools.cache

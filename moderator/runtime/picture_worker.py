@@ -5,8 +5,10 @@ resvg keeps Python's global lock while it renders (~80 ms a picture, measured: t
 threads take as long as one), so a picture drawn in the sender's thread would stall
 everything else the service does meanwhile: polling, the deadlines, the other mails.
 One worker process (``PicturePool``: the composition root makes it), started the first
-time a picture is wanted and kept, draws them instead; on two cores the service goes on while it works.  The worker keeps the lands'
-pixels between pictures (``raster.layers_to_png``).  A worker that died is replaced at
+time a picture is wanted and kept, draws them instead; on two cores the service goes on
+while it works.  The worker keeps the lands' pixels between pictures
+(``raster.layers_to_png``) and the finished PNGs by the digest of their spec
+(``DRAWN``, ``pictures.cache``), so one picture is drawn once however many mails carry it.  A worker that died is replaced at
 the next picture; the one that was being drawn is left out of its mail (logged by
 ``outgoing``).
 
@@ -31,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
+from moderator.pictures.cache import PngCache
 from moderator.pictures.raster import layers_to_png
 from moderator.pictures.spec import Picture, layers
 
@@ -88,8 +91,28 @@ class PicturePool:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+#: The PNGs this process drew, by the digest of their spec (``pictures.cache``): in the
+#: worker, every report's pictures pass here, so a picture seen before is not drawn again.
+DRAWN = PngCache()
+
+
 def draw_here(picture_json: str) -> bytes:
-    """Draw and rasterise in this process (in the worker; or where no worker is wanted)."""
+    """
+    Draw and rasterise in this process (in the worker; or where no worker is wanted),
+    unless the same picture was drawn here lately.
+    """
+    return DRAWN.get_or_draw(_canonical(picture_json), _draw)
+
+
+def _canonical(picture_json: str) -> str:
+    """The spec with its keys sorted, so one picture has one digest however written."""
+    try:
+        return json.dumps(json.loads(picture_json), sort_keys=True)
+    except ValueError as exc:
+        raise ValueError(f"not a picture: {exc}") from exc
+
+
+def _draw(picture_json: str) -> bytes:
     return layers_to_png(layers(Picture.from_json(json.loads(picture_json))))
 
 
