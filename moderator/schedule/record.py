@@ -148,6 +148,9 @@ class GameRecord:
     #: How each player wants to hear of the others' play (``schedule.notify``); a
     #: player not named has the default, ``turn``.
     notify: Mapping[str, str] = field(default_factory=dict)
+    #: Which pictures each player's reports carry (``schedule.pictures``); a player not
+    #: named has the default, ``changes``.
+    pictures: Mapping[str, str] = field(default_factory=dict)
     #: The local day (ISO date) each ``digest`` player was last sent his digest.
     digest_sent: Mapping[str, str] = field(default_factory=dict)
     #: Each player's standing orders, as the lines he wrote (``orders.standing``): private
@@ -249,6 +252,7 @@ class GameRecord:
             "reported": dict(self.reported),
             "report_from": dict(self.report_from),
             "notify": dict(self.notify),
+            "pictures": dict(self.pictures),
             "digest_sent": dict(self.digest_sent),
             "standing": {seat: list(lines) for seat, lines in self.standing.items()},
             "undelivered": {
@@ -310,6 +314,7 @@ class GameRecord:
             reported={str(k): int(v) for k, v in dict(raw.get("reported") or {}).items()},
             report_from={str(k): int(v) for k, v in dict(raw.get("report_from") or {}).items()},
             notify={str(k): str(v) for k, v in dict(raw.get("notify") or {}).items()},
+            pictures={str(k): str(v) for k, v in dict(raw.get("pictures") or {}).items()},
             digest_sent={str(k): str(v) for k, v in dict(raw.get("digest_sent") or {}).items()},
             standing={
                 str(k): tuple(str(line) for line in v)

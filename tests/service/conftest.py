@@ -174,13 +174,19 @@ class Sent:
 
     def report(self, recipient: str) -> StoredMail:
         """The mail carrying ``recipient``'s report: a report, or the answer to his mail
-        (one mail per mail: the answer carries his report, and its pictures)."""
-        (found,) = [
-            m
-            for m in self.to(recipient)
-            if m.kind == "report" or (m.kind == "reply" and m.pictures)
-        ]
+        (one mail per mail: the answer carries his report after a rule)."""
+        (found,) = [m for m in self.to(recipient) if carries_report(m)]
         return found
+
+
+#: The rule between an answer's lines and the report it carries (``letters.answers``).
+REPORT_RULE = "\n" + "-" * 72 + "\n"
+
+
+def carries_report(mail: StoredMail) -> bool:
+    """A report, or the answer to a player's mail carrying his report (whatever pictures
+    his ``pictures`` choice keeps in it)."""
+    return mail.kind == "report" or (mail.kind == "reply" and REPORT_RULE in mail.body)
 
 
 def full_text(mail: StoredMail) -> str:

@@ -17,7 +17,7 @@ from moderator.store import EventStore, inbox
 from moderator.usecases.games import reports
 from moderator.usecases.mail.handler import MailGameHandler
 
-from .conftest import MODERATOR, Table, address, seat_players
+from .conftest import MODERATOR, Table, address, carries_report, seat_players
 
 SPLIT = "split Bu01 into Bu02: angel centaur centaur gargoyle"
 
@@ -160,7 +160,7 @@ def test_everybody_who_sees_a_change_is_reported(make_table: Callable[..., Table
     split = legal_orders(table.state, actor)[0]
     sent = table.orders(actor, f"{split}\nnonsense")
     assert sent.status == inbox.PROCESSED, sent.note
-    reports = sorted(m.recipient for m in sent.mails if m.kind == "report" or m.pictures)
+    reports = sorted(m.recipient for m in sent.mails if carries_report(m))
     assert reports == [address("Ann"), address("Bob"), address("Cy")]
     assert len(sent.to(address(actor))) == 1  # the answer carries his report
     refused = table.orders(actor, "nonsense")
@@ -197,7 +197,7 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
         notify=dict.fromkeys(["Ann", "Bob", "Cy"], "all"),
     )
     engaged = table.orders("Ann", "engage 1")
-    assert {m.recipient for m in engaged.mails if m.kind == "report" or m.pictures} == {
+    assert {m.recipient for m in engaged.mails if carries_report(m)} == {
         address("Ann"),
         address("Bob"),
         address("Cy"),
@@ -205,7 +205,7 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
     proposal = "propose Rd01 loses nothing; Bu01 loses centaur gargoyle"
     sent = table.orders("Bob", proposal)
     assert sent.status == inbox.PROCESSED and sent.note is None
-    reports = {m.recipient: m for m in sent.mails if m.kind == "report" or m.pictures}
+    reports = {m.recipient: m for m in sent.mails if carries_report(m)}
     assert set(reports) == {address("Ann"), address("Bob")}
     ann = reports[address("Ann")]
     assert "Bob proposed: #1" in (ann.private_body or "") and "proposed" not in ann.body

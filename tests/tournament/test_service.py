@@ -24,7 +24,7 @@ from moderator.store import tournaments as stored
 from moderator.testing.clocks import TestClock as Clock
 from moderator.usecases.mail.handler import MailGameHandler
 
-from ..service.conftest import headers_of, plain_mail
+from ..service.conftest import carries_report, headers_of, plain_mail
 from ..service.privacy import Knowledge, leaks
 from .conftest import DIRECTOR, MODERATOR, address, play_to_the_end, register, secret_of
 
@@ -187,7 +187,7 @@ def test_a_seat_is_handed_to_a_standby(any_store: EventStore, clock: Clock) -> N
     knowledge = Knowledge()
     knowledge.follow(store.load(game_id))
     gus_reports = [  # a report, or his answer carrying it when the order was his
-        m for m in sent if m.recipient == address("Gus") and (m.kind == "report" or m.pictures)
+        m for m in sent if m.recipient == address("Gus") and carries_report(m)
     ]
     assert gus_reports
     for mail in gus_reports:

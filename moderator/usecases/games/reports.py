@@ -21,7 +21,7 @@ from moderator.letters.texts import Texts
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import read as read_standing
 from moderator.pictures.changes import changed_lands
-from moderator.pictures.spec import report_pictures
+from moderator.pictures.spec import BATTLE, Picture, report_pictures
 from moderator.reporting.audit_notes import audit_notes
 from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.move_plan import plan_lines
@@ -33,6 +33,7 @@ from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import Variant
+from moderator.schedule import pictures as pictures_choice
 from moderator.schedule.record import GameRecord
 from moderator.schedule.reference import StepRef
 from moderator.usecases.games import subjects
@@ -147,12 +148,37 @@ def report(
         muster_notes=muster_notes(state, viewer),
         standing=standing_lines(record.standing.get(viewer, ()), state.variant),
         audit=opened,
-        pictures=report_pictures(everyone, viewer, ref.game, changed),
+        pictures=chosen_pictures(
+            report_pictures(everyone, viewer, ref.game, changed),
+            record.pictures.get(viewer, pictures_choice.DEFAULT),
+            first=since == 0 or resend,
+            board_changed=bool(changed),
+            acting=your_move,
+        ),
     )
     headline = subjects.headline(
         state, viewer, timeline, news_after=news_after, digest=digest, answering=answering
     )
     return letters.report(facts, headline)
+
+
+def chosen_pictures(
+    pictures: Sequence[Picture], mode: str, *, first: bool, board_changed: bool, acting: bool
+) -> tuple[Picture, ...]:
+    """
+    The report's pictures the player's ``pictures`` choice keeps (``schedule.pictures``):
+    with ``changes``, the masterboard in his ``first`` report (or one he asked for
+    again) and when the board changed since his last, and a battle's when it asks him to
+    act.  Every report with a change carries the board, so an unchanged board is the
+    one he last got.
+    """
+    if mode == pictures_choice.NONE:
+        return ()
+    if mode == pictures_choice.ALWAYS:
+        return tuple(pictures)
+    return tuple(
+        p for p in pictures if (acting if p.kind == BATTLE else first or board_changed)
+    )
 
 
 def standing_lines(lines: Sequence[str], variant: Variant) -> list[str]:

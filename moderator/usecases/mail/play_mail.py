@@ -38,6 +38,7 @@ from moderator.rules.state import GameState, Step
 from moderator.rules.variant import Variant
 from moderator.schedule import absence, reference, seats, timing
 from moderator.schedule import notify as notify_choice
+from moderator.schedule import pictures as pictures_choice
 from moderator.schedule.record import GameRecord, counted
 from moderator.usecases.games import digests, notify, robot_seats, standing
 from moderator.usecases.games.allowance import Allowance
@@ -53,6 +54,8 @@ from moderator.usecases.players import auth, reliability, signon
 ABSENCE_REFUSED = "E-ABSENCE"
 #: The code of a refused ``notify`` line.
 NOTIFY_REFUSED = "E-NOTIFY"
+#: The code of a refused ``pictures`` line.
+PICTURES_REFUSED = "E-PICTURES"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +93,12 @@ def play(
     skipped = [line for line in lines if signon.is_signon(line) or signon.is_timezone(line)]
     away = [line for line in lines if absence.is_absence(line)]
     choices = [line for line in lines if notify_choice.is_notify(line)]
+    shown = [line for line in lines if pictures_choice.is_pictures(line)]
     standing_lines = [line for line in lines if orders_standing.is_standing(line)]
     written = lines
-    lines = [line for line in lines if line not in skipped + away + choices + standing_lines]
+    lines = [
+        line for line in lines if line not in skipped + away + choices + shown + standing_lines
+    ]
     quoted = refs[0] if refs else None
     if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
         quoted = reference.subject_ref(info.subject)  # the subject as written
@@ -108,8 +114,9 @@ def play(
         problem = None  # only shows and messages since (Wolff 4.5): the step is the same
     record, absent, changes, moved = _absences(game, seat, player, away, now)
     record, notified, digest_rows = _notify_choices(record, seat, choices, player, now)
+    record, pictured = _pictures_choices(record, seat, shown)
     record, standing_told = _standing_orders(record, seat, standing_lines, game.state.variant)
-    absent = [*absent, *notified, *standing_told]
+    absent = [*absent, *notified, *pictured, *standing_told]
     allowance = _allowance(record, seat, now, player.time_zone)
     asked: list[Query] = []
     run = run_orders(
@@ -239,6 +246,22 @@ def _notify_choices(
         rows = [digests.digest_change(str(choice), seat, now, player.time_zone)]
         results.append(LineResult(line, DONE, (choice.describe(),)))
     return record, results, rows
+
+
+def _pictures_choices(
+    record: GameRecord, seat: str, lines: list[str]
+) -> tuple[GameRecord, list[LineResult]]:
+    """The mail's ``pictures`` lines (they change no game state): the record after them."""
+    results: list[LineResult] = []
+    for line in lines:
+        try:
+            mode = pictures_choice.parse(line)
+        except ValueError as exc:
+            results.append(LineResult(line, REFUSED, reason=str(exc), code=PICTURES_REFUSED))
+            continue
+        record = record.but(pictures={**record.pictures, seat: mode})
+        results.append(LineResult(line, DONE, (pictures_choice.describe(mode),)))
+    return record, results
 
 
 #: The most messages a player may pass on in one game a day (Wolff 4.5; UTC days).
