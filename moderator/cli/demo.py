@@ -50,11 +50,13 @@ def demo(
         str,
         typer.Option(
             "--robot",
-            help="The robot the players play with: competent (decides from what its seat "
-            "may see; its games take many more orders, often thousands, so an hour or "
-            "more) or random (random legal orders: a shorter game).",
+            help="The robot each player plays with, seat by seat (the last named plays "
+            "the seats left): competent (decides from what its seat may see; a game "
+            "between competent robots takes thousands of orders, an hour or more) or "
+            "random (random legal orders). Default: the first robot competent, the "
+            "others random, a game of a few minutes.",
         ),
-    ] = "competent",
+    ] = "competent,random",  # demo.mail_demo.DEMO_ROBOTS (a literal: the demo loads lazily)
     tournament: Annotated[
         bool,
         typer.Option(

@@ -42,11 +42,15 @@ from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock
 from moderator.testing.hub import MailHub
 from moderator.testing.mailgame import MailGame, MailSystem, play_by_mail, service_config
-from moderator.testing.mailrobot import COMPETENT, check_kind, lf_line_ends
+from moderator.testing.mailrobot import lf_line_ends, seat_kinds
 from moderator.testing.player_keys import PlayerKeys
 from moderator.usecases.games.robot_games import DEFAULT_NAMES
 
 GAME_ID = "demo"
+#: The demo's robots unless told otherwise: the first competent, the others random.  A
+#: game between competent robots is a plausible one but takes thousands of orders, an
+#: hour or more by mail; against random robots the competent one wins in minutes.
+DEMO_ROBOTS = "competent,random"
 
 
 @dataclass
@@ -61,8 +65,9 @@ class DemoOptions:
     #: hundreds of orders by mail, often thousands (a minute or so for a hundred on an
     #: idle machine); one between random robots a few hundred at most.
     timeout: float = 6 * 3600.0
-    #: The robot the players play with (``testing.mailrobot.ROBOT_KINDS``).
-    robot: str = COMPETENT
+    #: The robot each player plays with: a kind or a comma list, seat by seat
+    #: (``testing.mailrobot.seat_kinds``).
+    robot: str = DEMO_ROBOTS
 
 
 @dataclass
@@ -107,7 +112,7 @@ class DemoSummary:
     def again(self) -> str:
         """The command that plays this game again."""
         silent = "".join(f" --silent {name}" for name in self.options.silent)
-        kind = "" if self.options.robot == COMPETENT else f" --robot {self.options.robot}"
+        kind = "" if self.options.robot == DEMO_ROBOTS else f" --robot {self.options.robot}"
         return (
             f"titan-moderator demo --seed {self.seed} --players {self.options.players}"
             f"{silent}{kind}"
@@ -145,7 +150,7 @@ async def run_demo(
     folder = options.folder or Path(tempfile.mkdtemp(prefix="titan-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     names = list(DEFAULT_NAMES[: options.players])
-    check_kind(options.robot)
+    seat_kinds(options.robot, options.players)
     unknown = [n for n in options.silent if n not in names]
     if unknown:
         msg = f"--silent names no robot of this game: {', '.join(unknown)} (robots: {names})"

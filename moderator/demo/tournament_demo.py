@@ -49,7 +49,7 @@ from moderator.runtime.service import Service
 from moderator.testing.clocks import DemoClock
 from moderator.testing.hub import MailHub
 from moderator.testing.mailgame import mail_robot, service_config
-from moderator.testing.mailrobot import check_kind
+from moderator.testing.mailrobot import seat_kinds
 from moderator.testing.player_keys import PlayerKeys
 
 
@@ -60,7 +60,7 @@ async def run_tournament_demo(
     if not 2 <= options.per_game <= options.players <= len(PLAYER_NAMES):
         msg = f"a tournament demo needs 2 to {len(PLAYER_NAMES)} robots, at least a game's worth"
         raise ValueError(msg)
-    check_kind(options.robot)
+    seat_kinds(options.robot, options.players)
     started = time.monotonic()
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
     folder = options.folder or Path(tempfile.mkdtemp(prefix="titan-tournament-"))
@@ -96,6 +96,7 @@ async def _run(
         service=replace(config.service, tournament_seconds=1.0),
     )
     rng = random.Random(f"tournament-robots:{seed}")
+    kinds = seat_kinds(options.robot, len(names))
     bots = {
         name: mail_robot(
             name,
@@ -104,7 +105,7 @@ async def _run(
             folder,
             random.Random(rng.random()),
             pgp_mime=index % 2 == 0,
-            kind=options.robot,
+            kind=kinds[index],
         )
         for index, name in enumerate(names)
     }

@@ -42,7 +42,7 @@ from moderator.store import deadlines, inbox, players
 from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock
 from moderator.testing.connections import imap_source_at, smtp_sink_at
-from moderator.testing.mailrobot import COMPETENT, MailRobot
+from moderator.testing.mailrobot import COMPETENT, MailRobot, seat_kinds
 from moderator.testing.player_keys import MODERATOR, PlayerKeys, robot_address
 from moderator.testing.stamps import MailStamps, next_deadline_time
 
@@ -134,7 +134,7 @@ class MailGame:
     seed: int
     #: Robots that never order (the deadlines time them out).
     silent: Sequence[str] = ()
-    #: The robot the players play with (``mailrobot.ROBOT_KINDS``).
+    #: The robot each player plays with: a kind or a comma list (``mailrobot.seat_kinds``).
     robot: str = COMPETENT
     #: Give up after this many real seconds (counted from ``started``).
     timeout: float = 1800.0
@@ -157,6 +157,7 @@ async def play_by_mail(
     started = game.started or time.monotonic()
     rng = random.Random(f"demo-robots:{game.seed}")
     stamps = MailStamps(game.seed, clock)
+    kinds = seat_kinds(game.robot, len(game.names))
     robots = [
         mail_robot(
             name,
@@ -167,7 +168,7 @@ async def play_by_mail(
             silent=name in game.silent,
             pgp_mime=index % 2 == 0,
             stamps=stamps,
-            kind=game.robot,
+            kind=kinds[index],
         )
         for index, name in enumerate(game.names)
     ]

@@ -71,6 +71,23 @@ def check_kind(kind: str) -> str:
     return kind
 
 
+def seat_kinds(spec: str, seats: int) -> list[str]:
+    """
+    The robot of each of ``seats`` seats from ``spec``: one kind for every seat, or a
+    comma list, seat by seat, whose last kind plays the seats it does not name
+    (``competent,random``: the first seat competent, the others random).
+
+    Raises:
+        ValueError: a kind no robot has, or more kinds than seats.
+    """
+    kinds = [check_kind(kind.strip()) for kind in spec.split(",") if kind.strip()]
+    if not kinds:
+        raise ValueError(f"name a robot: one of {', '.join(ROBOT_KINDS)}, or a comma list")
+    if len(kinds) > seats:
+        raise ValueError(f"{len(kinds)} robots named for {seats} seats: {spec}")
+    return kinds + [kinds[-1]] * (seats - len(kinds))
+
+
 def seat_order(kind: str, state: GameState, seat: str, rng: random.Random) -> str:
     """
     The order line a robot of ``kind`` gives for ``seat`` (which must be to act).  The

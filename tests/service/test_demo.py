@@ -304,6 +304,22 @@ def test_issue_26_the_demo_names_its_robots_and_refuses_an_unknown_one():
     assert "--robot" in CliRunner().invoke(app, ["demo", "--help"]).output
 
 
+def test_issue_26_the_demos_robots_are_named_seat_by_seat():
+    """A comma list names each seat's robot, its last kind playing the seats left; the
+    demo's default puts one competent robot among random ones, so the README's first
+    command ends in minutes, not the hour a game between competent robots takes."""
+    from moderator.demo.mail_demo import DEMO_ROBOTS
+    from moderator.testing.mailrobot import COMPETENT, RANDOM, seat_kinds
+
+    assert seat_kinds(DEMO_ROBOTS, 3) == [COMPETENT, RANDOM, RANDOM]
+    assert seat_kinds("random", 2) == [RANDOM, RANDOM]
+    assert seat_kinds("random,competent", 4) == [RANDOM, COMPETENT, COMPETENT, COMPETENT]
+    with pytest.raises(ValueError, match="3 robots named for 2 seats"):
+        seat_kinds("random,random,random", 2)
+    result = CliRunner().invoke(app, ["demo", "--robot", "competent,clever"])
+    assert result.exit_code != 0 and "clever" in result.output
+
+
 def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
     """Bob never answers: the demo clock jumps to his reminders and deadlines, the
     moderator acts for him (20.4) and everyone is told; without him Ann wins."""
