@@ -61,7 +61,6 @@ from moderator.ports.deadlines import (
     deadline_change,
 )
 from moderator.ports.errors import GameNotFoundError
-from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import (
     lateness,
@@ -70,11 +69,10 @@ from moderator.rules import (
 from moderator.rules.decide import decide
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
-from moderator.rules.refusal import refusal_command
 from moderator.rules.state import GameState, Step
 from moderator.schedule import absence, reference, seats, timing
 from moderator.schedule.record import GameRecord
-from moderator.usecases.clock import bounce_clock
+from moderator.usecases.clock import bounce_clock, overdue
 from moderator.usecases.games import digests, notify, robot_seats, standing
 from moderator.usecases.games.dice import dice_for, seal_order, sealed
 from moderator.usecases.players import reliability
@@ -190,42 +188,6 @@ def _resync(row: Deadline, game: GameContext, now: datetime) -> Outcome:
     )
 
 
-def _policy(record: GameRecord) -> str:
-    """The game's lateness policy (``moderator.rules.lateness``): Wolff's unless it chose 21.2."""
-    limits = record.time_limits
-    return limits.lateness if limits is not None else lateness.WOLFF
-
-
-def _late(state: GameState, policy: str) -> cmd.Command | None:
-    """What the player to act is given when his time runs out, but a move the dice draw."""
-    given = lateness.late_command(state) if policy == lateness.RULEBOOK_21_2 else None
-    return given or refusal_command(state)
-
-
-def _timed_part_over(state: GameState, policy: str, given: str) -> bool:
-    """
-    Rulebook 21.2 times the movement and the maneuver only: once what was given ended
-    them, the decision that follows (the strikes after a maneuver) has a deadline of its
-    own instead of being refused at once.
-    """
-    if policy != lateness.RULEBOOK_21_2:
-        return False
-    return lateness.late_command(state) is None and not lateness.random_move_due(state) and (
-        given == lateness.RANDOM_MOVE or given in _LATE_LINES
-    )
-
-
-#: The order lines of the commands 21.2 gives (its random move has none).
-_LATE_LINES = ("roll", "done")
-
-
-def _default_line(state: GameState, policy: str = lateness.WOLFF) -> str | None:
-    if policy == lateness.RULEBOOK_21_2 and lateness.random_move_due(state):
-        return "a legion moved at random (rulebook 21.2)"
-    command = _late(state, policy)
-    return None if command is None else render_order(command, state)
-
-
 def _remind(
     lookup: Lookup, sender: str, row: Deadline, game: GameContext, now: datetime
 ) -> Outcome:
@@ -249,7 +211,7 @@ def _remind(
         row.due_at,
         now,
         player.time_zone,
-        _default_line(game.state, _policy(game.record)),
+        overdue.default_line(game.state, overdue.policy(game.record)),
     )
     line = f"{row.game_id}: reminded {row.player} of the deadline {timing.iso(row.due_at)}"
     mails = (_mail(sender, player, texts, row.game_id),)
@@ -266,7 +228,7 @@ def _time_out(
     keeps seats (``schedule.seats``) the robot gives his orders for the step instead,
     and after his ``keep_after``-th miss in a row it keeps his seat.
     """
-    policy = _policy(game.record)
+    policy = overdue.policy(game.record)
     trigger = f"{lateness.timeout_trigger(policy)}{row.id}:{timing.iso(row.due_at)}"
     seat = row.player or ""
     record = seats.missed(game.record, seat)
@@ -348,7 +310,7 @@ def _defaults(
             line = lateness.RANDOM_MOVE
             given.append(f"{render_order(move, state)} (drawn by the dice, rulebook 21.2)")
         else:
-            command = _late(state, policy)
+            command = overdue.command(state, policy)
             if command is None:
                 break
             new = list(decide(state, command, dice))
@@ -359,7 +321,7 @@ def _defaults(
         )
         events.extend((*new, *notes))
         state = after
-        if timing.step_key(state) != row.step or _timed_part_over(state, policy, line):
+        if timing.step_key(state) != row.step or overdue.timed_part_over(state, policy, line):
             break
     return events, state, record.but(dice=dice.record()), given
 
