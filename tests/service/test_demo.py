@@ -308,10 +308,10 @@ def test_issue_26_the_demos_robots_are_named_seat_by_seat():
     """A comma list names each seat's robot, its last kind playing the seats left; the
     demo's default puts one competent robot among random ones, so the README's first
     command ends in minutes, not the hour a game between competent robots takes."""
-    from moderator.demo.mail_demo import DEMO_ROBOTS
     from moderator.testing.mailrobot import COMPETENT, RANDOM, seat_kinds
 
-    assert seat_kinds(DEMO_ROBOTS, 3) == [COMPETENT, RANDOM, RANDOM]
+    assert seat_kinds("competent,random", 3) == [COMPETENT, RANDOM, RANDOM]
+    assert "competent,random" in " ".join(CliRunner().invoke(app, ["demo", "--help"]).output.split())
     assert seat_kinds("random", 2) == [RANDOM, RANDOM]
     assert seat_kinds("random,competent", 4) == [RANDOM, COMPETENT, COMPETENT, COMPETENT]
     with pytest.raises(ValueError, match="3 robots named for 2 seats"):
