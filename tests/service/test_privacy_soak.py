@@ -36,7 +36,7 @@ from moderator.testing.stores import open_store
 from moderator.usecases.games.dice import CountingDice
 from moderator.usecases.mail.handler import MailGameHandler
 
-from .conftest import MODERATOR, NAMES, Table, World, seat_players
+from .conftest import MODERATOR, NAMES, Table, World, carries_report, seat_players
 from .privacy import Knowledge, leaks
 
 SOAK = int(os.environ.get("TITAN_SOAK", "0"))
@@ -175,7 +175,7 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
         state = knowledge.state
         if shown_at:  # Wolff 4.5: what a show taught stays true through splits and musters
             assert_known_is_true(knowledge, names)
-        assert any(m.kind == "report" or m.pictures for m in sent.mails)
+        assert any(carries_report(m) for m in sent.mails)
         checked += check(sent.mails, knowledge)
     assert state == store.load_state(game_id).state
     assert exposures >= 1 and relays >= 1, (exposures, relays)
