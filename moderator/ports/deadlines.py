@@ -38,6 +38,7 @@ __all__ = [
     "DeadlineChange",
     "Due",
     "deadline_change",
+    "rows_touched",
     "with_time_limits",
 ]
 
@@ -103,6 +104,31 @@ class DeadlineChange:
     player: str | None = None
     step: str | None = None
     reminded: int = 0
+
+
+def rows_touched(
+    found: list[Deadline], change: DeadlineChange
+) -> tuple[Deadline | None, list[Deadline]]:
+    """
+    Which of a game's open rows ``change`` moves (the first it names, or None: a new row
+    if it has a time) and which it cancels: the copies of that one and, for an acting
+    change, the acting rows of other steps.  One rule for every store, so a fake cannot
+    drift from the database's.
+    """
+    if change.kind == GAME_END:
+        same = [row for row in found if row.kind == GAME_END]
+        others: list[Deadline] = []
+    elif change.kind in NOT_ACTING:
+        same = [
+            row
+            for row in found
+            if row.kind == change.kind and row.player == change.player and row.step == change.step
+        ]
+        others = []
+    else:  # an acting deadline: at most one open, for the step the game waits on
+        same = [row for row in found if row.acting and row.step == change.step and change.step]
+        others = [row for row in found if row.acting and row not in same]
+    return (same[0] if same else None), [*others, *same[1:]]
 
 
 def deadline_change(change: timing.Change | None) -> tuple[DeadlineChange, ...]:

@@ -16,15 +16,11 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from moderator.ports.deadlines import (
-    ABSENCE_END,
-    BOUNCE_END,
     CANCELLED,
-    DIGEST,
     DUE,
-    GAME_END,
-    ROBOT_TURN,
     Deadline,
     DeadlineChange,
+    rows_touched,
 )
 from moderator.store.eventstore import Tx
 from moderator.store.tables import DEADLINE, SERVICE_STATE
@@ -153,24 +149,11 @@ def _move(tx: Tx, found: Deadline, change: DeadlineChange, seq: int | None) -> N
 
 def apply(tx: Tx, game_id: str, change: DeadlineChange, seq: int | None = None) -> None:
     """Make ``change`` to the game's deadlines (see ``DeadlineChange``)."""
-    found = open_deadlines(tx, game_id)
-    if change.kind == GAME_END:
-        same = [d for d in found if d.kind == GAME_END]
-    elif change.kind in (ABSENCE_END, BOUNCE_END, DIGEST, ROBOT_TURN):
-        same = [
-            d
-            for d in found
-            if d.kind == change.kind and d.player == change.player and d.step == change.step
-        ]
-    else:
-        same = [d for d in found if d.acting and d.step == change.step and change.step]
-        for other in found:
-            if other.acting and other not in same:
-                close_deadline(tx, other.id, CANCELLED)
-    for extra in same[1:]:
-        close_deadline(tx, extra.id, CANCELLED)
-    if same:
-        _move(tx, same[0], change, seq)
+    kept, cancelled = rows_touched(open_deadlines(tx, game_id), change)
+    for row in cancelled:
+        close_deadline(tx, row.id, CANCELLED)
+    if kept is not None:
+        _move(tx, kept, change, seq)
     elif change.due_at is not None:
         set_deadline(
             tx,

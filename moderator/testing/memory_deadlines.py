@@ -11,14 +11,11 @@ import dataclasses
 from datetime import datetime
 
 from moderator.ports.deadlines import (
-    ABSENCE_END,
-    BOUNCE_END,
     CANCELLED,
-    DIGEST,
     DUE,
-    GAME_END,
     Deadline,
     DeadlineChange,
+    rows_touched,
 )
 from moderator.ports.errors import GameNotFoundError
 from moderator.testing.memory_tables import Tables
@@ -61,24 +58,11 @@ def apply(
     """Make ``change`` to the game's rows, as ``store.deadlines.apply`` does at ``now``."""
     if game_id not in tables.games:
         raise GameNotFoundError(game_id)
-    found = open_rows(tables, game_id)
-    if change.kind == GAME_END:
-        same = [row for row in found if row.kind == GAME_END]
-    elif change.kind in (ABSENCE_END, BOUNCE_END, DIGEST):
-        same = [
-            row
-            for row in found
-            if row.kind == change.kind and row.player == change.player and row.step == change.step
-        ]
-    else:  # an acting deadline: at most one open, for the step the game waits on
-        same = [row for row in found if row.acting and row.step == change.step and change.step]
-        for other in found:
-            if other.acting and other not in same:
-                close(tables, other.id, CANCELLED)
-    for extra in same[1:]:
-        close(tables, extra.id, CANCELLED)
-    if same:
-        _move(tables, same[0], change, seq)
+    kept, cancelled = rows_touched(open_rows(tables, game_id), change)
+    for row in cancelled:
+        close(tables, row.id, CANCELLED)
+    if kept is not None:
+        _move(tables, kept, change, seq)
     elif change.due_at is not None:
         row_id = max(tables.deadlines, default=0) + 1
         tables.deadlines[row_id] = Deadline(

@@ -18,6 +18,7 @@ from moderator.ports.deadlines import (
     DONE,
     DUE,
     GAME_END,
+    ROBOT_TURN,
     Deadline,
 )
 from moderator.usecases.games.planning import plan_game
@@ -107,6 +108,27 @@ def test_end_dates_and_absences_are_rows_beside_the_acting_one(backend: Backend)
         (ABSENCE_END, "a2", NOW + 3 * HOUR),
         (MOVE, "Ann/turn/1", NOW + 5 * HOUR),
         (GAME_END, None, NOW + 8 * HOUR),
+    ]
+
+
+def test_a_robots_turn_is_a_row_beside_the_acting_deadline_and_moves_alone(
+    backend: Backend,
+) -> None:
+    """Issue 26: a robot that waits its delay keeps a row of its own (by seat and step);
+    writing it neither cancels the acting deadline nor is cancelled by a new one."""
+    ann_and_bob(backend)
+    change(
+        backend,
+        "g1",
+        DeadlineChange(MOVE, NOW + 5 * HOUR, "Ann", "Ann/turn/1"),
+        DeadlineChange(ROBOT_TURN, NOW + HOUR, "Ann", "Ann/turn/1"),
+    )
+    change(backend, "g1", DeadlineChange(ROBOT_TURN, NOW + 2 * HOUR, "Ann", "Ann/turn/1"))
+    change(backend, "g1", DeadlineChange(MOVE, NOW + 6 * HOUR, "Bob", "Bob/turn/1"))
+    kinds = [(r.kind, r.step, r.due_at) for r in open_rows(backend)]
+    assert kinds == [
+        (ROBOT_TURN, "Ann/turn/1", NOW + 2 * HOUR),
+        (MOVE, "Bob/turn/1", NOW + 6 * HOUR),
     ]
 
 
