@@ -9,13 +9,15 @@ checks refusals by their error code.
 Default cast (tower decides turn order, Wolff 5.1): Ann (Red, tower 600,
 moves first), Bob (Blue, 300) and, when asked for, Cy (Green, 100).
 
-Every test that takes one of these factories runs twice, as a test suite run per map
-does: in the standard game and in ``TOWER_LIONS``, a second variant built here from the
+Every test that takes one of these factories runs under each shipped variant
+(``shipped_variants``) and ``TOWER_LIONS``, a second variant built here from the
 standard one, whose towers muster Lions instead of Ogres.  The rules read the variant
-from the game's state, so a test passes under both unless it checks a fact of the
-standard game's tower muster; such a test is marked ``standard_only``.  The second
-variant lives in the tests, not in ``rules/data/``, because it is not a game anybody
-plays: registered in code, it is never offered to a player (``shipped_variants``).
+from the game's state, so a test runs under every variant where the rule it checks
+applies: ``applicability.py`` decides which at collection, from the creatures the test
+names and the facts it declares with ``@pytest.mark.needs(...)``, and
+``test_variant_coverage.py`` counts what runs where.  The second variant lives in the
+tests, not in ``rules/data/``, because it is not a game anybody plays: registered in
+code, it is never offered to a player.
 """
 
 from __future__ import annotations
@@ -36,7 +38,15 @@ from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Legion, Player
-from moderator.rules.variant import STANDARD, Variant, load_variant, register_variant
+from moderator.rules.variant import (
+    STANDARD,
+    Variant,
+    load_variant,
+    register_variant,
+    shipped_variants,
+)
+
+from .applicability import applicable, needs_of, spellings
 
 E = TypeVar("E", bound=ev.Event)
 
@@ -50,21 +60,31 @@ TOWER_LIONS: Variant = register_variant(
         guardian_needs=2,
     )
 )
-#: Every variant the rules tests run under.
-VARIANTS = (STANDARD, TOWER_LIONS.name)
+#: Every variant the rules tests run under: the shipped ones, then the test variant.
+VARIANTS = (*shipped_variants(), TOWER_LIONS.name)
+#: How the variants spell their characters, to find the ones a test names.
+SPELLINGS = spellings(VARIANTS)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "standard_only: the test checks a fact of the standard game's tower muster"
+        "markers",
+        "needs(creatures=(), options={}, fought_on={}): facts of a variant the test needs "
+        "besides the creatures it names (tests/rules/applicability.py)",
     )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Each test that builds its game through the factories below runs in every variant."""
+    """A test that builds its game through the factories below runs in every variant
+    where it applies; the others are not collected, so no skip hides a variant."""
     if "variant_name" in metafunc.fixturenames:
-        standard_only = metafunc.definition.get_closest_marker("standard_only") is not None
-        metafunc.parametrize("variant_name", [STANDARD] if standard_only else list(VARIANTS))
+        needs = needs_of(metafunc.function, metafunc.definition.iter_markers("needs"), SPELLINGS)
+        names = applicable(needs, VARIANTS)
+        if not names:
+            reasons = {v: needs.missing(load_variant(v)) for v in VARIANTS}
+            pytest.fail(f"{metafunc.definition.nodeid} applies to no variant: {reasons}")
+        metafunc.parametrize("variant_name", names)
+
 
 #: name -> (colour, tower)
 CAST: dict[str, tuple[str, int]] = {

@@ -23,7 +23,7 @@ def move(marker: str, land: int, **kw) -> cmd.MoveLegion:
 
 def _two_sided(game_at):
     """From plains 1 on a 4, tundra 4000 is reached from 3000 (left) or from 5000 (right)."""
-    return game_at([("Rd01", 1, "Titan Ogre"), ("Bu01", 4000, "Titan Ogre")], roll=4)
+    return game_at([("Rd01", 1, "Titan Minotaur"), ("Bu01", 4000, "Titan Minotaur")], roll=4)
 
 
 def test_complete_sequence_2_3_entry_side_declared_when_moving(game_at) -> None:
@@ -54,14 +54,14 @@ def test_wolff_7_0_entry_side_must_be_legal(game_at) -> None:
 
 def test_wolff_7_0_single_legal_side_needs_no_roll(game_at) -> None:
     """Wolff 7.0: with only one legal side there is nothing to draw."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Bu01", 3, "Titan Ogre")], roll=3)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Bu01", 3, "Titan Minotaur")], roll=3)
     moved = game.one(game.do(move("Rd01", 3)), ev.LegionMoved)  # NoDice: it may not roll
     assert (moved.entry, moved.entry_roll) == ("right", None)
 
 
 def test_complete_sequence_2_3_no_side_without_engagement(game_at) -> None:
     """2.3: entry sides are for engagements; a move onto a vacant land takes none."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Bu01", 300, "Titan Ogre")], roll=3)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Bu01", 300, "Titan Minotaur")], roll=3)
     game.refused(move("Rd01", 5, entry="left"), "E-ENTRY")
     moved = game.one(game.do(move("Rd01", 5)), ev.LegionMoved)
     assert moved.entry is None
@@ -73,10 +73,10 @@ def test_complete_sequence_2_3_no_side_without_engagement(game_at) -> None:
 def _three_moved(game_at):
     game = game_at(
         [
-            ("Rd01", 100, "Titan Ogre"),
-            ("Rd02", 30, "Ogre Ogre"),
+            ("Rd01", 100, "Titan Minotaur"),
+            ("Rd02", 30, "Minotaur Minotaur"),
             ("Rd03", 20, "Lion Lion"),
-            ("Bu01", 300, "Titan Ogre"),
+            ("Bu01", 300, "Titan Minotaur"),
         ],
         roll=1,
     )
@@ -112,7 +112,12 @@ def test_wolff_7_0_undo_without_a_legion_takes_back_the_last_move(game_at) -> No
 def test_wolff_7_0_undo_needs_a_move_to_undo(game_at) -> None:
     """Wolff 7.0: only moves made this turn can be undone."""
     game = game_at(
-        [("Rd01", 100, "Titan Ogre"), ("Rd02", 30, "Ogre Ogre"), ("Bu01", 300, "Titan")], roll=1
+        [
+            ("Rd01", 100, "Titan Minotaur"),
+            ("Rd02", 30, "Minotaur Minotaur"),
+            ("Bu01", 300, "Titan"),
+        ],
+        roll=1,
     )
     game.refused(cmd.UndoMove(player="Ann"), "E-UNDO")
     game.do(move("Rd01", 3))
@@ -121,7 +126,7 @@ def test_wolff_7_0_undo_needs_a_move_to_undo(game_at) -> None:
 
 def test_wolff_7_0_moves_fixed_once_the_next_phase_begins(game_at) -> None:
     """Wolff 7.0: once the movement phase is over (e.g. an engagement begins) moves are fixed."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Bu01", 3, "Titan Ogre")], roll=1)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Bu01", 3, "Titan Minotaur")], roll=1)
     game.do(move("Rd01", 3))
     game.do(cmd.Done(player="Ann"))
     game.refused(cmd.UndoMove(player="Ann", marker="Rd01"), "E-NOT-NOW")
@@ -135,11 +140,11 @@ def test_wolff_7_0_moves_fixed_once_the_next_phase_begins(game_at) -> None:
 def _two_engagements(game_at, players=("Ann", "Bob")):
     game = game_at(
         [
-            ("Rd01", 100, "Titan Ogre"),
+            ("Rd01", 100, "Titan Minotaur"),
             ("Rd02", 30, "Troll Troll"),
-            ("Bu01", 3, "Titan Ogre"),
-            ("Bu03", 35, "Lion Ogre"),
-            *([("Gr01", 200, "Titan Ogre")] if "Cy" in players else []),
+            ("Bu01", 3, "Titan Minotaur"),
+            ("Bu03", 35, "Lion Minotaur"),
+            *([("Gr01", 200, "Titan Minotaur")] if "Cy" in players else []),
         ],
         players=players,
         roll=1,
@@ -190,8 +195,8 @@ def test_complete_sequence_2_5_1_both_legions_shown_only_to_the_two_players(game
     events = game.do(cmd.Engage(player="Ann", land=3))
     looks = game.of(events, ev.LegionRevealed)
     assert [(e.marker, e.contents) for e in looks] == [
-        ("Bu01", ("Ogre", "Titan")),
-        ("Rd01", ("Ogre", "Titan")),
+        ("Bu01", ("Minotaur", "Titan")),
+        ("Rd01", ("Minotaur", "Titan")),
     ]
     assert all(e.visible_to == frozenset({"Ann", "Bob"}) for e in looks)
     for marker in ("Rd01", "Bu01"):
@@ -208,12 +213,12 @@ def test_complete_sequence_2_5_1_both_legions_shown_only_to_the_two_players(game
 
 ANN_AND_BOB = [
     ("Rd01", 3, "Titan Troll", True),
-    ("Rd02", 30, "Angel Ogre"),
-    ("Bu01", 300, "Titan Ogre"),
+    ("Rd02", 30, "Angel Minotaur"),
+    ("Bu01", 300, "Titan Minotaur"),
 ]
 
 
-def _engaged(game_at, defender: str = "Lion Ogre", others=ANN_AND_BOB, **kw):
+def _engaged(game_at, defender: str = "Lion Minotaur", others=ANN_AND_BOB, **kw):
     """Ann's Rd01 has moved onto Bob's Bu02 at 3; the engagement has begun."""
     game = game_at([*others, ("Bu02", 3, defender)], phase="engage", roll=1, **kw)
     game.do(cmd.Engage(player="Ann", land=3))
@@ -222,31 +227,31 @@ def _engaged(game_at, defender: str = "Lion Ogre", others=ANN_AND_BOB, **kw):
 
 def test_9_2_defender_flees_for_half_points_rounded_down(game_at) -> None:
     """9.2/16.1: a fleeing defender is eliminated; the attacker scores half its value, rounded down."""
-    game = _engaged(game_at)  # Lion 15 + Ogre 12 = 27
+    game = _engaged(game_at)  # Lion 15 + Minotaur 16 = 31
     assert cmd.Flee(player="Bob") in legal_commands(game.state)
     events = game.do(cmd.Flee(player="Bob"))
     assert game.one(events, ev.EngagementResolved) == ev.EngagementResolved(
         land=3,
         how="flight",
         attacker_losses=(),
-        defender_losses=("Lion", "Ogre"),
+        defender_losses=("Lion", "Minotaur"),
         winner="Rd01",
-        points=13,
+        points=15,
     )
     assert game.one(events, ev.PointsScored) == ev.PointsScored(
-        player="Ann", points=13, multiples=()
+        player="Ann", points=15, multiples=()
     )
-    assert game.score("Ann") == 13
+    assert game.score("Ann") == 15
     assert "Bu02" not in game.state.legions
     assert game.legion("Rd01").contents == ("Titan", "Troll")  # 9.2: no losses
-    assert game.state.dead == {"Lion": 1, "Ogre": 1}
+    assert game.state.dead == {"Lion": 1, "Minotaur": 1}
 
 
 @pytest.mark.parametrize("lord", ["Angel", "Archangel", "Titan"])
 def test_9_2_defender_with_a_lord_cannot_flee(game_at, lord: str) -> None:
     """9.2: a defending legion containing a lord (Titan, Angel, Archangel) cannot flee."""
     others = ANN_AND_BOB if lord != "Titan" else [("Rd01", 3, "Titan Troll", True)]
-    game = _engaged(game_at, defender=f"{lord} Ogre", others=others)
+    game = _engaged(game_at, defender=f"{lord} Minotaur", others=others)
     error = game.refused(cmd.Flee(player="Bob"), "E-FLEE")
     assert "lord" in str(error)
     assert not any(isinstance(c, cmd.Flee) for c in legal_commands(game.state))
@@ -265,7 +270,7 @@ def test_9_2_flight_only_as_the_defenders_first_act(game_at) -> None:
     """9.2: once the defender has proposed an agreement he may not flee."""
     game = _engaged(game_at)
     game.do(cmd.Propose(player="Bob", proposals=((("Titan", "Troll"), ()),)))
-    game.do(cmd.Propose(player="Ann", proposals=(((), ("Lion", "Ogre")),)))
+    game.do(cmd.Propose(player="Ann", proposals=(((), ("Lion", "Minotaur")),)))
     game.refused(cmd.Flee(player="Bob"), "E-FLEE")
     assert not any(isinstance(c, cmd.Flee) for c in legal_commands(game.state))
 
@@ -281,7 +286,9 @@ def test_wolff_9_2_defender_may_flee_before_the_attacker_can_concede(game_at) ->
     """Wolff 9.2/2.5.3: the defender's option to flee comes before the attacker may concede."""
     game = _engaged(game_at)
     game.refused(cmd.Concede(player="Ann"), "E-NOT-YOUR-TURN")
-    game.refused(cmd.Propose(player="Ann", proposals=(((), ("Lion", "Ogre")),)), "E-NOT-YOUR-TURN")
+    game.refused(
+        cmd.Propose(player="Ann", proposals=(((), ("Lion", "Minotaur")),)), "E-NOT-YOUR-TURN"
+    )
     game.do(cmd.Flee(player="Bob"))
 
 
@@ -290,13 +297,13 @@ def test_15_2_no_summoning_after_flight(game_at) -> None:
     game = _engaged(game_at)
     events = game.do(cmd.Flee(player="Bob"))
     assert not any(isinstance(e, ev.DecisionAwaited) for e in events)
-    assert game.legion("Rd02").contents == ("Angel", "Ogre")
+    assert game.legion("Rd02").contents == ("Angel", "Minotaur")
     assert game.state.step is Step.MUSTER
 
 
 def test_wolff_9_1_winner_not_revealed_after_flight(game_at) -> None:
     """Wolff 9.1: after flight the victorious legion is not revealed to all the players."""
-    cy = ("Gr01", 100, "Titan Ogre")
+    cy = ("Gr01", 100, "Titan Minotaur")
     game = _engaged(game_at, others=[*ANN_AND_BOB, cy], players=("Ann", "Bob", "Cy"))
     events = game.do(cmd.Flee(player="Bob"))
     resolved = game.one(events, ev.EngagementResolved)

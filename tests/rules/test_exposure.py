@@ -22,8 +22,11 @@ def _show(player: str, marker: str, to: tuple[str, ...] | None, chars: str | Non
 
 def three(game_at):
     return game_at(
-        [("Rd01", 1, "Titan Troll Troll Ogre"), ("Bu01", 2, "Titan Centaur"),
-         ("Gr01", 3, "Titan Gargoyle Gargoyle")],
+        [
+            ("Rd01", 1, "Titan Troll Troll Minotaur"),
+            ("Bu01", 2, "Titan Centaur"),
+            ("Gr01", 3, "Titan Gargoyle Gargoyle"),
+        ],
         players=("Ann", "Bob", "Cy"),
     )
 
@@ -71,12 +74,15 @@ def test_wolff_4_5_knowledge_from_an_exposure_lasts_until_the_legion_changes_out
     game_at,
 ) -> None:
     game = game_at(
-        [("Rd01", 1, "Titan Troll Troll Ogre Ogre Centaur Centaur"), ("Bu01", 2, "Titan Ogre")],
+        [
+            ("Rd01", 1, "Titan Troll Troll Minotaur Minotaur Centaur Centaur"),
+            ("Bu01", 2, "Titan Minotaur"),
+        ],
         phase="split",
     )
     game.do(_show("Ann", "Rd01", ("Bob",)))
     assert known_contents(game.log, "Bob")["Rd01"].complete
-    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Troll", "Ogre")))
+    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Troll", "Minotaur")))
     known = known_contents(game.log, "Bob")
     truth = {m: Counter(lg.contents) for m, lg in game.state.legions.items()}
     for marker in ("Rd01", "Rd02"):  # what he knows stays a sub-multiset of the truth
@@ -86,13 +92,15 @@ def test_wolff_4_5_knowledge_from_an_exposure_lasts_until_the_legion_changes_out
 
 def test_wolff_4_5_relayed_text_cannot_reach_a_player_outside_the_game(game_at) -> None:
     game = game_at(
-        [("Rd01", 1, "Titan Ogre"), ("Bu01", 2, "Titan Ogre")],
+        [("Rd01", 1, "Titan Minotaur"), ("Bu01", 2, "Titan Minotaur")],
         players=("Ann", "Bob", "Cy"),
         eliminated=("Cy",),
     )
     game.refused(cmd.Tell(player="Ann", to=("Cy",), text="hello"), "E-TELL")
     game.refused(cmd.Tell(player="Ann", to=("Zed",), text="hello"), "E-TELL")
-    told = game.one(game.do(cmd.Tell(player="Ann", to=None, text=" hi   there ")), ev.MessageRelayed)
+    told = game.one(
+        game.do(cmd.Tell(player="Ann", to=None, text=" hi   there ")), ev.MessageRelayed
+    )
     assert told.visible_to == frozenset({"Ann", "Bob"}) and told.text == "hi there"
     game.refused(cmd.Tell(player="Ann", to=("Bob",), text="x" * 1001), "E-TELL")
     game.refused(cmd.Tell(player="Ann", to=("Bob",), text="   "), "E-TELL")

@@ -24,9 +24,9 @@ from tests.rules.test_battle_sequence import ANN, BOB, fresh, run
 def _board(game_at, **kw):
     return game_at(
         [
-            ("Rd01", 34, "Titan Angel Ogre Lion"),
+            ("Rd01", 34, "Titan Angel Minotaur Lion"),
             ("Rd02", 35, "Troll Troll"),
-            ("Bu01", 300, "Titan Ogre"),
+            ("Bu01", 300, "Titan Minotaur"),
         ],
         **kw,
     )
@@ -104,7 +104,7 @@ def test_21_2_the_first_turn_split_falls_back_to_wolff(started) -> None:
 
 def test_21_2_a_late_maneuver_ends_and_characters_not_on_the_battleland_are_eliminated() -> None:
     """21.2: at a battle maneuver deadline, characters not yet brought onto the battleland are eliminated."""
-    state = fresh(1, ["Ogre"], ["Centaur", "Centaur"])
+    state = fresh(1, ["Minotaur"], ["Centaur", "Centaur"])
     state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
     state = run(state, cmd.Maneuver(player=BOB, creature="Centaur", to_hex="F4"))
     command = late_command(state)
@@ -119,7 +119,11 @@ def test_21_2_a_late_maneuver_ends_and_characters_not_on_the_battleland_are_elim
 def test_21_2_says_nothing_of_other_decisions(game_at) -> None:
     """21.2 limits moving and maneuvering only: an engagement's choice keeps Wolff 20.4's default."""
     game = game_at(
-        [("Rd01", 3, "Titan Ogre", True), ("Bu01", 3, "Titan Ogre"), ("Bu02", 300, "Ogre Ogre")],
+        [
+            ("Rd01", 3, "Titan Minotaur", True),
+            ("Bu01", 3, "Titan Minotaur"),
+            ("Bu02", 300, "Minotaur Minotaur"),
+        ],
         phase="engage",
         roll=1,
     )
@@ -129,7 +133,7 @@ def test_21_2_says_nothing_of_other_decisions(game_at) -> None:
 def test_21_2_split_offs_that_must_part_have_one_moved_by_the_dice(game_at) -> None:
     """21.2 with 4.3: a late mover whose split-offs still share a land has one of them drawn and moved."""
     game = _board(game_at, phase="split")
-    game.do(cmd.Split(player=ANN, parent="Rd01", child="Rd03", characters=("Ogre", "Lion")))
+    game.do(cmd.Split(player=ANN, parent="Rd01", child="Rd03", characters=("Minotaur", "Lion")))
     game.do(cmd.Roll(player=ANN), 1)
     game.do(cmd.MoveLegion(player=ANN, marker="Rd02", land=36))
     assert cmd.Done(player=ANN) not in legal_commands(game.state)  # Rd01 and Rd03 must part (4.3)

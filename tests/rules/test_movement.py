@@ -16,7 +16,7 @@ from moderator.rules.legal import legal_commands, may_end_movement
 from moderator.rules.movement import legion_moves
 from moderator.rules.state import Step
 
-BOB = ("Bu01", 300, "Titan Ogre")
+BOB = ("Bu01", 300, "Titan Minotaur")
 
 
 def dests(game, marker: str) -> dict[int, tuple[str, ...]]:
@@ -34,17 +34,17 @@ def move(marker: str, land: int, player: str = "Ann", **kw) -> cmd.MoveLegion:
 
 def test_7_4_block_forces_the_first_step(game_at) -> None:
     """7.4: a legion on a land from which a Block points must begin its move that way."""
-    game = game_at([("Rd01", 4, "Titan Ogre"), BOB], roll=1)
+    game = game_at([("Rd01", 4, "Titan Minotaur"), BOB], roll=1)
     assert dests(game, "Rd01") == {103: ()}
     error = game.refused(move("Rd01", 5), "E-MOVE")
     assert "block" in str(error)
-    game = game_at([("Rd01", 4, "Titan Ogre"), BOB], roll=2)
+    game = game_at([("Rd01", 4, "Titan Minotaur"), BOB], roll=2)
     assert dests(game, "Rd01") == {102: ()}
 
 
 def test_7_4_arch_may_begin_a_move(game_at) -> None:
     """7.4: a legion on a land from which an Arch points may begin its move through it."""
-    game = game_at([("Rd01", 1, "Titan Ogre"), BOB], roll=1)
+    game = game_at([("Rd01", 1, "Titan Minotaur"), BOB], roll=1)
     assert set(dests(game, "Rd01")) == {2, 1000}
     events = game.do(move("Rd01", 1000))
     assert game.one(events, ev.LegionMoved) == ev.LegionMoved(
@@ -56,37 +56,37 @@ def test_7_4_arch_may_begin_a_move(game_at) -> None:
 
 def test_7_5_arches_apply_only_to_the_first_step(game_at) -> None:
     """7.5: passing through a land, its Arch has no effect: 42 on a 2 reaches 38 or 2, never 1000."""
-    game = game_at([("Rd01", 42, "Titan Ogre"), BOB], roll=2)
+    game = game_at([("Rd01", 42, "Titan Minotaur"), BOB], roll=2)
     assert set(dests(game, "Rd01")) == {2, 38}
     game.refused(move("Rd01", 1000), "E-MOVE")
 
 
 def test_7_4_triple_arrows_must_be_followed_once_moving(game_at) -> None:
     """7.4b: entering a land with Triple Arrows, a continuing legion follows them (3 leads to 4, not tower 100)."""
-    game = game_at([("Rd01", 2, "Titan Ogre"), BOB], roll=2)
+    game = game_at([("Rd01", 2, "Titan Minotaur"), BOB], roll=2)
     assert set(dests(game, "Rd01")) == {4, 8}
     game.refused(move("Rd01", 100), "E-MOVE")
 
 
 def test_7_4_tower_start_follows_any_of_its_arrows(game_at) -> None:
     """7.4a: from a tower a legion may begin along any of that tower's Arrows."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), BOB], roll=1)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), BOB], roll=1)
     assert set(dests(game, "Rd01")) == {3, 41, 101}
-    game = game_at([("Rd01", 100, "Titan Ogre"), BOB], roll=2)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), BOB], roll=2)
     assert set(dests(game, "Rd01")) == {4, 42, 142}
 
 
 def test_7_4_single_arrows_do_not_backtrack(game_at) -> None:
     """7.4b: along single Arrows a legion may not backtrack (1 on a 3 cannot come back to 1000)."""
-    game = game_at([("Rd01", 1, "Titan Ogre"), BOB], roll=3)
+    game = game_at([("Rd01", 1, "Titan Minotaur"), BOB], roll=3)
     assert set(dests(game, "Rd01")) == {4, 3000, 5000}
-    game = game_at([("Rd01", 1, "Titan Ogre"), BOB], roll=2)
+    game = game_at([("Rd01", 1, "Titan Minotaur"), BOB], roll=2)
     assert set(dests(game, "Rd01")) == {3, 2000, 6000}
 
 
 def test_6_2_a_legion_moves_the_full_count(game_at) -> None:
     """6.2/7.1: a moving legion must travel the full count of the roll unless it meets an enemy."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), BOB], roll=2)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), BOB], roll=2)
     game.refused(move("Rd01", 3), "E-MOVE")
     game.refused(move("Rd01", 100), "E-MOVE")
 
@@ -96,7 +96,7 @@ def test_6_2_a_legion_moves_the_full_count(game_at) -> None:
 
 def test_7_1_move_stops_on_entering_an_enemy_land(game_at) -> None:
     """7.1: a legion that enters another player's land stops there and is engaged."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Bu01", 3, "Titan Ogre")], roll=3)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Bu01", 3, "Titan Minotaur")], roll=3)
     moves = dests(game, "Rd01")
     assert moves == {3: ("right",), 1: (), 141: ()}  # 5 (beyond 3) is not reached
     events = game.do(move("Rd01", 3))
@@ -108,14 +108,14 @@ def test_7_1_move_stops_on_entering_an_enemy_land(game_at) -> None:
 
 def test_7_1_cannot_end_on_own_legion(game_at) -> None:
     """7.1: a legion may not end its move on a land occupied by another of the mover's legions."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Rd02", 5, "Ogre Ogre"), BOB], roll=3)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Rd02", 5, "Minotaur Minotaur"), BOB], roll=3)
     assert 5 not in dests(game, "Rd01")
     game.refused(move("Rd01", 5), "E-MOVE")
 
 
 def test_7_1_may_pass_through_own_legion(game_at) -> None:
     """7.1: a legion may be moved through a land occupied by another of the mover's legions."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Rd02", 4, "Ogre Ogre"), BOB], roll=3)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Rd02", 4, "Minotaur Minotaur"), BOB], roll=3)
     assert 5 in dests(game, "Rd01")
     game.do(move("Rd01", 5))
     assert game.legion("Rd01").land == 5
@@ -123,7 +123,7 @@ def test_7_1_may_pass_through_own_legion(game_at) -> None:
 
 def test_7_1_may_end_where_own_legion_moved_away_first(game_at) -> None:
     """7.1: the move onto a friendly land is allowed if that legion can move and moves beforehand."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Rd02", 5, "Ogre Ogre"), BOB], roll=3)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Rd02", 5, "Minotaur Minotaur"), BOB], roll=3)
     game.refused(move("Rd01", 5), "E-MOVE")
     game.do(move("Rd02", 104))
     game.do(move("Rd01", 5))
@@ -133,7 +133,12 @@ def test_7_1_may_end_where_own_legion_moved_away_first(game_at) -> None:
 def test_7_1_engaged_land_cannot_be_entered_or_crossed(game_at) -> None:
     """7.1: no further movement is allowed into or across the land of an engagement that turn."""
     game = game_at(
-        [("Rd01", 100, "Titan Ogre"), ("Rd02", 2, "Ogre Ogre"), ("Bu01", 4, "Titan Ogre")], roll=3
+        [
+            ("Rd01", 100, "Titan Minotaur"),
+            ("Rd02", 2, "Minotaur Minotaur"),
+            ("Bu01", 4, "Titan Minotaur"),
+        ],
+        roll=3,
     )
     assert dests(game, "Rd01") == {4: ("left",), 1: (), 141: ()}
     game.do(move("Rd02", 4, entry="left"))  # 2 -> 3 -> 4: engaged
@@ -144,14 +149,14 @@ def test_7_1_engaged_land_cannot_be_entered_or_crossed(game_at) -> None:
 
 def test_7_0_a_legion_moves_only_once(game_at) -> None:
     """7.0: no legion may be moved more than once per movement phase."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), BOB], roll=1)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), BOB], roll=1)
     game.do(move("Rd01", 3))
     game.refused(move("Rd01", 4), "E-MOVED")
 
 
 def test_7_0_only_the_movers_legions_move(game_at) -> None:
     """7.0/6.2: only the mover's legions may be moved, and only by the mover."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Bu01", 1, "Titan Ogre")], roll=1)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Bu01", 1, "Titan Minotaur")], roll=1)
     game.refused(move("Bu01", 2), "E-NOT-YOURS")
     game.refused(move("Bu01", 2, player="Bob"), "E-NOT-YOUR-TURN")
     game.refused(move("Rd07", 2), "E-NO-LEGION")
@@ -159,7 +164,7 @@ def test_7_0_only_the_movers_legions_move(game_at) -> None:
 
 def test_6_2_no_movement_before_the_roll(game_at) -> None:
     """6.2/Complete Sequence 2.2-2.3: legions move only after the movement roll."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), BOB], phase="split")
+    game = game_at([("Rd01", 100, "Titan Minotaur"), BOB], phase="split")
     game.refused(move("Rd01", 3), "E-NOT-NOW")
 
 
@@ -168,7 +173,7 @@ def test_6_2_no_movement_before_the_roll(game_at) -> None:
 
 def test_6_2_must_move_at_least_one_legion(game_at) -> None:
     """6.2: the mover must move at least one of his legions when he can."""
-    game = game_at([("Rd01", 100, "Titan Ogre"), ("Rd02", 5, "Ogre Ogre"), BOB], roll=1)
+    game = game_at([("Rd01", 100, "Titan Minotaur"), ("Rd02", 5, "Minotaur Minotaur"), BOB], roll=1)
     game.refused(cmd.Done(player="Ann"), "E-MUST-MOVE")
     assert not may_end_movement(game.state, "Ann")
     game.do(move("Rd02", 106))
@@ -181,10 +186,10 @@ def test_wolff_6_2_no_move_needed_when_no_legion_can_move_without_teleporting(ga
     """Wolff 6.2: with no legal move (teleports aside) no legion has to move; this position was saved mid-movement, its blockers already moved."""
     game = game_at(
         [
-            ("Rd01", 100, "Titan Angel Ogre"),  # on a 6 it could tower teleport
-            ("Rd02", 4, "Ogre Ogre", True),
-            ("Rd03", 8, "Ogre Ogre", True),
-            ("Rd04", 138, "Ogre Ogre", True),
+            ("Rd01", 100, "Titan Angel Minotaur"),  # on a 6 it could tower teleport
+            ("Rd02", 4, "Minotaur Minotaur", True),
+            ("Rd03", 8, "Minotaur Minotaur", True),
+            ("Rd04", 138, "Minotaur Minotaur", True),
             BOB,
         ],
         roll=6,
@@ -198,8 +203,10 @@ def test_wolff_6_2_no_move_needed_when_no_legion_can_move_without_teleporting(ga
 
 def test_wolff_6_2_return_to_the_starting_land_counts_as_a_move(game_at) -> None:
     """Wolff 6.2/18.0: swamp 42 back to 42 on a 6 (split-off gone first) is a move, for 6.2 and mustering."""
-    game = game_at([("Rd01", 42, "Titan Troll Ogre Ogre"), BOB], phase="split")
-    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Ogre", "Ogre")))
+    game = game_at([("Rd01", 42, "Titan Troll Minotaur Minotaur"), BOB], phase="split")
+    game.do(
+        cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Minotaur", "Minotaur"))
+    )
     game.do(cmd.Roll(player="Ann"), 6)
     assert 42 not in dests(game, "Rd01")  # the split-off still stands on 42
     game.refused(move("Rd01", 42), "E-MOVE")
@@ -218,7 +225,7 @@ def test_wolff_6_2_return_to_the_starting_land_counts_as_a_move(game_at) -> None
 
 def test_wolff_6_2_return_to_start_alone_satisfies_must_move(game_at) -> None:
     """Wolff 6.2: a legion that ends where it started has moved, so the phase may end."""
-    game = game_at([("Rd01", 42, "Titan Ogre"), BOB], roll=6)
+    game = game_at([("Rd01", 42, "Titan Minotaur"), BOB], roll=6)
     game.do(move("Rd01", 42))
     assert may_end_movement(game.state, "Ann")
     game.do(cmd.Done(player="Ann"))
@@ -231,9 +238,12 @@ def test_wolff_6_2_return_to_start_alone_satisfies_must_move(game_at) -> None:
 def test_4_3_one_split_off_must_move_if_possible(game_at) -> None:
     """4.3: after a split one of the two legions must be moved that turn, if possible."""
     game = game_at(
-        [("Rd01", 100, "Titan Ogre Ogre Troll"), ("Rd05", 30, "Lion Lion"), BOB], phase="split"
+        [("Rd01", 100, "Titan Minotaur Minotaur Troll"), ("Rd05", 30, "Lion Lion"), BOB],
+        phase="split",
     )
-    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Ogre", "Ogre")))
+    game.do(
+        cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Minotaur", "Minotaur"))
+    )
     game.do(cmd.Roll(player="Ann"), 1)
     game.do(move("Rd05", 31))
     game.refused(cmd.Done(player="Ann"), "E-SPLIT-MUST-MOVE")
@@ -244,8 +254,10 @@ def test_4_3_one_split_off_must_move_if_possible(game_at) -> None:
 
 def test_4_3_split_offs_may_not_move_to_the_same_land(game_at) -> None:
     """4.3: both split-offs may move, but not to the same land."""
-    game = game_at([("Rd01", 100, "Titan Ogre Ogre Troll"), BOB], phase="split")
-    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Ogre", "Ogre")))
+    game = game_at([("Rd01", 100, "Titan Minotaur Minotaur Troll"), BOB], phase="split")
+    game.do(
+        cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Minotaur", "Minotaur"))
+    )
     game.do(cmd.Roll(player="Ann"), 1)
     game.do(move("Rd01", 3))
     game.refused(move("Rd02", 3), "E-MOVE")
@@ -255,7 +267,11 @@ def test_4_3_split_offs_may_not_move_to_the_same_land(game_at) -> None:
 def _blocked_split_game(game_at):
     """Ann splits on 4 (whose Block leads only to 103 on a 1) and can fill 103 from 104."""
     game = game_at(
-        [("Rd01", 4, "Titan Ogre Ogre Troll Troll Lion Lion"), ("Rd09", 104, "Ogre Ogre"), BOB],
+        [
+            ("Rd01", 4, "Titan Minotaur Minotaur Troll Troll Lion Lion"),
+            ("Rd08", 104, "Minotaur Minotaur"),
+            BOB,
+        ],
         phase="split",
     )
     game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Troll", "Troll")))
@@ -266,14 +282,14 @@ def test_4_3_split_off_recombines_when_neither_can_move(game_at) -> None:
     """4.3/2.4/7.1: if neither split-off can move because of friendly legions, they recombine."""
     game = _blocked_split_game(game_at)
     game.do(cmd.Roll(player="Ann"), 1)
-    game.do(move("Rd09", 103))  # 7.1: the mover may block the only way out
+    game.do(move("Rd08", 103))  # 7.1: the mover may block the only way out
     assert dests(game, "Rd01") == {} and dests(game, "Rd02") == {}
     events = game.do(cmd.Done(player="Ann"))
     recombined = game.one(events, ev.LegionsRecombined)
     assert recombined == ev.LegionsRecombined(land=4, marker="Rd01", absorbed=("Rd02",))
     assert "Rd02" not in game.state.legions
     assert game.legion("Rd01").contents == (
-        "Lion", "Lion", "Ogre", "Ogre", "Titan", "Troll", "Troll",
+        "Lion", "Lion", "Minotaur", "Minotaur", "Titan", "Troll", "Troll",
     )  # fmt: skip
     assert not game.legion("Rd01").moved
     assert game.replayed() == game.state
@@ -282,11 +298,14 @@ def test_4_3_split_off_recombines_when_neither_can_move(game_at) -> None:
 def test_wolff_4_7_recombined_split_keeps_the_original_marker(game_at) -> None:
     """Wolff 4.7: a cancelled split uses the original legion marker, even if the new one was listed first."""
     game = game_at(
-        [("Rd05", 4, "Titan Ogre Ogre Troll"), ("Rd09", 104, "Ogre Ogre"), BOB], phase="split"
+        [("Rd05", 4, "Titan Minotaur Minotaur Troll"), ("Rd08", 104, "Minotaur Minotaur"), BOB],
+        phase="split",
     )
-    game.do(cmd.Split(player="Ann", parent="Rd05", child="Rd01", characters=("Ogre", "Ogre")))
+    game.do(
+        cmd.Split(player="Ann", parent="Rd05", child="Rd01", characters=("Minotaur", "Minotaur"))
+    )
     game.do(cmd.Roll(player="Ann"), 1)
-    game.do(move("Rd09", 103))
+    game.do(move("Rd08", 103))
     events = game.do(cmd.Done(player="Ann"))
     assert game.one(events, ev.LegionsRecombined).marker == "Rd05"
     assert "Rd01" not in game.state.legions
@@ -309,15 +328,17 @@ def test_wolff_4_3_blocked_split_offs_not_forced_to_teleport(game_at) -> None:
     """Wolff 4.3: split-offs whose normal movement is blocked recombine even if one could teleport."""
     game = game_at(
         [
-            ("Rd01", 4, "Titan Ogre Ogre Troll"),
+            ("Rd01", 4, "Titan Minotaur Minotaur Troll"),
             ("Rd05", 140, "Lion Lion"),
-            ("Rd06", 30, "Ogre Ogre"),
-            ("Bu01", 300, "Titan Ogre"),
+            ("Rd06", 30, "Minotaur Minotaur"),
+            ("Bu01", 300, "Titan Minotaur"),
         ],
         scores={"Ann": 400},
         phase="split",
     )
-    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Ogre", "Ogre")))
+    game.do(
+        cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Minotaur", "Minotaur"))
+    )
     game.do(cmd.Roll(player="Ann"), 6)
     assert dests(game, "Rd01") == {}  # 4 on a 6 leads only to 140, which is Ann's
     teleports = [o for o in legion_moves(game.state, game.legion("Rd01")) if o.teleport]
@@ -332,14 +353,8 @@ def test_wolff_4_3_blocked_split_offs_not_forced_to_teleport(game_at) -> None:
 
 def _first_turn_rolled(started, roll: int):
     game = started()
-    game.do(
-        cmd.Split(
-            player="Ann",
-            parent="Rd01",
-            child="Rd02",
-            characters=("Angel", "Centaur", "Gargoyle", "Ogre"),
-        )
-    )
+    kinds = sorted(set(game.legion("Rd01").contents) - {"Titan", "Angel"})  # one of each pair
+    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Angel", *kinds)))
     game.do(cmd.Roll(player="Ann"), roll)
     return game
 
@@ -367,7 +382,7 @@ def test_7_6_no_mulligan_after_moving(started) -> None:
 
 def test_7_6_mulligan_only_on_the_first_turn(game_at) -> None:
     """7.6: the mulligan exists only on a player's very first game-turn; not used, it is gone."""
-    game = game_at([("Rd01", 600, "Titan Ogre"), ("Bu01", 300, "Titan")], roll=3)
+    game = game_at([("Rd01", 600, "Titan Minotaur"), ("Bu01", 300, "Titan")], roll=3)
     game.refused(cmd.Mulligan(player="Ann"), "E-MULLIGAN", 4)
     assert not any(isinstance(c, cmd.Mulligan) for c in legal_commands(game.state))
 

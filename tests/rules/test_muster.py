@@ -174,21 +174,21 @@ def test_18_0_mustered_character_is_public(game_at) -> None:
 # -- towers (18.5, Wolff 18.0) ---------------------------------------------------------------------
 
 
-@pytest.mark.standard_only  # the standard tower muster and Guardian rule
-@pytest.mark.parametrize("creature", ["Centaur", "Gargoyle", "Ogre"])
-def test_wolff_18_0_tower_creature_musters_showing_nothing(game_at, creature: str) -> None:
-    """18.5/Wolff 18.0: in a tower any tower creature may be mustered without revealing any character."""
-    game = _at(game_at, 600, "Troll Troll")
-    events = game.do(muster(creature))
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_wolff_18_0_tower_creature_musters_showing_nothing(game_at, variant, which: int) -> None:
+    """18.5/Wolff 18.0: in a tower any tower creature may be mustered without revealing any
+    character (the standard game's Centaur, Gargoyle, Ogre; 21.3 TitanPlus's Lion, Troll,
+    Cyclops: the variant's own three)."""
+    game = _at(game_at, 600, "Minotaur Minotaur")
+    events = game.do(muster(variant.tower_creatures[which]))
     assert game.one(events, ev.CreatureMustered).shown == ()
 
 
-@pytest.mark.standard_only  # the standard tower muster and Guardian rule
-def test_18_5_tower_musters_no_other_creature(game_at) -> None:
+def test_18_5_tower_musters_no_other_creature(game_at, variant) -> None:
     """18.5: a tower musters only the tower creatures and the demi-lords."""
-    game = _at(game_at, 600, "Troll Troll")
-    game.refused(muster("Troll", "Troll"), "E-MUSTER")
-    assert offered(game) == {"Centaur", "Gargoyle", "Ogre"}
+    game = _at(game_at, 600, "Minotaur Warbear")
+    game.refused(muster("Minotaur", "Minotaur"), "E-MUSTER")  # 18.2 elsewhere
+    assert offered(game) == set(variant.tower_creatures)
 
 
 def test_18_5_warlock_with_the_titan_or_a_warlock(game_at) -> None:
@@ -203,17 +203,18 @@ def test_18_5_warlock_with_the_titan_or_a_warlock(game_at) -> None:
     game.refused(muster("Warlock"), "E-MUSTER")
 
 
-@pytest.mark.standard_only  # the standard tower muster and Guardian rule
-def test_18_5_guardian_with_three_identical_creatures_or_a_guardian(game_at) -> None:
-    """18.5: three identical creatures, or a Guardian, qualify a Guardian in a tower."""
-    game = _at(game_at, 600, "Troll Troll Troll")
+def test_18_5_guardian_with_three_identical_creatures_or_a_guardian(game_at, variant) -> None:
+    """18.5: three identical creatures (the variant's count: two in the test variant), or a
+    Guardian, qualify a Guardian in a tower; one fewer does not."""
+    three = ["Minotaur"] * variant.guardian_needs
+    game = _at(game_at, 600, " ".join(three))
     assert "Guardian" in offered(game)
-    events = game.do(muster("Guardian", "Troll", "Troll", "Troll"))
-    assert game.one(events, ev.CreatureMustered).shown == ("Troll", "Troll", "Troll")
-    game = _at(game_at, 600, "Guardian Ogre")
+    events = game.do(muster("Guardian", *three))
+    assert game.one(events, ev.CreatureMustered).shown == tuple(three)
+    game = _at(game_at, 600, "Guardian Minotaur")
     events = game.do(muster("Guardian", "Guardian"))
     assert game.one(events, ev.CreatureMustered).shown == ("Guardian",)
-    game = _at(game_at, 600, "Troll Troll Ogre")
+    game = _at(game_at, 600, " ".join([*three[1:], "Warbear"]))
     game.refused(muster("Guardian"), "E-MUSTER")
 
 

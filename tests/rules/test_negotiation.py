@@ -3,11 +3,13 @@ Negotiation and concession (rules 9.3-9.5, 16.1, Wolff 9.3-9.5,
 Complete Sequence 2.5.4-2.5.5).
 
 Proposals are (attacker's losses, defender's losses).  Ann's Rd01
-(Troll Troll Ogre, 44 points) has moved onto Bob's Bu02 (Angel Lion Ogre,
-51 points; the Angel keeps Bob from fleeing) at land 3.
+(Troll Troll Minotaur, 48 points) has moved onto Bob's Bu02 (Angel Lion Minotaur,
+55 points; the Angel keeps Bob from fleeing) at land 3.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
@@ -17,8 +19,8 @@ from moderator.rules.errors import RuleError
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import Step
 
-A = ("Ogre", "Troll", "Troll")  # the attacker, Rd01
-D = ("Angel", "Lion", "Ogre")  # the defender, Bu02
+A = ("Minotaur", "Troll", "Troll")  # the attacker, Rd01
+D = ("Angel", "Lion", "Minotaur")  # the defender, Bu02
 ANN_WINS = ((), D)
 BOB_WINS = (A, ())
 BOTH_DIE = (A, D)
@@ -27,12 +29,12 @@ BOTH_DIE = (A, D)
 def _negotiation(game_at, players=("Ann", "Bob")):
     legions = [
         ("Rd01", 3, " ".join(A), True),
-        ("Rd02", 600, "Titan Ogre"),
-        ("Bu01", 300, "Titan Ogre"),
+        ("Rd02", 600, "Titan Minotaur"),
+        ("Bu01", 300, "Titan Minotaur"),
         ("Bu02", 3, " ".join(D)),
     ]
     if "Cy" in players:
-        legions.append(("Gr01", 100, "Titan Ogre"))
+        legions.append(("Gr01", 100, "Titan Minotaur"))
     game = game_at(legions, players=players, phase="engage", roll=1)
     game.do(cmd.Engage(player="Ann", land=3))
     return game
@@ -84,15 +86,15 @@ def test_wolff_9_3_proposals_are_secret_between_the_two_players(game_at) -> None
 def test_9_3_agreement_eliminates_at_least_one_legion(game_at) -> None:
     """9.3/Wolff 9.3: every agreement must totally eliminate at least one side."""
     game = _negotiation(game_at)
-    game.refused(propose("Bob", (("Troll",), ("Ogre",))), "E-PROPOSAL")
+    game.refused(propose("Bob", (("Troll",), ("Minotaur",))), "E-PROPOSAL")
     game.refused(propose("Bob", ((), ())), "E-PROPOSAL")
-    game.refused(propose("Bob", BOB_WINS, (("Troll",), ("Ogre",))), "E-PROPOSAL")  # whole set
+    game.refused(propose("Bob", BOB_WINS, (("Troll",), ("Minotaur",))), "E-PROPOSAL")  # whole set
 
 
 def test_9_3_agreement_only_with_characters_present(game_at) -> None:
     """9.3: an agreement cannot involve characters not present in either legion."""
     game = _negotiation(game_at)
-    game.refused(propose("Bob", ((), ("Angel", "Lion", "Ogre", "Ogre"))), "E-PROPOSAL")
+    game.refused(propose("Bob", ((), ("Angel", "Lion", "Minotaur", "Minotaur"))), "E-PROPOSAL")
     game.refused(propose("Bob", (("Dragon",), D)), "E-PROPOSAL")
 
 
@@ -101,7 +103,7 @@ def test_wolff_9_3_losing_the_titan_loses_the_whole_legion(game_at) -> None:
     game = game_at(
         [
             ("Rd01", 3, "Titan Troll Troll", True),
-            ("Bu01", 300, "Titan Ogre"),
+            ("Bu01", 300, "Titan Minotaur"),
             ("Bu02", 3, "Angel Lion"),
         ],
         phase="engage",
@@ -135,9 +137,9 @@ def test_wolff_9_3_a_set_must_hold_a_new_proposal(game_at) -> None:
 def test_wolff_9_3_order_inside_a_proposal_does_not_matter(game_at) -> None:
     """Wolff 9.3: a proposal names characters lost; listing them in another order is the same proposal."""
     game = _negotiation(game_at)
-    game.do(propose("Bob", (("Troll", "Ogre", "Troll"), ())))
+    game.do(propose("Bob", (("Troll", "Minotaur", "Troll"), ())))
     game.do(propose("Ann", ANN_WINS))
-    game.refused(propose("Bob", (("Troll", "Troll", "Ogre"), ())), "E-PROPOSAL-REPEAT")
+    game.refused(propose("Bob", (("Troll", "Troll", "Minotaur"), ())), "E-PROPOSAL-REPEAT")
 
 
 def test_wolff_9_3_proposals_cannot_be_withdrawn(game_at) -> None:
@@ -169,7 +171,7 @@ def test_wolff_9_3_only_the_opponents_proposals_can_be_accepted(game_at) -> None
 def test_wolff_9_3_no_more_proposals_leaves_accept_concede_or_fight(game_at) -> None:
     """Wolff 9.3/2.5.5: after one player declares no more proposals the other may accept, concede or fight."""
     game = _negotiation(game_at)
-    game.do(propose("Bob", ((("Ogre",), D))))
+    game.do(propose("Bob", ((("Minotaur",), D))))
     events = game.do(cmd.NoMore(player="Ann"))
     assert game.one(events, ev.NoMoreProposals) == ev.NoMoreProposals(
         player="Ann", visible_to=frozenset({"Ann", "Bob"})
@@ -192,6 +194,7 @@ def test_complete_sequence_2_5_5_accept_after_no_more_proposals(game_at) -> None
     assert game.one(events, ev.EngagementResolved).winner == "Bu02"
 
 
+@pytest.mark.needs(options={"battleland_choice": "fixed"})  # the battle starts without a die
 def test_complete_sequence_2_5_5_fight_only_after_the_opponent_has_no_more(game_at) -> None:
     """2.5.5: a player may choose to fight only after his opponent declares no more proposals."""
     game = _negotiation(game_at)
@@ -223,12 +226,12 @@ def test_9_3_agreement_may_include_losses_to_the_winner(game_at) -> None:
         attacker_losses=("Troll",),
         defender_losses=D,
         winner="Rd01",
-        points=51,
+        points=55,
     )
-    assert game.legion("Rd01").contents == ("Ogre", "Troll")
+    assert game.legion("Rd01").contents == ("Minotaur", "Troll")
     assert "Bu02" not in game.state.legions
-    assert game.score("Ann") == 51 and game.score("Bob") == 0
-    assert game.state.dead == {"Lion": 1, "Ogre": 1, "Troll": 1}
+    assert game.score("Ann") == 55 and game.score("Bob") == 0
+    assert game.state.dead == {"Lion": 1, "Minotaur": 1, "Troll": 1}
     assert game.state.caretaker["Angel"] == 18 - 0  # 2.5.6.10: the slain Angel regenerates
     assert game.state.step is Step.MUSTER
 
@@ -262,9 +265,9 @@ def test_9_4_concession_scores_the_full_value(game_at) -> None:
     game = _negotiation(game_at)
     events = game.do(cmd.Concede(player="Bob"))  # even as his first act
     assert game.one(events, ev.EngagementResolved) == ev.EngagementResolved(
-        land=3, how="concession", attacker_losses=(), defender_losses=D, winner="Rd01", points=51
+        land=3, how="concession", attacker_losses=(), defender_losses=D, winner="Rd01", points=55
     )
-    assert game.score("Ann") == 51
+    assert game.score("Ann") == 55
     assert game.legion("Rd01").contents == A  # 9.4: the victor suffers no further losses
 
 
@@ -274,9 +277,9 @@ def test_9_4_attacker_may_concede_in_turn(game_at) -> None:
     game.do(propose("Bob", BOB_WINS))
     events = game.do(cmd.Concede(player="Ann"))
     resolved = game.one(events, ev.EngagementResolved)
-    assert (resolved.how, resolved.winner, resolved.points) == ("concession", "Bu02", 44)
+    assert (resolved.how, resolved.winner, resolved.points) == ("concession", "Bu02", 48)
     assert resolved.attacker_losses == A and resolved.defender_losses == ()
-    assert game.score("Bob") == 44
+    assert game.score("Bob") == 48
     assert "Rd01" not in game.state.legions
 
 

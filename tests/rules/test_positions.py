@@ -20,7 +20,9 @@ from moderator.rules.state import Step
 
 
 def _base(make_position, **kw):
-    return make_position([("Rd01", 600, "Titan Ogre Ogre"), ("Bu01", 300, "Titan Lion")], **kw)
+    return make_position(
+        [("Rd01", 600, "Titan Minotaur Minotaur"), ("Bu01", 300, "Titan Lion")], **kw
+    )
 
 
 def _rejected(data, fragment: str = "") -> RuleError:
@@ -38,7 +40,7 @@ def test_20_5_position_restores_players_legions_and_phase(make_position) -> None
     """20.5: a position records every player's score and every legion's land and contents; the game resumes there."""
     data = make_position(
         [
-            ("Rd01", 42, "Titan ogres Troll"),
+            ("Rd01", 42, "Titan minotaurs Troll"),
             ("Rd04", 6, "Angel Lion Lion", True),
             ("Bu02", 300, "Titan Gargoyle Cyclopes"),
         ],
@@ -52,7 +54,7 @@ def test_20_5_position_restores_players_legions_and_phase(make_position) -> None
     assert (state.player("Ann").score, state.player("Bob").score) == (120, 44)
     assert state.step is Step.MOVE and state.active == "Ann" and state.roll == 3
     assert state.turn == 5
-    assert state.legions["Rd01"].contents == ("Ogre", "Titan", "Troll")  # any case, plurals
+    assert state.legions["Rd01"].contents == ("Minotaur", "Titan", "Troll")  # any case, plurals
     assert state.legions["Bu02"].contents == ("Cyclops", "Gargoyle", "Titan")
     assert state.legions["Rd04"].moved and not state.legions["Rd01"].moved
     assert state.legions["Bu02"].owner == "Bob"
@@ -76,7 +78,12 @@ def test_20_5_export_gives_back_the_position(make_position) -> None:
     ]
     assert exported["legions"] == [
         {"marker": "Bu01", "land": 300, "contents": ["Lion", "Titan"], "moved": False},
-        {"marker": "Rd01", "land": 600, "contents": ["Ogre", "Ogre", "Titan"], "moved": False},
+        {
+            "marker": "Rd01",
+            "land": 600,
+            "contents": ["Minotaur", "Minotaur", "Titan"],
+            "moved": False,
+        },
     ]
     again = replay([position_event(exported)])
     assert export_position(again) == exported
@@ -85,7 +92,11 @@ def test_20_5_export_gives_back_the_position(make_position) -> None:
 def test_wolff_5_1_first_turns_follow_from_turn_and_tower(make_position) -> None:
     """Wolff 5.1/4.1: on turn 1, players with a higher tower than the active one have had their first turn."""
     data = make_position(
-        [("Rd01", 34, "Titan Ogre"), ("Bu01", 300, "Titan Ogre"), ("Gr01", 100, "Titan Ogre")],
+        [
+            ("Rd01", 34, "Titan Minotaur"),
+            ("Bu01", 300, "Titan Minotaur"),
+            ("Gr01", 100, "Titan Minotaur"),
+        ],
         players=("Ann", "Bob", "Cy"),
         turn=1,
         active="Bob",
@@ -122,10 +133,10 @@ def test_wolff_3_5_dead_pile_counts_within_the_mix(make_position) -> None:
 def test_19_0_exactly_one_titan_per_player_in_the_game(make_position) -> None:
     """19.0/3.5: each player still in the game has exactly one Titan (none twice, none missing)."""
     two = make_position(
-        [("Rd01", 600, "Titan Ogre"), ("Rd02", 1, "Titan Ogre"), ("Bu01", 300, "Titan")]
+        [("Rd01", 600, "Titan Minotaur"), ("Rd02", 1, "Titan Minotaur"), ("Bu01", 300, "Titan")]
     )
     _rejected(two, "Titan")
-    none = make_position([("Rd01", 600, "Ogre Ogre"), ("Bu01", 300, "Titan")])
+    none = make_position([("Rd01", 600, "Minotaur Minotaur"), ("Bu01", 300, "Titan")])
     _rejected(none, "Ann must have exactly one Titan")
     doubled = make_position([("Rd01", 600, "Titan Titan"), ("Bu01", 300, "Titan")])
     _rejected(doubled, "Titan")
@@ -165,7 +176,7 @@ def test_1_1_two_to_six_players(make_position) -> None:
 def test_4_1_legion_holds_one_to_seven_characters(make_position) -> None:
     """4.1/4.4: a legion holds at most seven characters, and an empty one does not exist."""
     data = _base(make_position)
-    data["legions"][0]["contents"] = ["Titan", *["Ogre"] * 7]
+    data["legions"][0]["contents"] = ["Titan", *["Minotaur"] * 7]
     _rejected(data, "1 to 7")
     data["legions"][0]["contents"] = []
     _rejected(data, "1 to 7")
@@ -177,22 +188,23 @@ def test_4_2_markers_must_belong_to_a_player_once(make_position) -> None:
     data["legions"][0]["marker"] = "Gr01"  # Green plays no part
     _rejected(data, "belongs to no player")
     data = _base(make_position)
-    data["legions"].append({"marker": "Rd01", "land": 1, "contents": ["Ogre"], "moved": False})
+    data["legions"].append({"marker": "Rd01", "land": 1, "contents": ["Minotaur"], "moved": False})
     _rejected(data, "twice")
 
 
 def test_4_0_one_legion_per_land_outside_engagements(make_position) -> None:
     """4.0/7.1: two legions share a land only in an engagement (or as split-offs before movement ends)."""
     data = make_position(
-        [("Rd01", 3, "Titan Ogre"), ("Rd02", 3, "Ogre Ogre"), ("Bu01", 300, "Titan")], phase="split"
+        [("Rd01", 3, "Titan Minotaur"), ("Rd02", 3, "Minotaur Minotaur"), ("Bu01", 300, "Titan")],
+        phase="split",
     )
     _rejected(data, "more than one legion")
     data = make_position(
-        [("Rd01", 3, "Titan Ogre", True), ("Bu01", 3, "Titan")], phase="muster", roll=2
+        [("Rd01", 3, "Titan Minotaur", True), ("Bu01", 3, "Titan")], phase="muster", roll=2
     )
     _rejected(data, "more than one legion")
     engaged = make_position(
-        [("Rd01", 3, "Titan Ogre", True), ("Bu01", 3, "Titan")], phase="engage", roll=2
+        [("Rd01", 3, "Titan Minotaur", True), ("Bu01", 3, "Titan")], phase="engage", roll=2
     )
     assert replay([position_event(engaged)]).engagement_lands() == [3]
     wrong = copy.deepcopy(engaged)
@@ -225,7 +237,7 @@ def test_complete_sequence_2_phase_active_and_roll(make_position) -> None:
 def test_19_0_eliminated_players_have_no_legions(make_position) -> None:
     """19.0/4.6: an eliminated player has no legions left and cannot be the player to act."""
     data = make_position(
-        [("Rd01", 600, "Titan Ogre"), ("Bu01", 300, "Titan"), ("Gr01", 100, "Titan")],
+        [("Rd01", 600, "Titan Minotaur"), ("Bu01", 300, "Titan"), ("Gr01", 100, "Titan")],
         players=("Ann", "Bob", "Cy"),
         eliminated=("Cy",),
     )
@@ -246,9 +258,13 @@ def test_positions_unknown_characters_are_position_errors(make_position) -> None
 
 def test_7_1_engagements_in_a_position_are_the_movers(make_position) -> None:
     """2.5/7.1: in the engage phase each shared land holds the mover's legion and one other player's legion."""
-    cast = [("Rd01", 3, "Titan Ogre", True), ("Bu01", 300, "Titan Ogre"), ("Gr01", 100, "Titan")]
+    cast = [
+        ("Rd01", 3, "Titan Minotaur", True),
+        ("Bu01", 300, "Titan Minotaur"),
+        ("Gr01", 100, "Titan"),
+    ]
     others = make_position(
-        [*cast, ("Bu02", 3, "Lion"), ("Bu03", 5, "Ogre"), ("Gr02", 5, "Lion")],
+        [*cast, ("Bu02", 3, "Lion"), ("Bu03", 5, "Minotaur"), ("Gr02", 5, "Lion")],
         players=("Ann", "Bob", "Cy"),
         phase="engage",
         roll=1,
@@ -262,7 +278,7 @@ def test_7_1_engagements_in_a_position_are_the_movers(make_position) -> None:
     )
     _rejected(three, "land 3")
     own = make_position(
-        [*cast, ("Bu02", 3, "Lion"), ("Rd02", 6, "Ogre Ogre"), ("Rd03", 6, "Lion Lion")],
+        [*cast, ("Bu02", 3, "Lion"), ("Rd02", 6, "Minotaur Minotaur"), ("Rd03", 6, "Lion Lion")],
         players=("Ann", "Bob", "Cy"),
         phase="engage",
         roll=1,
@@ -277,8 +293,8 @@ def _engaged(make_position, **kw):
     """Ann's Rd01 has moved onto Bob's Bu02 on brush 3; her Rd02 onto Bu03 on tower 100."""
     return make_position(
         [
-            ("Rd01", 3, "Titan Ogre", True),
-            ("Bu02", 3, "Ogre Ogre"),
+            ("Rd01", 3, "Titan Minotaur", True),
+            ("Bu02", 3, "Minotaur Minotaur"),
             ("Rd02", 100, "Troll Troll", True),
             ("Bu03", 100, "Lion Lion"),
             ("Bu01", 300, "Titan"),
@@ -302,6 +318,7 @@ def _battle_entry(data, land: int = 3) -> str:
     return state.battle.entry
 
 
+@pytest.mark.needs(options={"battleland_choice": "fixed"})  # the battle starts without a die
 def test_wolff_10_1_position_gives_a_pending_engagements_entry_side(make_position) -> None:
     """Wolff 2.2/10.1: 'entries' says from which side the attacker enters each pending engagement."""
     data = _engaged(make_position)
@@ -310,6 +327,7 @@ def test_wolff_10_1_position_gives_a_pending_engagements_entry_side(make_positio
     assert _battle_entry(data) == "left"
 
 
+@pytest.mark.needs(options={"battleland_choice": "fixed"})  # the battle starts without a die
 def test_wolff_10_1_position_without_entries_enters_from_the_bottom(make_position) -> None:
     """Wolff 2.2/10.1: without 'entries' an engagement's attacker enters from the bottom, as before."""
     data = _engaged(make_position)
@@ -317,6 +335,7 @@ def test_wolff_10_1_position_without_entries_enters_from_the_bottom(make_positio
     assert _battle_entry(data) == "bottom"
 
 
+@pytest.mark.needs(options={"battleland_choice": "fixed"})  # the battle starts without a die
 def test_wolff_10_1_export_keeps_the_entry_sides(make_position) -> None:
     """20.5/Wolff 10.1: a position written down in the engage phase keeps each attacker's side."""
     data = _engaged(make_position)
@@ -341,9 +360,9 @@ def test_wolff_10_1_position_entries_are_checked(make_position) -> None:
         "entry": "right",
         "characters": [
             {"legion": "Rd01", "type": "titan", "hex": "D4"},
-            {"legion": "Rd01", "type": "ogre", "hex": "D3"},
-            {"legion": "Bu02", "type": "ogre", "hex": "C1"},
-            {"legion": "Bu02", "type": "ogre", "hex": "C2"},
+            {"legion": "Rd01", "type": "minotaur", "hex": "D3"},
+            {"legion": "Bu02", "type": "minotaur", "hex": "C1"},
+            {"legion": "Bu02", "type": "minotaur", "hex": "C2"},
         ],
     }
     disagreeing = {**_engaged(make_position), "entries": {"3": "left"}, "battle": battle}

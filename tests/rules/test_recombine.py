@@ -12,7 +12,7 @@ from moderator.rules import events as ev
 from moderator.rules.legal import legal_commands
 from moderator.rules.state import Step
 
-BOB = ("Bu01", 300, "Titan Ogre")
+BOB = ("Bu01", 300, "Titan Minotaur")
 
 
 def done(*keep: str) -> cmd.Done:
@@ -21,7 +21,9 @@ def done(*keep: str) -> cmd.Done:
 
 def _three_way(game_at):
     """Ann splits Rd01 on 4 three ways; the original (Rd01) moves off to 103, the only exit."""
-    game = game_at([("Rd01", 4, "Titan Ogre Ogre Troll Troll Lion Lion"), BOB], phase="split")
+    game = game_at(
+        [("Rd01", 4, "Titan Minotaur Minotaur Troll Troll Lion Lion"), BOB], phase="split"
+    )
     game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Troll", "Troll")))
     game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd03", characters=("Lion", "Lion")))
     game.do(cmd.Roll(player="Ann"), 1)
@@ -30,13 +32,16 @@ def _three_way(game_at):
 
 
 def _cancelled(game_at):
-    """A plain two-way split on 4 that cannot separate: Rd09 fills 103."""
+    """A plain two-way split on 4 that cannot separate: Rd08 fills 103."""
     game = game_at(
-        [("Rd01", 4, "Titan Ogre Ogre Troll"), ("Rd09", 104, "Ogre Ogre"), BOB], phase="split"
+        [("Rd01", 4, "Titan Minotaur Minotaur Troll"), ("Rd08", 104, "Minotaur Minotaur"), BOB],
+        phase="split",
     )
-    game.do(cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Ogre", "Ogre")))
+    game.do(
+        cmd.Split(player="Ann", parent="Rd01", child="Rd02", characters=("Minotaur", "Minotaur"))
+    )
     game.do(cmd.Roll(player="Ann"), 1)
-    game.do(cmd.MoveLegion(player="Ann", marker="Rd09", land=103))
+    game.do(cmd.MoveLegion(player="Ann", marker="Rd08", land=103))
     return game
 
 
@@ -87,7 +92,7 @@ def test_wolff_4_7_keeping_a_marker_that_does_not_recombine_is_refused(game_at) 
 
 def test_wolff_4_7_keeping_with_nothing_to_recombine_is_refused(game_at) -> None:
     """Wolff 4.7: 'keeping' is refused when no split-offs recombine."""
-    game = game_at([("Rd01", 4, "Titan Ogre Ogre"), BOB], roll=1)
+    game = game_at([("Rd01", 4, "Titan Minotaur Minotaur"), BOB], roll=1)
     game.do(cmd.MoveLegion(player="Ann", marker="Rd01", land=103))
     error = game.refused(done("Rd01"), "E-RECOMBINE-MARKER")
     assert "nothing recombines" in str(error)

@@ -142,17 +142,20 @@ def test_17_2_one_angel_for_each_multiple_of_100(game_at) -> None:
     assert game.score("Ann") == 90 + 134
 
 
-def test_17_3_archangel_at_a_multiple_of_500(game_at) -> None:
-    """17.3: reaching a multiple of 500 earns an archangel instead of an angel."""
+def test_17_3_archangel_at_a_multiple_of_500(game_at, variant) -> None:
+    """17.3: reaching a multiple of 500 earns an archangel instead of an angel (and, by
+    Wolff 17.0, an angel in its place unless the variant follows 003 17.3 as written)."""
     game = _fight(game_at, scores={"Ann": 480})
     _bob_gives_up(game)
     takes = {c.lord for c in legal_commands(game.state) if isinstance(c, cmd.TakeAngel)}
-    assert takes == {"Archangel", "Angel"}
+    in_place = {"Angel"} if variant.options.angel_in_place_of_archangel else set()
+    assert takes == {"Archangel", *in_place}
     events = game.do(cmd.TakeAngel(player="Ann", lord="Archangel"))
     assert game.one(events, ev.AngelAcquired).lord == "Archangel"
     assert game.state.caretaker["Archangel"] == 5
 
 
+@pytest.mark.needs(options={"angel_in_place_of_archangel": True})  # 003 17.3 forbids it
 def test_wolff_17_0_angel_may_be_taken_instead_of_the_archangel(game_at) -> None:
     """Wolff 17.0: at a multiple of 500 a player may take an angel instead; the archangel is then gone for good."""
     game = _fight(game_at, scores={"Ann": 480})

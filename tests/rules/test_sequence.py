@@ -28,13 +28,16 @@ def _all_legal_commands_are_accepted(game) -> None:
 def test_wolff_1_3_only_the_player_to_act_may_act(game_at) -> None:
     """Wolff 1.3/1.4: all actions are synchronous and only one player may act at any point."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre Ogre Troll"), ("Bu01", 300, "Titan Ogre Ogre Troll")],
+        [
+            ("Rd01", 600, "Titan Minotaur Minotaur Troll"),
+            ("Bu01", 300, "Titan Minotaur Minotaur Troll"),
+        ],
         phase="split",
     )
     assert to_act(game.state) == "Ann"
     game.refused(cmd.Roll(player="Bob"), "E-NOT-YOUR-TURN")
     game.refused(
-        cmd.Split(player="Bob", parent="Bu01", child="Bu02", characters=("Ogre", "Ogre")),
+        cmd.Split(player="Bob", parent="Bu01", child="Bu02", characters=("Minotaur", "Minotaur")),
         "E-NOT-YOUR-TURN",
     )
     game.do(cmd.Roll(player="Ann"), 1)
@@ -43,16 +46,17 @@ def test_wolff_1_3_only_the_player_to_act_may_act(game_at) -> None:
     game.do(cmd.MoveLegion(player="Ann", marker="Rd01", land=34))
     game.do(cmd.Done(player="Ann"))
     game.refused(cmd.Done(player="Bob"), "E-NOT-YOUR-TURN")
-    game.refused(cmd.Muster(player="Bob", marker="Bu01", creature="Ogre"), "E-NOT-YOUR-TURN")
+    game.refused(cmd.Muster(player="Bob", marker="Bu01", creature="Minotaur"), "E-NOT-YOUR-TURN")
 
 
 def test_complete_sequence_2_steps_come_in_order(game_at) -> None:
     """Complete Sequence 2.1-2.7: split, roll, move, engage, muster, end; an action of another step is refused."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre Ogre Troll"), ("Bu01", 300, "Titan Ogre")], phase="split"
+        [("Rd01", 600, "Titan Minotaur Minotaur Troll"), ("Bu01", 300, "Titan Minotaur")],
+        phase="split",
     )
     game.refused(cmd.Done(player="Ann"), "E-NOT-NOW")  # roll first
-    game.refused(cmd.Muster(player="Ann", marker="Rd01", creature="Ogre"), "E-NOT-NOW")
+    game.refused(cmd.Muster(player="Ann", marker="Rd01", creature="Minotaur"), "E-NOT-NOW")
     game.do(cmd.Roll(player="Ann"), 1)
     assert game.state.step is Step.MOVE
     game.refused(cmd.Roll(player="Ann"), "E-NOT-NOW", 2)  # one movement roll
@@ -71,7 +75,7 @@ def test_complete_sequence_2_steps_come_in_order(game_at) -> None:
 def test_wolff_1_3_players_outside_the_game_cannot_act(game_at) -> None:
     """Wolff 1.3/19.0: nobody outside the game, nor an eliminated player, may act."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre"), ("Bu01", 300, "Titan Ogre")],
+        [("Rd01", 600, "Titan Minotaur"), ("Bu01", 300, "Titan Minotaur")],
         players=("Ann", "Bob", "Cy"),
         eliminated=("Cy",),
         phase="split",
@@ -86,7 +90,7 @@ def test_wolff_1_3_the_player_to_act_in_each_step(game_at) -> None:
         [
             ("Rd01", 3, "Troll Troll", True),
             ("Rd02", 600, "Titan Angel"),
-            ("Bu01", 300, "Titan Ogre"),
+            ("Bu01", 300, "Titan Minotaur"),
             ("Bu02", 3, "Angel Lion"),
         ],
         phase="engage",
@@ -119,10 +123,10 @@ def test_complete_sequence_2_legal_actions_are_all_accepted(game_at, started) ->
             player="Ann",
             parent="Rd01",
             child="Rd02",
-            characters=("Angel", "Centaur", "Gargoyle", "Ogre"),
+            characters=("Angel", *sorted(set(game.legion("Rd01").contents) - {"Titan", "Angel"})),
         )
     )
     game.do(cmd.Roll(player="Ann"), 6)
     _all_legal_commands_are_accepted(game)  # moves, tower teleports, mulligan
-    game = game_at([("Rd01", 1, "Titan Ogre Lion"), ("Bu01", 4000, "Titan Ogre")], roll=4)
+    game = game_at([("Rd01", 1, "Titan Minotaur Lion"), ("Bu01", 4000, "Titan Minotaur")], roll=4)
     _all_legal_commands_are_accepted(game)  # both entry sides listed

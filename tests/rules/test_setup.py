@@ -130,6 +130,7 @@ def test_complete_sequence_1_4_colour_must_be_free_and_known(new_game) -> None:
     assert choices == {"Black", "Blue", "Brown", "Gold", "Green"}
 
 
+@pytest.mark.needs(options={"markers_per_player": 12})  # 21.3 TitanPlus: eight, tested there
 def test_4_2_colour_brings_its_twelve_markers(new_game) -> None:
     """4.2/1.5: each player receives his colour's set of twelve legion markers."""
     game = new_game(["Ann", "Bob"], [6, 3])

@@ -23,9 +23,9 @@ def teleports(game, marker: str) -> dict[int, str]:
 def _tower_game(game_at, roll: int = 6, extra=()):
     return game_at(
         [
-            ("Rd01", 100, "Angel Ogre Ogre"),
-            ("Rd02", 30, "Titan Ogre"),
-            ("Bu01", 300, "Titan Ogre"),
+            ("Rd01", 100, "Angel Minotaur Minotaur"),
+            ("Rd02", 30, "Titan Minotaur"),
+            ("Bu01", 300, "Titan Minotaur"),
             *extra,
         ],
         roll=roll,
@@ -58,12 +58,12 @@ def test_8_1_tower_teleport_ignores_signs_and_enemies(game_at) -> None:
     """8.1: the teleporting legion ignores all signs and enemy legions on the way."""
     game = game_at(
         [
-            ("Rd01", 100, "Angel Ogre Ogre"),
-            ("Rd02", 30, "Titan Ogre"),
-            ("Bu01", 300, "Titan Ogre"),
-            ("Bu02", 3, "Ogre Ogre"),
-            ("Bu03", 41, "Ogre Ogre"),
-            ("Bu04", 101, "Ogre Ogre"),
+            ("Rd01", 100, "Angel Minotaur Minotaur"),
+            ("Rd02", 30, "Titan Minotaur"),
+            ("Bu01", 300, "Titan Minotaur"),
+            ("Bu02", 3, "Minotaur Minotaur"),
+            ("Bu03", 41, "Minotaur Minotaur"),
+            ("Bu04", 101, "Minotaur Minotaur"),
         ],
         roll=6,
     )
@@ -73,7 +73,9 @@ def test_8_1_tower_teleport_ignores_signs_and_enemies(game_at) -> None:
 
 def test_8_1_tower_teleport_only_to_vacant_lands(game_at) -> None:
     """8.1: the destination must be vacant: no enemy and no friendly legion there."""
-    game = _tower_game(game_at, extra=[("Bu02", 5, "Ogre Ogre"), ("Rd03", 6, "Ogre Ogre")])
+    game = _tower_game(
+        game_at, extra=[("Bu02", 5, "Minotaur Minotaur"), ("Rd03", 6, "Minotaur Minotaur")]
+    )
     game.refused(teleport("Rd01", 300), "E-TELEPORT-NO-TITAN")  # Bob's tower
     game.refused(teleport("Rd01", 5), "E-TELEPORT-NO-TITAN")
     error = game.refused(teleport("Rd01", 6), "E-TELEPORT-OWN")
@@ -90,7 +92,11 @@ def test_wolff_8_1_tower_teleport_not_to_the_starting_land(game_at) -> None:
 def test_8_1_tower_teleport_needs_a_lord(game_at) -> None:
     """8.1: only a legion containing one or more lords may tower teleport."""
     game = game_at(
-        [("Rd01", 100, "Ogre Ogre Guardian"), ("Rd02", 30, "Titan Ogre"), ("Bu01", 300, "Titan")],
+        [
+            ("Rd01", 100, "Minotaur Minotaur Guardian"),
+            ("Rd02", 30, "Titan Minotaur"),
+            ("Bu01", 300, "Titan"),
+        ],
         roll=6,
     )
     assert teleports(game, "Rd01") == {}
@@ -101,7 +107,11 @@ def test_8_1_tower_teleport_needs_a_lord(game_at) -> None:
 def test_8_1_tower_teleport_only_from_a_tower(game_at) -> None:
     """8.1: the legion must begin its move in a tower land."""
     game = game_at(
-        [("Rd01", 30, "Angel Ogre Ogre"), ("Rd02", 1, "Titan Ogre"), ("Bu01", 300, "Titan")],
+        [
+            ("Rd01", 30, "Angel Minotaur Minotaur"),
+            ("Rd02", 1, "Titan Minotaur"),
+            ("Bu01", 300, "Titan"),
+        ],
         roll=6,
     )
     assert teleports(game, "Rd01") == {}
@@ -117,9 +127,9 @@ def test_8_1_tower_teleport_only_on_a_six(game_at) -> None:
 
 def test_8_1_teleport_shows_a_lord_of_the_legion(game_at) -> None:
     """8.1: the mover reveals to all the lord that allows the teleport; it must be in the legion."""
-    game = game_at([("Rd01", 100, "Titan Archangel Ogre"), ("Bu01", 300, "Titan")], roll=6)
+    game = game_at([("Rd01", 100, "Titan Archangel Minotaur"), ("Bu01", 300, "Titan")], roll=6)
     game.refused(teleport("Rd01", 400, showing="Angel"), "E-TELEPORT-LORD")
-    game.refused(teleport("Rd01", 400, showing="Ogre"), "E-TELEPORT-LORD")
+    game.refused(teleport("Rd01", 400, showing="Minotaur"), "E-TELEPORT-LORD")
     events = game.do(teleport("Rd01", 400, showing="Titan"))
     moved = game.one(events, ev.LegionMoved)
     assert moved.lord_shown == "Titan" and moved.visible_to is None
@@ -128,7 +138,11 @@ def test_8_1_teleport_shows_a_lord_of_the_legion(game_at) -> None:
 def test_17_3_archangel_may_tower_teleport(game_at) -> None:
     """17.3: archangels are lords and may perform tower teleportation."""
     game = game_at(
-        [("Rd01", 100, "Archangel Ogre"), ("Rd02", 30, "Titan Ogre"), ("Bu01", 300, "Titan")],
+        [
+            ("Rd01", 100, "Archangel Minotaur"),
+            ("Rd02", 30, "Titan Minotaur"),
+            ("Bu01", 300, "Titan"),
+        ],
         roll=6,
     )
     events = game.do(teleport("Rd01", 200))
@@ -150,10 +164,10 @@ def test_wolff_8_0_teleport_is_never_forced(game_at) -> None:
 def _titan_game(game_at, score: int = 400, roll: int = 6, extra=()):
     return game_at(
         [
-            ("Rd01", 30, "Titan Ogre"),
-            ("Rd02", 20, "Angel Ogre"),
-            ("Bu01", 300, "Titan Ogre"),
-            ("Bu02", 12, "Ogre Ogre"),
+            ("Rd01", 30, "Titan Minotaur"),
+            ("Rd02", 20, "Angel Minotaur"),
+            ("Bu01", 300, "Titan Minotaur"),
+            ("Bu02", 12, "Minotaur Minotaur"),
             *extra,
         ],
         scores={"Ann": score},
@@ -199,7 +213,11 @@ def test_8_2_only_the_titan_legion_titan_teleports(game_at) -> None:
 def test_8_2_titan_teleport_shows_the_titan(game_at) -> None:
     """8.2: the mover must show that the legion contains his Titan (another lord will not do)."""
     game = game_at(
-        [("Rd01", 30, "Titan Angel Ogre"), ("Bu01", 300, "Titan Ogre"), ("Bu02", 12, "Ogre Ogre")],
+        [
+            ("Rd01", 30, "Titan Angel Minotaur"),
+            ("Bu01", 300, "Titan Minotaur"),
+            ("Bu02", 12, "Minotaur Minotaur"),
+        ],
         scores={"Ann": 450},
         roll=6,
     )
@@ -244,7 +262,7 @@ def test_wolff_7_0_undeclared_titan_teleport_side_is_drawn(game_at) -> None:
 
 def test_wolff_7_1_no_titan_teleport_onto_an_engaged_land(game_at) -> None:
     """Wolff 7.1/8.2: titan teleport may not land where another of one's legions is engaged."""
-    game = _titan_game(game_at, extra=[("Rd03", 1, "Ogre Ogre"), ("Bu03", 2, "Lion Lion")])
+    game = _titan_game(game_at, extra=[("Rd03", 1, "Minotaur Minotaur"), ("Bu03", 2, "Lion Lion")])
     assert 2 in teleports(game, "Rd01")
     game.do(cmd.MoveLegion(player="Ann", marker="Rd03", land=2))  # 1 -> 2 meets Bob
     assert game.state.engagement_lands() == [2]
@@ -271,14 +289,18 @@ def test_8_0_only_one_teleport_per_movement_phase(game_at) -> None:
 
 def test_8_1_teleport_refusal_names_the_lord_to_show(game_at) -> None:
     """8.1/8.2: a lord the legion lacks, a character that is no lord, or not the Titan for 8.2."""
-    game = game_at([("Rd01", 100, "Titan Archangel Ogre"), ("Bu01", 300, "Titan")], roll=6)
+    game = game_at([("Rd01", 100, "Titan Archangel Minotaur"), ("Bu01", 300, "Titan")], roll=6)
     error = game.refused(teleport("Rd01", 400, showing="Angel"), "E-TELEPORT-LORD")
     assert "holds no Angel" in str(error)
     assert "'showing archangel' or 'showing titan'" in str(error)
-    error = game.refused(teleport("Rd01", 400, showing="Ogre"), "E-TELEPORT-LORD")
-    assert "Ogre is not a lord" in str(error)
+    error = game.refused(teleport("Rd01", 400, showing="Minotaur"), "E-TELEPORT-LORD")
+    assert "Minotaur is not a lord" in str(error)
     game = game_at(
-        [("Rd01", 30, "Titan Angel Ogre"), ("Bu01", 300, "Titan Ogre"), ("Bu02", 12, "Ogre Ogre")],
+        [
+            ("Rd01", 30, "Titan Angel Minotaur"),
+            ("Bu01", 300, "Titan Minotaur"),
+            ("Bu02", 12, "Minotaur Minotaur"),
+        ],
         scores={"Ann": 450},
         roll=6,
     )
@@ -295,7 +317,7 @@ def test_8_0_teleport_to_no_land_is_refused(game_at) -> None:
 
 def test_wolff_7_1_no_titan_teleport_onto_a_legion_engaged_by_a_tower_teleport(game_at) -> None:
     """Wolff 7.1/8.2: the engaged legion may have come by the signs; the refusal says which it is."""
-    game = _titan_game(game_at, extra=[("Rd03", 1, "Ogre Ogre"), ("Bu03", 2, "Lion Lion")])
+    game = _titan_game(game_at, extra=[("Rd03", 1, "Minotaur Minotaur"), ("Bu03", 2, "Lion Lion")])
     game.do(cmd.MoveLegion(player="Ann", marker="Rd03", land=2))
     error = game.refused(teleport("Rd01", 2), "E-TELEPORT-ENGAGED")
     assert str(error).startswith("Rd01 cannot teleport to 2: your legion Rd03")
