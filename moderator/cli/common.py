@@ -1,4 +1,10 @@
-"""What the command groups share: the common options and the error, store and config helpers."""
+"""
+What the command groups share: the common options and the error, store and config helpers.
+
+Every command-line module is imported to build ``--help``, so none imports at module level
+more than typer and what its options name: the store, the composition root and the
+adapters are imported inside the commands that use them (``tests/cli/test_quick_imports.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,17 +12,16 @@ import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 
-from moderator.ports import StoreError
 from moderator.rules.variant import shipped_variants
-from moderator.runtime.bootstrap import App, bootstrap, database_config
-from moderator.runtime.database import described
-from moderator.store import ENV_VAR, EventStore, database_url
-from moderator.usecases.games.errors import GameError
+from moderator.store.config import ENV_VAR
+
+if TYPE_CHECKING:
+    from moderator.runtime.bootstrap import App
+    from moderator.store import EventStore
 
 DbOption = Annotated[
     str | None,
@@ -71,6 +76,14 @@ def _app(db: str | None, *, create: bool = True, config: Any = None) -> Iterator
     configuration the command read (its handler, keyring and clock), else one that
     names only the database.
     """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from moderator.ports.errors import StoreError
+    from moderator.runtime.bootstrap import bootstrap, database_config
+    from moderator.runtime.database import described
+    from moderator.store.config import database_url
+    from moderator.usecases.games.errors import GameError
+
     url = database_url(db)
     settings = database_config(url) if config is None else config
     if settings.database.url != url:

@@ -5,14 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.cli.common import DbOption, _fail, _store
-from moderator.ports import StoreError
-from moderator.ports.mail import SHUNTED
-from moderator.runtime.database import checked_url, described
-from moderator.store import database_url, inbox, migrate
-from moderator.store.check import check_store
 
 app = typer.Typer(help="Create, upgrade and check the database.", no_args_is_help=True)
 
@@ -20,6 +14,13 @@ app = typer.Typer(help="Create, upgrade and check the database.", no_args_is_hel
 @app.command("upgrade")
 def db_upgrade(db: DbOption = None) -> None:
     """Create the database, or upgrade it to this program's schema (back it up first)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from moderator.ports.errors import StoreError
+    from moderator.runtime.database import checked_url, described
+    from moderator.store import migrate
+    from moderator.store.config import database_url
+
     try:
         before, after = migrate.upgrade(checked_url(database_url(db)))
     except SQLAlchemyError as exc:
@@ -38,6 +39,8 @@ def db_check(
     db: DbOption = None,
 ) -> None:
     """Replay games from their first event and compare with their snapshots."""
+    from moderator.store.check import check_store
+
     with _store(db, create=False) as store:
         results = [check_store(store, g) for g in ([game_id] if game_id else store.games())]
     for result in results:
@@ -49,6 +52,9 @@ def db_check(
 @app.command("shunted")
 def db_shunted(db: DbOption = None) -> None:
     """List the inbound messages that failed and wait for a person."""
+    from moderator.ports.mail import SHUNTED
+    from moderator.store import inbox
+
     with _store(db, create=False) as store, store.reading() as tx:
         shunted = inbox.messages(tx, SHUNTED)
     for message in shunted:
@@ -66,6 +72,8 @@ def db_requeue(
     db: DbOption = None,
 ) -> None:
     """Put a shunted message back in the queue, to be processed again."""
+    from moderator.store import inbox
+
     with _store(db, create=False) as store:
         if not inbox.requeue(store, message_id):
             raise _fail(f"error: message {message_id} is not shunted")

@@ -1,4 +1,10 @@
-"""``local ...``: play a game kept in the event store, one order at a time."""
+"""
+``local ...``: play a game kept in the event store, one order at a time.
+
+Each command imports what it uses when it runs (a script plays hundreds of orders, each
+a new process): ``show`` and ``legal`` need the store and the views, not the order
+runner; only ``board`` imports the raster.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from moderator.cli.common import DbOption, GameArg, _fail, _store
-from moderator.letters.reports import status
-from moderator.pictures.raster import svg_to_png
 from moderator.rules.variant import STANDARD, shipped_variants
-from moderator.runners.commands import new_game, order
-from moderator.runners.unit import read
-from moderator.usecases.games.dice import read_dice_script
-from moderator.usecases.games.errors import GameError
-from moderator.usecases.games.pictures import board_svg
-from moderator.usecases.games.planning import history, legal, show
-from moderator.usecases.games.queries import waiting_line
 
 app = typer.Typer(
     help="Play a game kept in a local event store, order by order.", no_args_is_help=True
@@ -70,6 +67,11 @@ def local_new(
     db: DbOption = None,
 ) -> None:
     """Create a game: roll for towers, or restore a position (whose file names the players)."""
+    from moderator.runners.commands import new_game
+    from moderator.usecases.games.dice import read_dice_script
+    from moderator.usecases.games.errors import GameError
+    from moderator.usecases.games.queries import waiting_line
+
     if dice_seed is not None and dice_script is not None:
         raise _fail("error: give --dice-seed or --dice-script, not both")
     names = [n.strip() for n in players.split(",")] if players else None
@@ -102,6 +104,8 @@ def local_order(
     db: DbOption = None,
 ) -> None:
     """Give orders as a player; prints the reply. Exit status 1 if an order is rejected."""
+    from moderator.runners.commands import order
+
     with _store(db, create=False) as store:
         reply, ok = order(store, game_id, as_, text)
     typer.echo(reply)
@@ -114,17 +118,25 @@ def local_show(
     game_id: GameArg, as_: AsOption, json_: JsonOption = False, db: DbOption = None
 ) -> None:
     """The game as one player sees it."""
+    from moderator.runners.unit import read
+    from moderator.usecases.games.planning import show
+
     with _store(db, create=False) as store:
         view = read(store, lambda lookup, _now: show(lookup, game_id, as_))
     if json_:
         _print_json(view)
     else:
+        from moderator.letters.reports import status
+
         typer.echo(status(view, as_))
 
 
 @app.command("legal")
 def local_legal(game_id: GameArg, json_: JsonOption = False, db: DbOption = None) -> None:
     """Who is to act and the orders they may give."""
+    from moderator.runners.unit import read
+    from moderator.usecases.games.planning import legal
+
     with _store(db, create=False) as store:
         actions = read(store, lambda lookup, _now: legal(lookup, game_id))
     if json_:
@@ -147,6 +159,9 @@ def local_history(
     db: DbOption = None,
 ) -> None:
     """The game record as one player may read it."""
+    from moderator.runners.unit import read
+    from moderator.usecases.games.planning import history
+
     with _store(db, create=False) as store:
         lines = read(store, lambda lookup, _now: history(lookup, game_id, as_, first, last))
     typer.echo("\n".join(lines) if lines else "Nothing to show.")
@@ -166,6 +181,10 @@ def local_board(
     db: DbOption = None,
 ) -> None:
     """Draw the masterboard (or the battle) as one player sees it, as PNG (and SVG)."""
+    from moderator.pictures.raster import svg_to_png
+    from moderator.runners.unit import read
+    from moderator.usecases.games.pictures import board_svg
+
     with _store(db, create=False) as store:
         text = read(store, lambda lookup, _now: board_svg(lookup, game_id, as_, battle=battle))
     try:

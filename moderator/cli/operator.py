@@ -13,26 +13,24 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
-from moderator.letters.reports import status
-from moderator.ports import GameNotFoundError
-from moderator.reporting.views import player_view
-from moderator.rules.legal import to_act
-from moderator.rules.state import GameState, Step
-from moderator.runners.unit import read
-from moderator.schedule.record import GameRecord
-from moderator.store import EventStore, players
-from moderator.usecases.games.planning import show
+
+if TYPE_CHECKING:
+    from moderator.rules.state import GameState
+    from moderator.schedule.record import GameRecord
+    from moderator.store import EventStore
 
 config_app = typer.Typer(help="The configuration file.", no_args_is_help=True)
 
 
 def player_list(config: ConfigOption = None, db: DbOption = None) -> None:
     """List every signed-on player: name, address, how he authenticates, his games."""
+    from moderator.store import players
+
     with _store(db or _config(config).database.url, create=False) as store, store.reading() as tx:
         everyone = players.all_players(tx)
         seats = {p.address: players.games_of(tx, p.address) for p in everyone}
@@ -83,6 +81,9 @@ def game_show(
     db: DbOption = None,
 ) -> None:
     """Show a game as the game master sees it, or as one player does (--as NAME)."""
+    from moderator.letters.reports import status
+    from moderator.ports.errors import GameNotFoundError
+
     with _store(db or _config(config).database.url, create=False) as store:
         try:
             loaded = store.load_state(game_id)
@@ -120,6 +121,8 @@ config_app.command("example")(config_example)
 
 def master_view(state: GameState) -> dict[str, Any]:
     """The public view with every legion's contents and the negotiation's proposals."""
+    from moderator.reporting.views import player_view
+
     view = player_view(state, None)
     for legion in view["legions"]:
         legion["contents"] = list(state.legions[legion["marker"]].contents)
@@ -131,6 +134,9 @@ def master_view(state: GameState) -> dict[str, Any]:
 
 def player_seen(store: EventStore, game_id: str, viewer: str) -> dict[str, Any]:
     """``viewer``'s view, what he knows for certain of a legion counted as its contents."""
+    from moderator.runners.unit import read
+    from moderator.usecases.games.planning import show
+
     view = read(store, lambda lookup, _now: show(lookup, game_id, viewer))
     for legion in view["legions"]:
         if legion["contents"] is None and legion.get("known"):
@@ -140,6 +146,9 @@ def player_seen(store: EventStore, game_id: str, viewer: str) -> dict[str, Any]:
 
 def where_it_stands(state: GameState) -> str:
     """``turn 3, Ann's move step, Ann to act``, or how it ended."""
+    from moderator.rules.legal import to_act
+    from moderator.rules.state import Step
+
     if state.step is Step.OVER:
         won = ", ".join(state.winners) if state.winners else "nobody"
         return f"over after turn {state.turn}: won by {won}"
@@ -202,6 +211,8 @@ def service_lines(record: GameRecord) -> list[str]:
 
 def _seat(store: EventStore, game_id: str, state: GameState, who: str) -> str:
     """The seat ``who`` names (a player's name in any case, or his address)."""
+    from moderator.store import players
+
     with store.reading() as tx:
         seats = players.seats(tx, game_id)
     by_address = {address.lower(): seat for address, seat in seats.items()}

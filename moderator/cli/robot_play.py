@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from moderator.cli.common import VariantOption, _fail, checked_variant
 from moderator.rules.variant import STANDARD
-from moderator.usecases.games.robot_match import KINDS, MatchResult, play_match, seat_kinds
+from moderator.usecases.games.robot_kinds import KINDS
+
+if TYPE_CHECKING:
+    from moderator.usecases.games.robot_match import MatchResult
 
 
 def _game_text(number: int, result: MatchResult) -> str:
@@ -56,6 +59,8 @@ def play(
     kind, its placement (winner first, then by elimination order), the turns and the
     time taken.
     """
+    from moderator.usecases.games.robot_match import play_match, seat_kinds
+
     try:
         kinds = seat_kinds(players, [k.strip() for k in robots.split(",") if k.strip()])
     except ValueError as exc:

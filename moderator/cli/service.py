@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.cli.common import (
     ConfigOption,
@@ -19,7 +18,6 @@ from moderator.cli.common import (
     _store,
     checked_variant,
 )
-from moderator.ports import StoreError
 from moderator.rules.variant import STANDARD
 
 game_app = typer.Typer(help="Games played by mail.", no_args_is_help=True)
@@ -34,6 +32,9 @@ def serve(
     import logging
     import signal
 
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from moderator.ports.errors import StoreError
     from moderator.runtime.bootstrap import bootstrap
     from moderator.runtime.config import ConfigError
     from moderator.runtime.service import Service

@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 
 from moderator.cli.common import ConfigOption, DbOption, _app, _config, _fail, _store
-from moderator.ports.errors import TournamentNotFoundError
-from moderator.ports.players import DIRECTOR
 
 player_app = typer.Typer(help="Players who signed on by mail.", no_args_is_help=True)
 tournament_app = typer.Typer(help="Tournaments run by mail.", no_args_is_help=True)
@@ -30,6 +28,7 @@ def player_role(
     db: DbOption = None,
 ) -> None:
     """Show a player's roles, or grant or revoke the director role."""
+    from moderator.ports.players import DIRECTOR
     from moderator.store import players
 
     url = db or _config(config).database.url
@@ -96,6 +95,7 @@ def tournament_standings(
 ) -> None:
     """Print a tournament's standings (as 'standings NAME' mails them)."""
     from moderator.letters.tournaments import standings
+    from moderator.ports.errors import TournamentNotFoundError
     from moderator.store import tournaments as stored
 
     url = db or _config(config).database.url

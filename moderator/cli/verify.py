@@ -16,10 +16,6 @@ from typing import Annotated
 
 import typer
 
-from moderator.audit import report_check
-from moderator.audit.report_check import check_report
-from moderator.audit.verify import verify as verify_bundle
-
 
 def verify(
     bundle: Annotated[Path, typer.Argument(help="The audit bundle (audit-GAME.json).")],
@@ -33,6 +29,9 @@ def verify(
     ] = None,
 ) -> None:
     """Check a finished game's audit: dice, commitments, salts, seed, final state."""
+    from moderator.audit.report_check import check_report
+    from moderator.audit.verify import verify as verify_bundle
+
     try:
         data = json.loads(bundle.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -69,6 +68,8 @@ def verify(
 
 def holds_audit_lines(raw: bytes) -> bool:
     """Whether the mail ``raw`` holds any line ``check_report`` reads."""
+    from moderator.audit import report_check
+
     text = report_check.mail_text(raw)
     patterns = (
         report_check.SEED, report_check.COMMITMENT, report_check.OPENING, report_check.SALT,

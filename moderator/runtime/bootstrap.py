@@ -13,36 +13,39 @@ take their parts from it; ``Overrides`` lets a test or the demo hand in its own 
 clock or TLS context.  Nothing else in the product constructs an adapter, so a change
 of adapter is a change here.
 
+Each adapter's module is imported where the adapter is built, not with this module: a
+command that wants only the store (``local show``) imports neither the mail stack, the
+scheduler nor the picture worker (``tests/cli/test_quick_imports.py``).
+
 The event store still tells the games' time to the use cases that read it
 (``EventStore.clock``, ``Tx.now``): the App gives it the App's clock.
 """
 
 from __future__ import annotations
 
-import ssl
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, timedelta
 from functools import cached_property
-
-import aiosmtplib
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from typing import TYPE_CHECKING
 
 from moderator.clock import Clock, SystemClock
-from moderator.mail.dkim import DkimError, DkimSigner, load_signer
-from moderator.mail.gpg import Keyring
-from moderator.mail.imap import ImapSource
-from moderator.mail.intake import ReplyBudget
-from moderator.mail.limits import RawLimits
-from moderator.mail.smtp import SmtpSink
 from moderator.runtime.config import Config, ConfigError, DatabaseSettings
-from moderator.runtime.database import checked_url
-from moderator.runtime.picture_worker import PicturePool, follow_parent, spawn_context
-from moderator.runtime.poller import Poller
-from moderator.runtime.sender import Sender
-from moderator.store.eventstore import EventStore
-from moderator.usecases.games.caches import Caches
-from moderator.usecases.mail.handler import MailGameHandler
+
+if TYPE_CHECKING:
+    import ssl
+
+    import aiosmtplib
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+    from moderator.mail.dkim import DkimSigner
+    from moderator.mail.gpg import Keyring
+    from moderator.mail.imap import ImapSource
+    from moderator.mail.smtp import SmtpSink
+    from moderator.runtime.picture_worker import PicturePool
+    from moderator.runtime.poller import Poller
+    from moderator.runtime.sender import Sender
+    from moderator.store.eventstore import EventStore
+    from moderator.usecases.mail.handler import MailGameHandler
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ class Overrides:
 
 def imap_source(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> ImapSource:
     """An IMAP connection to the moderator's folder, as configured."""
+    from moderator.mail.imap import ImapSource
+
     imap = config.imap
     return ImapSource(
         imap.host,
@@ -79,6 +84,8 @@ def imap_source(config: Config, *, ssl_context: ssl.SSLContext | None = None) ->
 
 def smtp_sink(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> SmtpSink:
     """The SMTP server to send through, as configured."""
+    from moderator.mail.smtp import SmtpSink
+
     smtp = config.smtp
     return SmtpSink(
         smtp.host,
@@ -93,6 +100,10 @@ def smtp_sink(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> S
 
 def mail_handler(config: Config, ring: Keyring | None) -> MailGameHandler:
     """The mail service's handler as configured (``serve`` and ``worker`` share it)."""
+    from moderator.mail.intake import ReplyBudget
+    from moderator.mail.limits import RawLimits
+    from moderator.usecases.mail.handler import MailGameHandler
+
     return MailGameHandler(
         (lambda: ring) if ring is not None else None,
         config.moderator.address,
@@ -111,6 +122,8 @@ def keyring(config: Config) -> Keyring | None:
     """The moderator's keyring, or None when the configuration has no GnuPG home."""
     if not config.gnupg.home:
         return None
+    from moderator.mail.gpg import Keyring
+
     return Keyring(config.gnupg.home, passphrase=config.gpg_passphrase)
 
 
@@ -124,6 +137,8 @@ def dkim_signer(config: Config) -> DkimSigner | None:
     """
     if not config.dkim.key_file:
         return None
+    from moderator.mail.dkim import DkimError, load_signer
+
     try:
         return load_signer(config.dkim.selector, config.dkim_domain, config.dkim.key_file)
     except DkimError as exc:
@@ -132,6 +147,10 @@ def dkim_signer(config: Config) -> DkimSigner | None:
 
 def picture_pool() -> PicturePool:
     """The picture worker: one spawned process that ends with this one."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from moderator.runtime.picture_worker import PicturePool, follow_parent, spawn_context
+
 
     def make() -> ProcessPoolExecutor:
         return ProcessPoolExecutor(1, mp_context=spawn_context(), initializer=follow_parent)
@@ -169,6 +188,10 @@ class App:
             DatabaseUrlError: the URL names no database this program can open.
             SchemaError: the database is empty (without ``create``) or of another schema.
         """
+        from moderator.runtime.database import checked_url
+        from moderator.store.eventstore import EventStore
+        from moderator.usecases.games.caches import Caches
+
         given = self.overrides.store
         if given is not None:
             if self.overrides.clock is not None:
@@ -217,6 +240,8 @@ class App:
 
     def smtp_client(self) -> aiosmtplib.SMTP:
         """A bare SMTP client on the configured server, not connected (the self-check)."""
+        import aiosmtplib
+
         smtp = self.config.smtp
         return aiosmtplib.SMTP(
             hostname=smtp.host,
@@ -229,6 +254,8 @@ class App:
 
     def scheduler(self) -> AsyncIOScheduler:
         """A new scheduler for the service's jobs (a service started again makes another)."""
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
         return AsyncIOScheduler(timezone=UTC)
 
     # -- the parts wired to them ----------------------------------------------------------
@@ -239,11 +266,15 @@ class App:
 
     @cached_property
     def poller(self) -> Poller:
+        from moderator.runtime.poller import Poller
+
         gm = self.config.moderator.gm_address or None
         return Poller(self.store, self.source, self.handler, gm_address=gm)
 
     @cached_property
     def sender(self) -> Sender:
+        from moderator.runtime.sender import Sender
+
         config = self.config
         return Sender(
             self.store,

@@ -46,7 +46,7 @@ from moderator.rules.dice import ScriptedDice
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
-from moderator.usecases.games.robot_match import KINDS
+from moderator.usecases.games.robot_kinds import KINDS
 
 STRICT, DEFAULT = "strict", "default"
 #: The robots (``robot_match.KINDS``): the default first.

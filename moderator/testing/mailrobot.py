@@ -50,7 +50,7 @@ from moderator.store import players
 from moderator.store.eventstore import EventStore
 from moderator.testing.player_keys import ROBOT_DOMAIN
 from moderator.testing.stamps import MailStamps, boundary_for
-from moderator.usecases.games.robot_match import KINDS
+from moderator.usecases.games.robot_kinds import KINDS
 
 #: The robots a mail robot plays with (``demo --robot``; ``robot_match.KINDS``): the
 #: default first.

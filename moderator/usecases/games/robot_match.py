@@ -28,9 +28,8 @@ from moderator.rules.state import GameState, Step
 from moderator.rules.variant import STANDARD
 from moderator.usecases.games.dice import CountingDice
 from moderator.usecases.games.robot_games import DEFAULT_NAMES
+from moderator.usecases.games.robot_kinds import KINDS
 
-#: The robot kinds, as ``play --robots`` names them.
-KINDS = ("competent", "random")
 #: A game still going after this many orders is stopped (robots that cannot finish).
 MAX_ACTIONS = 60_000
 

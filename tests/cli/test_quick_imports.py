@@ -1,0 +1,121 @@
+"""
+Issue 28, a quick command line: a command imports what it uses and no more.  A script
+that plays a game through ``local order`` starts Python once an order, so the mail
+stack, the scheduler, GnuPG and the picture raster must not load for a command that
+reads one game; ``verify`` reads files only, so not even the database.
+
+Each command runs as its own process under ``python -X importtime``, which names every
+module the process imported; the tests hold the sets of modules, never the time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from moderator.cli import app
+from moderator.rules.variant import shipped_variants
+
+runner = CliRunner()
+
+#: The adapters (and their libraries) that only ``serve``, ``worker``, the demos and the
+#: pictures use.
+ADAPTERS = frozenset(
+    {
+        "aiosmtplib",
+        "aioimaplib",
+        "gnupg",
+        "apscheduler",
+        "dkim",
+        "cairosvg",
+        "PIL",
+        "moderator.mail.imap",
+        "moderator.mail.smtp",
+        "moderator.mail.gpg",
+        "moderator.mail.dkim",
+        "moderator.pictures.raster",
+        "moderator.runtime.picture_worker",
+        "moderator.runtime.poller",
+        "moderator.runtime.sender",
+        "moderator.runtime.service",
+        "moderator.usecases.mail.handler",
+    }
+)
+#: What a command that opens no database has no use for.
+STORE = frozenset({"sqlalchemy", "sqlmodel", "moderator.store.eventstore", "moderator.runtime.bootstrap"})
+
+
+def imported(*argv: str, ok: int = 0) -> set[str]:
+    """The modules ``python -m moderator ARGV`` imported, read from ``-X importtime``."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "moderator", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == ok, done.stdout + done.stderr
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+def loaded(modules: set[str], names: frozenset[str]) -> set[str]:
+    """Those of ``names`` among ``modules``, a package counting with its submodules."""
+    return {n for n in names if any(m == n or m.startswith(n + ".") for m in modules)}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    url = f"sqlite:///{tmp_path_factory.mktemp('quick') / 'games.sqlite'}"
+    made = runner.invoke(app, ["local", "new", "g1", "--players", "Ann,Bob", "--dice-seed", "1", "--db", url])
+    assert made.exit_code == 0, made.output
+    return url
+
+
+def test_issue_28_local_show_imports_no_adapter(db: str) -> None:
+    modules = imported("local", "show", "g1", "--as", "Ann", "--db", db)
+    assert "moderator.store.eventstore" in modules  # it did read the game
+    assert loaded(modules, ADAPTERS) == set()
+
+
+def test_issue_28_local_legal_json_imports_no_adapter_and_no_order_runner(db: str) -> None:
+    modules = imported("local", "legal", "g1", "--json", "--db", db)
+    assert loaded(modules, ADAPTERS | {"moderator.runners.commands", "moderator.audit.verify"}) == set()
+
+
+def test_issue_28_local_order_imports_no_adapter(db: str) -> None:
+    legal = runner.invoke(app, ["local", "legal", "g1", "--json", "--db", db])
+    actions = json.loads(legal.output)
+    line = actions["actions"][0]["order"]
+    modules = imported("local", "order", "g1", line, "--as", actions["player"], "--db", db)
+    assert "moderator.runners.commands" in modules
+    assert loaded(modules, ADAPTERS) == set()
+
+
+def test_issue_28_verify_opens_no_database_and_imports_no_adapter(tmp_path: Path) -> None:
+    missing = tmp_path / "audit-none.json"
+    modules = imported("verify", str(missing), ok=2)  # a bundle it cannot read: exit 2
+    assert loaded(modules, ADAPTERS | STORE) == set()
+
+
+def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adapters() -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-m", "moderator", "local", "new", "--help"],
+        capture_output=True, text=True, env=env, check=True,
+    )
+    text = "".join(done.stdout.split())  # click wraps, at a hyphen too
+    assert all(name in text for name in shipped_variants())
+    modules = imported("--help")
+    beyond = {"moderator.runners", "moderator.usecases.games.planning", "moderator.rules.state"}
+    assert loaded(modules, ADAPTERS | STORE | beyond) == set()
