@@ -111,12 +111,12 @@ def battleland_for(variant: Variant, land: Land, dice: Dice) -> tuple[str, int |
     up, 1-3 the alternate, 4-6 the terrain's own.  A land placed on a battleland of its
     own (Badlands' Fort, Town, Waterhole) is never rolled for.
     """
-    alternate = variant.alternates.get(land.terrain)
-    own = land.battleland in ("", land.terrain, alternate)
-    if variant.options.battleland_choice != "defender-roll" or alternate is None or not own:
-        return land.battleland_name, None
+    choices = variant.battlelands_at(land.number)
+    if len(choices) == 1:
+        return choices[0], None
+    own, alternate = choices
     roll = dice.roll(1)[0]
-    return (alternate if roll <= 3 else land.terrain), roll
+    return (alternate if roll <= 3 else own), roll
 
 
 def start(state: GameState, eng: Engagement, dice: Dice) -> list[ev.Event]:

@@ -218,8 +218,10 @@ def _battle_ended(state: GameState, e: ev.BattleEnded) -> GameState:
 def battle_from_position(
     state: GameState,
     data: tuple[int, str, str, str, int, str, str, tuple[tuple[str, str, str, int], ...]],
+    battleland: str = "",
 ) -> GameState:
-    """A battle in progress written in a position file (docs/positions.md)."""
+    """A battle in progress written in a position file (docs/positions.md), on the
+    battleland it names or else the land's placed one."""
     land, attacker, defender, entry, turn, phasing, step, characters = data
     a, d = state.legions[attacker], state.legions[defender]
     engagement = Engagement(
@@ -256,7 +258,7 @@ def battle_from_position(
     entered = (DEFENDER, ATTACKER) if turn > 1 or phasing == ATTACKER else (DEFENDER,)
     battle = Battle(
         land=land,
-        terrain=variant.lands[land].battleland_name,
+        terrain=battleland or variant.lands[land].battleland_name,
         entry=entry,
         fighters=tuple(fighters),
         variant_name=variant.name,

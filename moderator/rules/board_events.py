@@ -77,6 +77,9 @@ class PositionLoaded(Event):
         tuple[int, str, str, str, int, str, str, tuple[tuple[str, str, str, int], ...]] | None
     ) = None
     # (land, attacker, defender, entry, turn, phasing, step, ((legion, type, hex, hits), ...))
+    #: the battleland that battle is fought on when the file names one (Badlands' roll
+    #: chose it); "": the land's placed battleland, as before the field existed.
+    battleland: str = ""
     entries: tuple[tuple[int, str], ...] = ()
     # (land, side): the side each pending engagement's attacker enters from (engage phase)
     variant: str

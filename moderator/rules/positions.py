@@ -95,13 +95,15 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
     dead = tuple(sorted((_character(variant, k), int(n)) for k, n in data.get("dead", {}).items()))
     scores = {p[0]: p[3] for p in players}
     entries = _entries(variant, data.get("entries"), phase, shared)
-    battle = None
+    battle, battleland = None, ""
     if data.get("battle"):
         battle = _battle(variant, data["battle"], legions, shared, scores, dict(entries))
+        battleland = _battleland(variant, data["battle"])
     if battle is not None and phase != "engage":
         raise _bad("a battle in progress needs phase 'engage'")
     return ev.PositionLoaded(
         battle=battle,
+        battleland=battleland,
         players=players,
         legions=tuple(legions),
         dead=dead,
@@ -248,6 +250,22 @@ def _pending_entries(state: GameState) -> dict[str, str]:
     return out
 
 
+def _battleland(variant: Variant, raw: Mapping[str, Any]) -> str:
+    """The battleland a battle in progress names ("" if none: the land's placed one).
+
+    Badlands with the defender's roll (option ``battleland_choice``) may fight a land on
+    its terrain's own battleland or on the alternate; the file says which the die chose.
+    """
+    named = raw.get("battleland")
+    if named is None:
+        return ""
+    land = int(raw["land"])
+    choices = variant.battlelands_at(land)
+    if str(named) not in choices:
+        raise _bad(f"a battle at land {land} is fought on {' or '.join(choices)}, not {named!r}")
+    return str(named)
+
+
 _BATTLE_STEPS = ("maneuver", "strike")
 _Characters = tuple[tuple[str, str, str, int], ...]
 
@@ -284,7 +302,9 @@ def _battle(
     step = str(raw.get("step", "maneuver"))
     if not 1 <= turn <= 7 or phasing not in ("attacker", "defender") or step not in _BATTLE_STEPS:
         raise _bad("battle turn must be 1-7, phasing attacker or defender, step maneuver or strike")
-    battleland = variant.battlelands[variant.lands[land].battleland_name]
+    battleland = variant.battlelands[
+        _battleland(variant, raw) or variant.lands[land].battleland_name
+    ]
     characters = []
     seen: set[str] = set()
     for item in raw.get("characters", []):

@@ -133,7 +133,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
         variant_name=e.variant,
     )
     if e.battle is not None:
-        state = _battle_fold.battle_from_position(state, e.battle)
+        state = _battle_fold.battle_from_position(state, e.battle, e.battleland)
     return state
 
 

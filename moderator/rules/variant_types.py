@@ -216,6 +216,25 @@ class Variant:
                 return kind
         raise KeyError(f"unknown character {name!r}; known: {', '.join(self.creatures)}")
 
+    def battlelands_at(self, number: int) -> tuple[str, ...]:
+        """The battlelands a battle at land ``number`` may be fought on.
+
+        One, unless option ``battleland_choice`` is "defender-roll" and the land's terrain
+        has an alternate (the original Badlands rule): then the terrain's own and its
+        alternate, in that order, which a die chooses between when the battle starts (a
+        position file names which, docs/positions.md).  A land placed on a
+        battleland of its own (Badlands' Fort, Town, Waterhole) is never rolled for.
+        """
+        land = self.lands[number]
+        alternate = self.alternates.get(land.terrain)
+        if (
+            self.options.battleland_choice != "defender-roll"
+            or alternate is None
+            or land.battleland not in ("", land.terrain, alternate)
+        ):
+            return (land.battleland_name,)
+        return (land.terrain, alternate)
+
     def musterable(self, terrain: str) -> tuple[str, ...]:
         """Every creature or demi-lord that may ever be mustered in ``terrain`` (18.0-18.5)."""
         if terrain == TOWER:

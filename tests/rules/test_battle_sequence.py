@@ -6,6 +6,7 @@ summoning, reinforcement, the end checks and the time loss.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -20,8 +21,21 @@ from moderator.rules.evolve import replay
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import STANDARD
 
 ANN, BOB = "Ann", "Bob"  # Ann (Blue) attacks, Bob (Red) defends
+
+#: The variant this test plays in, the helpers' default: set for each test of this module
+#: by ``in_variant`` (the lateness tests that borrow the helpers play the standard game).
+_PLAYING: list[str] = [STANDARD]
+
+
+@pytest.fixture(autouse=True)
+def in_variant(variant_name: str) -> Iterator[None]:
+    """Every test here runs under each variant where it applies (tests/rules/conftest.py)."""
+    _PLAYING[0] = variant_name
+    yield
+    _PLAYING[0] = STANDARD
 
 
 def battle_position(
@@ -65,7 +79,8 @@ def battle_position(
         "roll": 3,
         "legions": legions,
     }
-    if variant is not None:
+    variant = variant or _PLAYING[0]
+    if variant != STANDARD:
         position["variant"] = variant
     if all(h is not None for _, h, _ in attacker + defender):
         position["battle"] = {
@@ -119,7 +134,7 @@ def step(state: GameState) -> str:
 
 def test_complete_sequence_2_5_6_1_both_legions_become_public() -> None:
     """2.5.6.1: once a battle is chosen, every player may look at both legions."""
-    state = fresh(1, ["Ogre", "Troll"], ["Centaur", "Lion"])
+    state = fresh(20, ["Ogre", "Troll"], ["Centaur", "Lion"])
     assert state.legions["Bu01"].known_by(None)
     assert state.legions["Rd01"].known_by(None)
     assert state.step is Step.BATTLE
@@ -127,7 +142,7 @@ def test_complete_sequence_2_5_6_1_both_legions_become_public() -> None:
 
 def test_complete_sequence_2_5_6_2_attacker_may_concede_first_and_denies_reinforcement() -> None:
     """2.5.6.2 and 14.2: the attacker may concede before any battle turn; the defender then may not reinforce."""
-    state = fresh(1, ["Ogre", "Troll"], ["Centaur", "Centaur"])
+    state = fresh(20, ["Ogre", "Troll"], ["Centaur", "Centaur"])
     assert to_act(state) == ANN and step(state) == "attacker-concede"
     assert {type(c) for c in legal_commands(state)} == {cmd.Proceed, cmd.Concede}
     state, events = run_events(state, cmd.Concede(player=ANN))
@@ -140,7 +155,7 @@ def test_complete_sequence_2_5_6_2_attacker_may_concede_first_and_denies_reinfor
 
 def test_complete_sequence_2_5_6_3_defender_may_concede_and_attacker_loses_nothing() -> None:
     """2.5.6.3 and Wolff 9.4/10.1: a defender conceding before the attacker enters costs the attacker nothing."""
-    state = fresh(1, ["Ogre", "Troll"], ["Centaur", "Centaur"])
+    state = fresh(20, ["Ogre", "Troll"], ["Centaur", "Centaur"])
     state = run(state, cmd.Proceed(player=ANN))
     assert to_act(state) == BOB and step(state) == "defender-concede"
     state, events = run_events(state, cmd.Concede(player=BOB))
@@ -154,7 +169,7 @@ def test_complete_sequence_2_5_6_3_defender_may_concede_and_attacker_loses_nothi
 
 def test_wolff_10_1_defender_enters_opposite_the_attacker() -> None:
     """Wolff 2.2/10.1: against a bottom attack the defender enters on F4, E5 or D6."""
-    state = fresh(1, ["Ogre"], ["Centaur"])
+    state = fresh(20, ["Ogre"], ["Centaur"])
     state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
     targets = {c.to_hex for c in legal_commands(state) if isinstance(c, cmd.Maneuver)}
     # The centaur (skill 4) may enter on F4, E5 or D6 and walk on from there.
@@ -166,7 +181,7 @@ def test_wolff_10_1_defender_enters_opposite_the_attacker() -> None:
 
 def test_wolff_10_1_characters_left_off_are_slain_but_score_and_do_not_trigger_summoning() -> None:
     """Wolff 10.1: characters left off on the first maneuver are slain, count for points, and trigger no summons."""
-    state = fresh(1, ["Ogre"], ["Centaur", "Centaur"])
+    state = fresh(20, ["Ogre"], ["Centaur", "Centaur"])
     state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
     state = run(state, cmd.Maneuver(player=BOB, creature="Centaur", to_hex="F4"))
     state, events = run_events(state, cmd.Done(player=BOB))
@@ -187,7 +202,7 @@ def test_10_2_tower_defender_deploys_inside_the_walls() -> None:
 
 def test_wolff_11_0_maneuver_may_be_reset_until_done() -> None:
     """Wolff 11.0: the maneuver phase is atomic; it may be reset until the player says done."""
-    state = battle_position(1, [("Ogre", "D1", 0)], [("Centaur", "D6", 0)], turn=2)
+    state = battle_position(20, [("Ogre", "D1", 0)], [("Centaur", "D6", 0)], turn=2)
     moved = run(state, cmd.Maneuver(player=BOB, from_hex="D6", to_hex="D4"))
     assert moved.battle is not None and {f.hex for f in moved.battle.fighters} == {"D1", "D4"}
     reset = run(moved, cmd.ResetManeuver(player=BOB))
@@ -198,7 +213,7 @@ def test_wolff_11_0_maneuver_may_be_reset_until_done() -> None:
 
 def test_11_3_characters_in_contact_cannot_move() -> None:
     """11.3: a character that starts its maneuver next to an enemy is locked in contact."""
-    state = battle_position(1, [("Ogre", "D3", 0)], [("Centaur", "D4", 0)], turn=2)
+    state = battle_position(20, [("Ogre", "D3", 0)], [("Centaur", "D4", 0)], turn=2)
     assert not [c for c in legal_commands(state) if isinstance(c, cmd.Maneuver)]
 
 
@@ -207,7 +222,7 @@ def test_11_3_characters_in_contact_cannot_move() -> None:
 
 def test_wolff_9_4_an_attempt_to_concede_lets_the_opponent_concede_instead() -> None:
     """Wolff 9.4/10.0: the phasing player only attempts to concede; the other may accept or concede himself."""
-    state = battle_position(1, [("Ogre", "D1", 0)], [("Centaur", "D6", 0)], turn=2)
+    state = battle_position(20, [("Ogre", "D1", 0)], [("Centaur", "D6", 0)], turn=2)
     attempted = run(state, cmd.Concede(player=BOB))
     assert step(attempted) == "concede-reply" and to_act(attempted) == ANN
     assert {type(c) for c in legal_commands(attempted)} == {cmd.AcceptConcession, cmd.Concede}
@@ -222,7 +237,7 @@ def test_wolff_9_4_an_attempt_to_concede_lets_the_opponent_concede_instead() -> 
 
 def test_wolff_11_1_preempted_first_maneuver_concession_costs_the_victor_nothing() -> None:
     """Wolff 11.1: if the attacker attempts to concede on his first maneuver and the defender concedes instead, the attacker loses nothing."""
-    state = fresh(1, ["Ogre", "Troll"], ["Centaur"])
+    state = fresh(20, ["Ogre", "Troll"], ["Centaur"])
     state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
     state = run(state, cmd.Maneuver(player=BOB, creature="Centaur", to_hex="E5"))
     state = run(state, cmd.Done(player=BOB))
@@ -240,7 +255,7 @@ def test_wolff_11_1_preempted_first_maneuver_concession_costs_the_victor_nothing
 def test_wolff_9_4_conceding_after_the_opponents_titan_is_slain_is_mutual_elimination() -> None:
     """Wolff 9.4/9.5 and 19.3: a concession after the opponent's Titan is slain is a mutual elimination."""
     state = battle_position(
-        1,
+        20,
         [("Titan", "D3", 5), ("Ogre", "C2", 0)],
         [("Troll", "D4", 0)],
         turn=2,
@@ -287,7 +302,7 @@ def test_hazard_chart_drift_natives_take_no_damage() -> None:
 
 def test_12_0_every_character_in_contact_must_strike() -> None:
     """12.0: a character in contact with a living enemy must strike before the phase may end."""
-    state = battle_position(1, [("Ogre", "D3", 0)], [("Centaur", "D4", 0)], turn=2, step="strike")
+    state = battle_position(20, [("Ogre", "D3", 0)], [("Centaur", "D4", 0)], turn=2, step="strike")
     with pytest.raises(RuleError) as error:
         run(state, cmd.Done(player=BOB))
     assert error.value.code == "E-MUST-STRIKE"
@@ -299,7 +314,7 @@ def test_12_0_every_character_in_contact_must_strike() -> None:
 def test_wolff_12_0_a_slain_character_is_never_a_target_again_but_still_strikes_back() -> None:
     """Wolff 12.0 and 10.6: a slain character cannot be struck again, yet it counterstrikes before removal."""
     state = battle_position(
-        1,
+        20,
         [("Ogre", "D3", 4)],
         [("Centaur", "D4", 0), ("Centaur", "C3", 0)],
         turn=2,
@@ -325,7 +340,7 @@ def test_wolff_12_0_a_slain_character_is_never_a_target_again_but_still_strikes_
 def test_wolff_12_example_1_options_and_carry_through_the_battle() -> None:
     """Wolff 12.0-12.5 example 1: the cyclops's options, and carrying 3 to the troll after nine 6s."""
     state = battle_position(
-        1,
+        20,
         [("Cyclops", "D4", 0)],
         [("Troll", "D3", 0), ("Ogre", "D5", 0), ("Ranger", "E4", 0)],
         turn=2,
@@ -349,7 +364,7 @@ def test_wolff_12_example_1_options_and_carry_through_the_battle() -> None:
 def test_13_0_only_the_phasing_player_rangestrikes() -> None:
     """13.0: rangestrikes belong to the player whose maneuver preceded the strike phase."""
     state = battle_position(
-        1,
+        20,
         [("Ranger", "A1", 0), ("Ogre", "D3", 0)],
         [("Centaur", "D4", 0), ("Gargoyle", "C4", 0)],
         turn=2,
@@ -363,7 +378,7 @@ def test_13_0_only_the_phasing_player_rangestrikes() -> None:
 def test_wolff_13_5_a_rangestrike_at_a_lord_is_refused_without_using_it() -> None:
     """Wolff 13.5: only warlocks may rangestrike lords; the attempt is refused and the rangestrike kept."""
     state = battle_position(
-        1,
+        20,
         [("Ranger", "A1", 0), ("Titan", "F1", 0)],
         [("Angel", "C3", 0), ("Centaur", "D5", 0)],
         turn=2,
@@ -382,7 +397,7 @@ def test_wolff_13_5_a_rangestrike_at_a_lord_is_refused_without_using_it() -> Non
 def test_10_5_time_loss_after_the_seventh_turn_scores_nothing() -> None:
     """10.5 and Wolff 10.5: after turn 7 the attacker is eliminated and the defender scores nothing."""
     state = battle_position(
-        1, [("Ogre", "A1", 0)], [("Centaur", "F4", 0)], turn=7, phasing="attacker", step="strike"
+        20, [("Ogre", "A1", 0)], [("Centaur", "F4", 0)], turn=7, phasing="attacker", step="strike"
     )
     state = run(state, cmd.Done(player=ANN))
     state = run(state, cmd.Proceed(player=BOB))
@@ -397,7 +412,7 @@ def test_10_5_time_loss_after_the_seventh_turn_scores_nothing() -> None:
 def test_wolff_9_4_10_5_conceding_preempts_the_time_loss() -> None:
     """Wolff 9.4/10.5 and 2.5.6.4.2.8.1: conceding just as the time loss comes means there is no time loss."""
     state = battle_position(
-        1, [("Ogre", "A1", 0)], [("Centaur", "F4", 0)], turn=7, phasing="attacker", step="strike"
+        20, [("Ogre", "A1", 0)], [("Centaur", "F4", 0)], turn=7, phasing="attacker", step="strike"
     )
     state = run(
         run(run(state, cmd.Done(player=ANN)), cmd.Proceed(player=BOB)), cmd.Done(player=BOB)
@@ -410,7 +425,7 @@ def test_wolff_9_4_10_5_conceding_preempts_the_time_loss() -> None:
 def test_wolff_16_0_a_slain_titan_ends_the_battle_and_survivors_score_half() -> None:
     """Wolff 16.0, 19.3/19.4: a slain Titan ends the battle; his surviving characters give half points."""
     state = battle_position(
-        1,
+        20,
         [("Colossus", "D3", 0)],
         [("Titan", "D4", 5), ("Centaur", "F4", 0), ("Centaur", "E5", 0)],
         turn=2,
@@ -436,7 +451,7 @@ def test_wolff_16_0_a_slain_titan_ends_the_battle_and_survivors_score_half() -> 
 def test_2_5_6_6_survivors_are_healed_after_the_battle() -> None:
     """2.5.6.6: damage does not outlast the engagement."""
     state = battle_position(
-        1, [("Troll", "D3", 5)], [("Centaur", "D4", 0)], turn=2, phasing="attacker", step="strike"
+        20, [("Troll", "D3", 5)], [("Centaur", "D4", 0)], turn=2, phasing="attacker", step="strike"
     )
     state = run(state, cmd.Strike(player=ANN, striker="D3", target="D4"), [6] * 8)
     state = run(state, cmd.Done(player=ANN))
@@ -454,7 +469,7 @@ def test_2_5_6_6_survivors_are_healed_after_the_battle() -> None:
 def _first_blood_then_attacker_maneuver() -> GameState:
     """Ann's ogre slays an entered centaur in turn 2; her next maneuver is turn 3."""
     state = battle_position(
-        1,
+        20,
         [("Ogre", "D3", 0)],
         [("Centaur", "D4", 2), ("Centaur", "F4", 0)],
         turn=2,
@@ -511,7 +526,7 @@ def test_15_3_the_summons_lapses_after_that_maneuver() -> None:
 
 def _defender_fourth_maneuver() -> GameState:
     return battle_position(
-        1,
+        20,
         [("Ogre", "A1", 0)],
         [("Centaur", "F4", 0), ("Centaur", "E5", 0)],
         turn=4,
@@ -546,7 +561,7 @@ def test_wolff_14_1_a_reinforcement_that_does_not_enter_returns_to_the_caretaker
 def test_14_0_no_reinforcement_before_the_fourth_maneuver() -> None:
     """14.0: reinforcements come only at the defender's fourth maneuver."""
     state = battle_position(
-        1, [("Ogre", "A1", 0)], [("Centaur", "F4", 0), ("Centaur", "E5", 0)], turn=3
+        20, [("Ogre", "A1", 0)], [("Centaur", "F4", 0), ("Centaur", "E5", 0)], turn=3
     )
     with pytest.raises(RuleError) as error:
         run(state, cmd.Reinforce(player=BOB, creature="Lion"))
@@ -556,7 +571,7 @@ def test_14_0_no_reinforcement_before_the_fourth_maneuver() -> None:
 def test_wolff_14_2_a_defender_who_wins_the_battle_may_reinforce_afterwards() -> None:
     """2.5.6.5 and Wolff 14.0/14.2: after the attacker's first maneuver the defender earned his reinforcement."""
     state = battle_position(
-        1,
+        20,
         [("Ogre", "D3", 5)],
         [("Centaur", "D4", 0), ("Centaur", "F4", 0)],
         turn=2,
@@ -577,7 +592,7 @@ def test_wolff_14_2_a_defender_who_wins_the_battle_may_reinforce_afterwards() ->
 def test_wolff_13_4_rangestrikes_are_optional() -> None:
     """Wolff 13.4: unlike strikes, rangestrikes may be left unused."""
     state = battle_position(
-        1, [("Ranger", "A1", 0)], [("Centaur", "C2", 0)], turn=2, phasing="attacker", step="strike"
+        20, [("Ranger", "A1", 0)], [("Centaur", "C2", 0)], turn=2, phasing="attacker", step="strike"
     )
     assert any(isinstance(c, cmd.Rangestrike) for c in legal_commands(state))
     state = run(state, cmd.Done(player=ANN))
@@ -586,7 +601,7 @@ def test_wolff_13_4_rangestrikes_are_optional() -> None:
 
 def test_wolff_10_1_a_titan_left_off_ends_the_battle_after_the_strike_phase() -> None:
     """Wolff 10.1/16.0: refusing to enter the Titan slays it; the battle ends after that strike phase."""
-    state = fresh(1, ["Ogre"], ["Titan", "Centaur"])
+    state = fresh(20, ["Ogre"], ["Titan", "Centaur"])
     state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
     state = run(state, cmd.Maneuver(player=BOB, creature="Centaur", to_hex="E5"))
     state = run(state, cmd.Done(player=BOB))
@@ -602,7 +617,7 @@ def test_wolff_10_1_a_titan_left_off_ends_the_battle_after_the_strike_phase() ->
 
 def test_wolff_10_1_entering_nothing_is_not_a_concession() -> None:
     """Wolff 10.1: leaving every character off is not conceding; the battle runs to the end of that strike phase."""
-    state = fresh(1, ["Ogre"], ["Centaur", "Gargoyle"])
+    state = fresh(20, ["Ogre"], ["Centaur", "Gargoyle"])
     state = run(run(state, cmd.Proceed(player=ANN)), cmd.Proceed(player=BOB))
     state, events = run_events(state, cmd.Done(player=BOB))
     assert not any(isinstance(e, ev.BattleEnded) for e in events)

@@ -15,6 +15,8 @@ import pytest
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules.battle_maneuver import destinations
+from moderator.rules.codec import decode, encode
+from moderator.rules.errors import RuleError
 from moderator.rules.positions import position_event
 from moderator.rules.variant import load_variant
 from tests.rules.conftest import Game, build_position
@@ -99,3 +101,61 @@ def test_badlands_nobody_enters_a_lake(land: int, lakes: set[str]) -> None:
     for fighter in battle.fighters:
         reachable = destinations(battle, fighter)
         assert reachable and not lakes & reachable, fighter.creature
+
+
+def _battle_at_2000(variant: str, **battle: object) -> dict[str, object]:
+    """A battle in progress at Tundra 2000 (Badlands: Tundra, or TundraAlt on 1-3)."""
+    data = build_position(
+        [
+            ("Rd01", 2000, "Troll", True),
+            ("Rd03", 600, "Titan"),
+            ("Bu01", 2000, "Lion"),
+            ("Bu02", 300, "Titan"),
+        ],
+        variant=variant,
+        phase="engage",
+        roll=1,
+    )
+    data["battle"] = {
+        "land": 2000,
+        "attacker": "Rd01",
+        "defender": "Bu01",
+        "turn": 2,
+        "characters": [
+            {"legion": "Rd01", "type": "Troll", "hex": "D1"},
+            {"legion": "Bu01", "type": "Lion", "hex": "D6"},
+        ],
+        **battle,
+    }
+    return data
+
+
+def test_badlands_a_position_names_the_battleland_the_defenders_die_chose() -> None:
+    """Original Badlands: the defender's die (1-3) may have put a battle on the alternate,
+    so a position of that battle in progress names it, and the battle goes on there; a
+    file that names none keeps the land's own battleland, as before."""
+    event = position_event(_battle_at_2000("badlands", battleland="TundraAlt"))
+    assert event.battleland == "TundraAlt"
+    state = Game([event]).state
+    assert state.battle is not None and state.battle.terrain == "TundraAlt"
+    assert decode(encode(event)) == event
+    plain = Game([position_event(_battle_at_2000("badlands"))]).state
+    assert plain.battle is not None and plain.battle.terrain == "Tundra"
+
+
+@pytest.mark.parametrize(
+    ("variant", "named", "choices"),
+    [
+        ("badlands", "BrushAlt", "Tundra or TundraAlt"),
+        ("badlands-fixed", "TundraAlt", "Tundra"),  # nothing is rolled: the placed one only
+        ("standard", "TundraAlt", "Tundra"),
+    ],
+)
+def test_badlands_a_position_may_not_name_a_battleland_the_land_is_not_fought_on(
+    variant: str, named: str, choices: str
+) -> None:
+    """A battle is fought only where the variant can put it: the land's placed battleland,
+    or with the defender's roll its terrain's own and its alternate; the refusal names them."""
+    with pytest.raises(RuleError) as info:
+        position_event(_battle_at_2000(variant, battleland=named))
+    assert f"land 2000 is fought on {choices}, not {named!r}" in str(info.value)
