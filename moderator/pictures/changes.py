@@ -1,5 +1,6 @@
 """
-The lands where something happened, for outlining on the masterboard.
+The lands where something happened or changed, for outlining on the masterboard, and
+whether a report's board differs from the one before it (``board_changes``).
 
 A report covers the events since the player's last one; the picture outlines the lands
 those events touched, so he sees at a glance where to look.  Only events he may see
@@ -67,3 +68,36 @@ def _lands_of(event: ev.Event, where: Mapping[str, int], fighting: int | None) -
     if isinstance(event, _BATTLE_EVENTS) and fighting is not None:
         lands.add(fighting)
     return lands
+
+
+def board_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[bool, frozenset[int]]:
+    """
+    (whether the masterboard drawn from the public view ``after`` differs from the one
+    drawn from ``before``, the lands whose markers differ).  What the board shows is
+    compared, not what happened: the markers and heights in each land, and each player's
+    colour, score and elimination.  A battle fought without a death yet, a proposal or a
+    reveal leave it as it was, so a report then need not carry it again; a land a legion
+    left and the one it entered both differ.
+    """
+    lands_before, lands_after = _markers_by_land(before), _markers_by_land(after)
+    lands = frozenset(
+        land
+        for land in lands_before.keys() | lands_after.keys()
+        if lands_before.get(land) != lands_after.get(land)
+    )
+    return bool(lands) or _scores(before) != _scores(after), lands
+
+
+def _markers_by_land(view: Mapping[str, Any]) -> dict[int, list[tuple[str, str, int]]]:
+    by_land: dict[int, list[tuple[str, str, int]]] = {}
+    for legion in view["legions"]:
+        if legion.get("land") is not None:
+            shown = (str(legion["marker"]), str(legion["owner"]), int(legion["height"]))
+            by_land.setdefault(int(legion["land"]), []).append(shown)
+    return {land: sorted(shown) for land, shown in by_land.items()}
+
+
+def _scores(view: Mapping[str, Any]) -> list[tuple[str, Any, Any, Any]]:
+    return [(p["name"], p.get("color"), p.get("score"), p.get("eliminated")) for p in view["players"]]

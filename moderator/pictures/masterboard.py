@@ -4,8 +4,8 @@ The masterboard as one player may see it, as SVG text.
 The input is a ``reporting.views.player_view`` dict, so the picture can show nothing the
 text report would not: legions appear as their markers and heights (their contents are
 never drawn, known or not), and the players' colours and scores come from the same view.
-``changed`` names the lands where something happened since the viewer's last report
-(``changes.changed_lands`` works them out from the events he may see); they are
+``changed`` names the lands that changed since the board the viewer was last shown
+(``changes.board_changes`` in a report, ``changes.changed_lands`` for the command line); they are
 outlined.
 
 Each land is drawn as the hexagon of ``layout``, filled with its terrain's colour, with
@@ -121,7 +121,7 @@ def _markers(
 
 
 def _outline(grid: Grid, cell: Cell) -> str:
-    """The mark of a land where something happened since the viewer's last report."""
+    """The mark of a land that changed since the board the viewer was last shown."""
     pts = grid.outline(cell)
     cx, cy = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
     inset = [(cx + 0.985 * (x - cx), cy + 0.985 * (y - cy)) for x, y in pts]
@@ -226,7 +226,7 @@ def masterboard_layers(
     legend_y = footer_top + players_h + 14
     legend = "Boxes: legion marker and height, in its owner's colour."
     if outlined:
-        legend += " Outlined: lands where something happened since your last report."
+        legend += " Outlined: lands changed since your last board."
     body.append(svg.text(MARGIN, legend_y, legend, 10, anchor="start"))
     board += signs.key(MARGIN, legend_y + SIGN_KEY_LINE)
     height = legend_y + SIGN_KEY_LINE + MARGIN
@@ -245,7 +245,7 @@ def masterboard_svg(
 ) -> str:
     """
     The masterboard as ``viewer`` sees it in ``view`` (a ``player_view`` dict), as SVG.
-    ``changed``: lands to outline (something happened there since his last report).
+    ``changed``: lands to outline (they changed since his last board).
     """
     board, marks = masterboard_layers(view, viewer, game=game, changed=changed)
     return svg.merge(board, marks)

@@ -5,22 +5,29 @@ resvg (through ``resvg_py``) renders the SVG: it is a complete, self-contained r
 shipped as a binary wheel, so nothing needs a system library such as Cairo.  It is told
 to skip the system's fonts and use only the DejaVu Sans files shipped in ``fonts/``:
 the pictures name that family, and a machine without it would otherwise render every
-label as nothing, silently.  Pillow then quantises the RGBA result to a palette of at
-most ``colours`` entries; the pictures use a few flat colours, so nothing visible is
-lost.  32 colours, measured on the six-player masterboard at 800 px (load 15, so the
-times are relative): 96 colours 72.8 KB, 48 58.6 KB, 32 55.1 KB and the quickest, 24
-54.4 KB, 16 58.6 KB (the edges' shades then cost more than they save).  ``optimize``
-or zlib level 9 take 4-5 times as long for 7% less, and a board names its viewer, so
-each report's board is still drawn for him: the fast octree quantiser and zlib's default
-level are kept.
+label as nothing, silently.
+
+What makes a board's PNG big is not its colours but its edges: every antialiased pixel
+between two flat fills is a shade deflate has to spell out.  So the shapes are drawn
+with crisp edges (resvg's ``crisp_edges``: a hexagon's side is a clean step of the
+fill's own colour) while text keeps its antialiasing, which an 8-pixel terrain name
+needs to stay legible.  The palette is then the picture's own: every colour the SVG
+names that appears in it, kept exact (an adaptive quantiser merged Hills and Marsh
+into one brown at 24 colours), and the commonest other shades (text edges) up to
+``colours``; every other pixel goes to its nearest entry, without dithering, and zlib
+compresses at its best level.  Measured on the six-player masterboard at 800 px
+(benchmarks/bench_pictures.py): 55.1 KB before (antialiased shapes, 32 adaptive
+colours, zlib's default level), 43 KB after; the Tower battle 32.1 KB, 25 KB.
 """
 
 from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Sequence
 from importlib.resources import as_file, files
+from typing import Final, cast
 
 import resvg_py
 from PIL import Image
@@ -28,7 +35,12 @@ from PIL import Image
 from moderator.pictures.svg import FONT, PAPER
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
-DEFAULT_COLOURS = 32
+DEFAULT_COLOURS = 24
+#: How resvg draws shapes (text keeps its antialiasing: see the module's docstring).
+SHAPES: Final = "crisp_edges"
+#: zlib's best: the worker draws each distinct picture once (``pictures.cache``).
+COMPRESS_LEVEL = 9
+_NAMED = re.compile(r"#[0-9a-fA-F]{6}\b")
 
 
 @functools.cache
@@ -63,6 +75,7 @@ def render_rgba(
         font_files=list(font_paths()),
         font_family=FONT,
         sans_serif_family=FONT,
+        shape_rendering=SHAPES,
     )
     image = Image.open(io.BytesIO(bytes(png)))
     image.load()
@@ -71,7 +84,7 @@ def render_rgba(
 
 def svg_to_png(svg_text: str, width: int | None = None, colours: int = DEFAULT_COLOURS) -> bytes:
     """The SVG as a palette PNG of at most ``colours`` colours."""
-    return _palette_png(render_rgba(svg_text, width), colours)
+    return _palette_png(render_rgba(svg_text, width), named_colours([svg_text]), colours)
 
 
 def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> bytes:
@@ -83,7 +96,7 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
     canvas = _bottom(layers[0]).copy()
     for layer in layers[1:]:
         canvas.alpha_composite(render_rgba(layer, canvas.width, clear=True))
-    return _palette_png(canvas, colours)
+    return _palette_png(canvas, named_colours(layers), colours)
 
 
 @functools.lru_cache(maxsize=8)
@@ -91,11 +104,34 @@ def _bottom(svg_text: str) -> Image.Image:
     return render_rgba(svg_text).convert("RGBA")
 
 
-def _palette_png(image: Image.Image, colours: int = DEFAULT_COLOURS) -> bytes:
+def named_colours(documents: Sequence[str]) -> frozenset[tuple[int, int, int]]:
+    """The colours the SVG ``documents`` name (``#rrggbb``), and the paper's."""
+    found = {PAPER.lower(), *(c.lower() for text in documents for c in _NAMED.findall(text))}
+    return frozenset((int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)) for c in found)
+
+
+def palette(
+    image: Image.Image, named: frozenset[tuple[int, int, int]], colours: int
+) -> list[tuple[int, int, int]]:
+    """
+    At most ``colours`` entries for ``image`` (RGB): the ``named`` colours it shows,
+    commonest first, then its commonest other shades.  None of a picture's own flat
+    colours is ever merged with another while there is room for them all.
+    """
+    counts = cast(list[tuple[int, tuple[int, int, int]]], image.getcolors(image.width * image.height) or [])
+    ranked = [colour for _, colour in sorted(counts, key=lambda nc: (-nc[0], nc[1]))]
+    own = [c for c in ranked if c in named]
+    return (own + [c for c in ranked if c not in named])[:colours]
+
+
+def _palette_png(
+    image: Image.Image, named: frozenset[tuple[int, int, int]], colours: int = DEFAULT_COLOURS
+) -> bytes:
     rgb = image.convert("RGB")
-    paletted = rgb.quantize(
-        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+    entries = palette(rgb, named, colours)
+    target = Image.new("P", (1, 1))
+    target.putpalette([value for colour in entries for value in colour])
+    paletted = rgb.quantize(palette=target, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    paletted.save(out, format="PNG")
+    paletted.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()

@@ -122,10 +122,13 @@ def report_pictures(
 ) -> tuple[Picture, ...]:
     """
     The pictures of a report from the public ``view``: the masterboard, with ``changed``
-    lands outlined, and while a battle is fought the battleland too.
+    lands outlined, and while a battle is fought the battleland too.  The board names
+    no viewer (no "(you)", no "you to act"): the report's text says who he is, and the
+    players shown the same board at once then share one PNG (``pictures.cache`` keys on
+    the picture's content).
     """
     kept = picture_view(view)
-    board = Picture(MASTERBOARD, game, viewer, kept, tuple(sorted(set(changed))))
+    board = Picture(MASTERBOARD, game, None, kept, tuple(sorted(set(changed))))
     if kept["battle"] is None:
         return (board,)
     return board, Picture(BATTLE, game, viewer, kept)

@@ -81,3 +81,17 @@ def test_the_worker_draws_a_report_picture_sent_twice_once() -> None:
     again = picture_worker.draw_here(json.dumps(spec, indent=1))  # the same picture, spaced
     assert first == again and first.startswith(b"\x89PNG")
     assert picture_worker.DRAWN.misses - misses <= 1  # drawn now, or earlier in this process
+
+
+def test_players_shown_the_same_board_at_once_share_one_png() -> None:
+    """The board of a report names no viewer ("(you)", "you to act" are in the text), so
+    the boards of one round of reports are one picture, drawn once for all of them."""
+    view = board_view(None)
+    specs = [
+        json.dumps(report_pictures(view, name, "g1", [41])[0].to_json())
+        for name in ("Ann", "Bob", "Cy")
+    ]
+    assert len(set(specs)) == 1
+    misses = picture_worker.DRAWN.misses
+    pngs = {picture_worker.draw_here(spec) for spec in specs}
+    assert len(pngs) == 1 and picture_worker.DRAWN.misses - misses <= 1

@@ -1,8 +1,14 @@
-"""Which lands the masterboard outlines: those touched by the events the viewer may see."""
+"""
+Which lands the masterboard outlines (those touched by the events the viewer may see),
+and whether a report's board differs from the one its reader was last shown.
+"""
 
 from __future__ import annotations
 
-from moderator.pictures.changes import changed_lands
+import copy
+from typing import Any
+
+from moderator.pictures.changes import board_changes, changed_lands
 from moderator.reporting.views import player_view
 from moderator.rules import events as ev
 from moderator.usecases.games.robot_games import play_robot_game
@@ -55,3 +61,36 @@ def test_battle_steps_mark_the_engaged_land() -> None:
         ev.EngagementEnded(land=41),
     ]
     assert changed_lands(earlier, "Cy", view) == {41}
+
+
+def _moved(view: dict[str, Any], marker: str, **changes: Any) -> dict[str, Any]:
+    legions = [{**lg, **changes} if lg["marker"] == marker else lg for lg in view["legions"]]
+    return {**view, "legions": legions}
+
+
+def test_the_board_differs_only_where_a_marker_or_a_height_differs() -> None:
+    view = board_view(None)
+    assert board_changes(view, copy.deepcopy(view)) == (False, frozenset())
+    assert board_changes(view, _moved(view, "Gd05", land=40)) == (True, frozenset({40, 41}))
+    assert board_changes(view, _moved(view, "Gd05", height=4)) == (True, frozenset({41}))
+    gone = {**view, "legions": [lg for lg in view["legions"] if lg["marker"] != "Gd05"]}
+    assert board_changes(view, gone) == (True, frozenset({41}))
+
+
+def test_what_the_board_does_not_show_leaves_it_unchanged() -> None:
+    """Contents, the phase, the player to act and a battle's steps are not drawn on the
+    masterboard: a report they alone call for need not carry it."""
+    view = board_view(None)
+    later = {
+        **_moved(view, "Gd05", contents=["Titan"], moved=True),
+        "phase": "muster",
+        "to_act": "Bob",
+        "battle": None,
+    }
+    assert board_changes(view, later) == (False, frozenset())
+
+
+def test_a_score_changes_the_board_without_outlining_a_land() -> None:
+    view = board_view(None)
+    players = [{**p, "score": p["score"] + 10} if p["name"] == "Bob" else p for p in view["players"]]
+    assert board_changes(view, {**view, "players": players}) == (True, frozenset())

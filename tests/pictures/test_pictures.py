@@ -127,7 +127,7 @@ def test_changed_lands_are_outlined_and_only_they() -> None:
     assert outline not in masterboard_svg(view, "Bob")
     picture = masterboard_svg(view, "Bob", changed=[10, 200, 9999])  # 9999: no such land
     assert picture.count(outline) == 2
-    assert "Outlined: lands where something happened" in picture
+    assert "Outlined: lands changed since your last board" in picture
 
 
 def test_a_withdrawn_player_is_struck_through() -> None:

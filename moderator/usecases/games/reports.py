@@ -20,7 +20,7 @@ from moderator.letters.moments import deadline_whose
 from moderator.letters.texts import Texts
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import read as read_standing
-from moderator.pictures.changes import changed_lands
+from moderator.pictures.changes import board_changes
 from moderator.pictures.spec import BATTLE, Picture, report_pictures
 from moderator.reporting.audit_notes import audit_notes
 from moderator.reporting.knowledge import KnownLegion, legion_line
@@ -117,7 +117,10 @@ def report(
     else:
         lines = [_legion_line(lg, names, state.variant) for lg in others if lg["contents"] is not None]
     everyone = player_view(state, None)
-    changed = changed_lands([event for event, _ in timeline], viewer, everyone)
+    # The board he was last shown is the board as it stood at his last report: every
+    # report after a change carries it (``chosen_pictures``).
+    shown = player_view(timeline[0][1], None) if timeline else everyone
+    board_changed, changed = board_changes(shown, everyone)
     sealed, opened = audit_notes(
         timeline, viewer, ref.game, record.dice.seed if record.dice.bound else None
     )
@@ -152,7 +155,7 @@ def report(
             report_pictures(everyone, viewer, ref.game, changed),
             record.pictures.get(viewer, pictures_choice.DEFAULT),
             first=since == 0 or resend,
-            board_changed=bool(changed),
+            board_changed=board_changed,
             acting=your_move,
         ),
     )
