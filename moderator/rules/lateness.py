@@ -14,9 +14,12 @@ A game (or a tournament, for its games) chooses one when its time limits are set
   moves he made.  Split-offs that still share a land and could part (4.3: one of them
   must move) have one of them drawn and moved the same way, so that the movement may end.  If he had not yet rolled, the moderator rolls for him first.  In a
   battle, his maneuver phase ends as it stands, so characters not yet on the battleland
-  at the end of his first maneuver phase are eliminated (10.1).  21.2 speaks of nothing
-  else, so every other decision (an engagement, a strike, a muster) and the first
-  turn's initial split fall back to Wolff 20.4.
+  at the end of his first maneuver phase are eliminated (10.1); an angel summoned in
+  it and not entered goes back to its legion (Wolff 15.1: it was never summoned).
+  21.2 speaks of nothing else, so every other decision (an engagement, a strike, a
+  muster) falls back to Wolff 20.4, and so does the first turn's initial split: 21.2
+  times the movement phase, the split comes before it (1982 6.1, and 5.2 has the two
+  first legions formed before play), and the text gives no random split to make.
 
 Pure: the dice are the shell's, as for every other roll.
 """
