@@ -22,6 +22,7 @@ from moderator.rules import events as ev
 from moderator.rules.codec import encode
 from moderator.rules.evolve import replay
 from moderator.rules.state import GameState
+from moderator.rules.variant import check_digest, own_variant
 
 #: The bundle's ``format``: bumped when a reader of the old one would misread the new.
 FORMAT = "titan-audit-2"
@@ -83,12 +84,28 @@ def make_bundle(
         "reader": reader,
         "players": [p.name for p in state.players],
         "variant": state.variant_name,
+        **_own_variant(state),
         "seed": f"{seed:064x}",
         "seed_sha256": seed_hash(seed),
         "events": records,
         "salts": salts,
         "final": final_summary(state),
     }
+
+
+def _own_variant(state: GameState) -> dict[str, Any]:
+    """
+    A group's own variant goes with its game: its data (every file's tables, its base's
+    too) and their digest, so that a player can replay the game without the operator's
+    files (docs/audit.md).  A shipped variant is named only: every copy of the
+    moderator has it.
+    """
+    if not state.variant_digest:
+        return {}
+    check_digest(state.variant_name, state.variant_digest)  # the files changed: refused
+    own = own_variant(state.variant_name)
+    assert own is not None  # check_digest found its digest
+    return {"variant_digest": own.digest, "variant_data": dict(own.data)}
 
 
 def _sees(event: ev.Event, reader: str | None) -> bool:

@@ -34,6 +34,7 @@ from moderator.audit.verify_checks import (
     check_move,
     check_towers,
     differs,
+    install_bundle_variant,
     named,
 )
 from moderator.rules import events as ev
@@ -131,6 +132,7 @@ class _Checker:
             self.reader = bundle.get("reader")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Discrepancy(0, f"this is not an audit bundle ({FORMAT}): {exc!r}") from exc
+        install_bundle_variant(bundle)  # a group's own variant travels in the bundle
         self.state = GameState()
         self.pending: list[tuple[int, int]] = []  # (event, die) not yet bound to a mail
         self.commitments: dict[int, tuple[str, str]] = {}

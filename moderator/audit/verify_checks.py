@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from moderator.rules import events as ev
 from moderator.rules.battle import battleland_for
@@ -17,6 +19,12 @@ from moderator.rules.movement import legion_moves
 from moderator.rules.setup import towers_won
 from moderator.rules.state import GameState
 from moderator.rules.turn import drawn_side
+from moderator.rules.variant import (
+    VariantDataError,
+    install_own_variant,
+    own_variant_from_data,
+    shipped_variants,
+)
 
 #: The longest value a discrepancy quotes.
 _QUOTE = 120
@@ -92,3 +100,31 @@ def check_battleland(seq: int, state: GameState, event: ev.BattleStarted) -> Non
         raise Discrepancy(seq, f"no die chooses the battleland of {event.land}, the log has one")
     if want != event.terrain:
         raise Discrepancy(seq, f"the battle of {event.land} is fought on {want}, not {event.terrain}")
+
+
+def install_bundle_variant(bundle: Mapping[str, Any]) -> str | None:
+    """
+    A group's own variant travels in its game's bundle (``variant_data``): check that
+    the data hold together and hash to the bundle's ``variant_digest``, and install them
+    under the variant's name for the replay, so that a player needs none of the
+    operator's files.  The game's setup event records the same digest, which the replay
+    then holds it to.  None when the bundle names a shipped variant only.
+    """
+    data = bundle.get("variant_data")
+    if data is None:
+        return None
+    name = str(bundle.get("variant", ""))
+    if not isinstance(data, Mapping):
+        raise Discrepancy(0, "the bundle's variant_data is not a table of the variant's files")
+    try:
+        own = own_variant_from_data(data, name)
+    except VariantDataError as exc:
+        raise Discrepancy(0, f"the bundle's variant data do not make a variant: {exc}") from None
+    if own.variant.name != name:
+        raise Discrepancy(0, f"the bundle's variant data are of {own.variant.name!r}, not {name!r}")
+    if own.digest != bundle.get("variant_digest"):
+        raise Discrepancy(0, "the bundle's variant data do not hash to its variant_digest")
+    if name in shipped_variants():
+        raise Discrepancy(0, f"the bundle carries data for {name!r}, a shipped variant's name")
+    install_own_variant(own)
+    return own.digest

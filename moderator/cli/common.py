@@ -50,15 +50,30 @@ VariantOption = Annotated[
     str,
     typer.Option(
         "--variant",
-        help=f"The game's variant: {', '.join(shipped_variants())} (docs/variants.md).",
+        help=f"The game's variant: {', '.join(shipped_variants())}, or your group's own "
+        "under $TITAN_VARIANTS_DIRECTORY or [variants] directory ('variant list'; docs/variants.md).",
     ),
 ]
 
 
-def checked_variant(name: str) -> str:
-    """``name`` if it is a shipped variant, else the error naming those there are."""
-    if name not in shipped_variants():
-        raise _fail(f"error: there is no variant {name!r}; variants: {', '.join(shipped_variants())}")
+def own_variants(config: Any = None) -> tuple[str, ...]:
+    """Install the groups' own variants (``config``'s directory, else the environment's)."""
+    from moderator.runtime.config import ConfigError
+    from moderator.runtime.variants import install_configured
+
+    try:
+        return install_configured(config)
+    except ConfigError as exc:
+        raise _fail(f"configuration: {exc}") from None
+
+
+def checked_variant(name: str, config: Any = None) -> str:
+    """``name`` if it is a shipped or an installed own variant, else the error naming those there are."""
+    from moderator.rules.variant import offered_variants
+
+    own_variants(config)
+    if name not in offered_variants():
+        raise _fail(f"error: there is no variant {name!r}; variants: {', '.join(offered_variants())}")
     return name
 
 
@@ -79,6 +94,7 @@ def _app(db: str | None, *, create: bool = True, config: Any = None) -> Iterator
     from sqlalchemy.exc import SQLAlchemyError
 
     from moderator.ports.errors import StoreError
+    from moderator.rules.variant import UnknownVariantError
     from moderator.runtime.bootstrap import bootstrap, database_config
     from moderator.runtime.database import described
     from moderator.store.config import database_url
@@ -90,7 +106,10 @@ def _app(db: str | None, *, create: bool = True, config: Any = None) -> Iterator
         settings = dataclasses.replace(
             settings, database=dataclasses.replace(settings.database, url=url)
         )
-    app = bootstrap(settings, create=create)
+    try:
+        app = bootstrap(settings, create=create)
+    except ValueError as exc:  # ConfigError: an own variant's data are wrong
+        raise _fail(f"configuration: {exc}") from None
     try:
         _ = app.store
     except SQLAlchemyError as exc:
@@ -99,7 +118,8 @@ def _app(db: str | None, *, create: bool = True, config: Any = None) -> Iterator
         raise _fail(f"error: {exc}") from None
     try:
         yield app
-    except (StoreError, GameError) as exc:
+    except (StoreError, GameError, UnknownVariantError) as exc:
+        # UnknownVariantError: a game of an own variant not installed, or changed since
         raise _fail(f"error: {exc}") from None
     except SQLAlchemyError as exc:
         raise _fail(f"error: the database failed: {described(exc)}") from None

@@ -60,7 +60,8 @@ def local_new(
         str,
         typer.Option(
             "--variant",
-            help=f"The game's variant: {', '.join(shipped_variants())} (docs/variants.md); "
+            help=f"The game's variant: {', '.join(shipped_variants())}, or your group's own "
+            "under $TITAN_VARIANTS_DIRECTORY ('variant list'; docs/variants.md); "
             "a position file names its own.",
         ),
     ] = STANDARD,

@@ -213,7 +213,6 @@ def game_new(
     from moderator.schedule.timing import TimeLimits
     from moderator.usecases.games.starting import StartError
 
-    checked_variant(variant)
     if no_time_limits and (limit or reminders):
         raise _fail("error: --no-time-limits with --limit or --reminders")
     if seed is not None and not insecure_test_seed:
@@ -231,6 +230,7 @@ def game_new(
     except ValueError as exc:
         raise _fail(f"error: {exc}") from None
     settings = _config(config)
+    checked_variant(variant, settings)
     with _store(db or settings.database.url, create=False) as store:
         try:
             state = start_game(

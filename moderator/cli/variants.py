@@ -1,4 +1,4 @@
-"""``variant list`` and ``variant check``: the shipped variants, and a group's own checked."""
+"""``variant list`` and ``variant check``: the shipped variants and a group's own, and a directory checked."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from typing import Annotated
 
 import typer
 
-from moderator.cli.common import _fail
+from moderator.cli.common import ConfigOption, _config, _fail, own_variants
 from moderator.rules.variant import (
     VariantDataError,
     load_variant,
     load_variant_from,
+    own_variant,
     shipped_variants,
 )
 
@@ -25,10 +26,17 @@ def _describe(name: str) -> str:
 
 
 @app.command("list")
-def variant_list() -> None:
-    """The shipped variants: the names games use, their titles, sources and options."""
+def variant_list(config: ConfigOption = None) -> None:
+    """
+    The variants games may use: the shipped ones, then your group's own (from
+    [variants] directory or $TITAN_VARIANTS_DIRECTORY), with titles, sources and options.
+    """
     for name in shipped_variants():
         typer.echo(_describe(name))
+    for name in own_variants(_config(config) if config is not None else None):
+        own = own_variant(name)
+        assert own is not None
+        typer.echo(f"{_describe(name)}; own variant in {own.directory}, digest {own.digest[:16]}")
 
 
 @app.command("check")

@@ -28,6 +28,8 @@ class GameCreated(Event):
     players: tuple[str, ...]
     scripted_dice: bool = False
     variant: str
+    #: A group's own variant: the digest of its data (``rules.variant``); "" when shipped.
+    variant_digest: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,6 +85,8 @@ class PositionLoaded(Event):
     entries: tuple[tuple[int, str], ...] = ()
     # (land, side): the side each pending engagement's attacker enters from (engage phase)
     variant: str
+    #: A group's own variant: the digest of its data (``rules.variant``); "" when shipped.
+    variant_digest: str = ""
 
 
 # -- the turn (2.1-2.4, 2.6-2.7) ----------------------------------------------

@@ -15,7 +15,14 @@ from typing import Any
 from moderator.rules import events as ev
 from moderator.rules.errors import RuleError
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import SIDES, STANDARD, UnknownVariantError, Variant, load_variant
+from moderator.rules.variant import (
+    SIDES,
+    STANDARD,
+    UnknownVariantError,
+    Variant,
+    load_variant,
+    variant_digest,
+)
 
 _PHASES = {"split": Step.SPLIT, "move": Step.MOVE, "engage": Step.ENGAGE, "muster": Step.MUSTER}
 
@@ -114,6 +121,7 @@ def position_event(data: Mapping[str, Any], *, scripted_dice: bool = False) -> e
         scripted_dice=scripted_dice,
         entries=entries,
         variant=variant.name,
+        variant_digest=variant_digest(variant.name),
     )
 
 

@@ -11,7 +11,7 @@ from moderator.rules.commands import ChooseColour
 from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.state import GameState, Step
-from moderator.rules.variant import STANDARD, UnknownVariantError, load_variant
+from moderator.rules.variant import STANDARD, UnknownVariantError, load_variant, variant_digest
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -36,7 +36,12 @@ def start_game(
         load_variant(variant)  # refused here, before a game exists to misplay
     except UnknownVariantError as error:
         raise RuleError("E-VARIANT", str(error)) from None
-    created = ev.GameCreated(players=tuple(names), scripted_dice=scripted_dice, variant=variant)
+    created = ev.GameCreated(
+        players=tuple(names),
+        scripted_dice=scripted_dice,
+        variant=variant,
+        variant_digest=variant_digest(variant),
+    )
     out: list[ev.Event] = [created]
     assigned: dict[str, int] = {}
     while len(assigned) < len(names):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from moderator.rules.battlefield import Fighter
-from moderator.rules.variant import STANDARD, Battleland, Variant, load_variant
+from moderator.rules.variant import STANDARD, Battleland, Variant, check_digest, load_variant
 
 #: Who may see an event or know a legion's contents: ``None`` means everybody.
 Audience = frozenset[str] | None
@@ -230,10 +230,18 @@ class GameState:
     version: int = 0  # number of events folded so far: the step reference
     #: The variant the game is played in, as its setup named it (an old log: standard).
     variant_name: str = STANDARD
+    #: The digest of a group's own variant's data as the game began ("" for a shipped one).
+    variant_digest: str = ""
 
     @property
     def variant(self) -> Variant:
-        """The board, characters and mustering of this game (its rules read them here)."""
+        """
+        The board, characters and mustering of this game (its rules read them here); a
+        game of an own variant whose data changed since it began is refused
+        (``VariantChangedError``), as it would not replay as it was played.
+        """
+        if self.variant_digest:
+            check_digest(self.variant_name, self.variant_digest)
         return load_variant(self.variant_name)
 
     # -- lookups ---------------------------------------------------------

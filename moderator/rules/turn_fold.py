@@ -22,7 +22,7 @@ from moderator.rules.fold_common import (
     without,
 )
 from moderator.rules.state import GameState, Legion, Move, Player, Step
-from moderator.rules.variant import Variant, load_variant
+from moderator.rules.variant import Variant, check_digest, load_variant
 
 
 def _full_caretaker(variant: Variant) -> dict[str, int]:
@@ -56,9 +56,14 @@ def _start_turn(state: GameState, player: str, turn: int) -> GameState:
 @on(ev.GameCreated)
 def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     players = tuple(Player(name=n, tower=0) for n in e.players)
+    check_digest(e.variant, e.variant_digest)  # an own variant whose files changed: refused
     variant = load_variant(e.variant)
     return GameState(
-        players=players, caretaker=_full_caretaker(variant), step=Step.COLOUR, variant_name=e.variant
+        players=players,
+        caretaker=_full_caretaker(variant),
+        step=Step.COLOUR,
+        variant_name=e.variant,
+        variant_digest=e.variant_digest,
     )
 
 
@@ -107,6 +112,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
     players = tuple(
         replace(p, turns_played=e.turn - 1 + (1 if p.tower > active_tower else 0)) for p in players
     )
+    check_digest(e.variant, e.variant_digest)  # an own variant whose files changed: refused
     caretaker = _full_caretaker(load_variant(e.variant))
     legions: dict[str, Legion] = {}
     for marker, owner, land, contents, moved in e.legions:
@@ -131,6 +137,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
         roll=e.roll,
         moves=_entry_moves(legions, e.active, e.entries),
         variant_name=e.variant,
+        variant_digest=e.variant_digest,
     )
     if e.battle is not None:
         state = _battle_fold.battle_from_position(state, e.battle, e.battleland)

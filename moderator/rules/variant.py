@@ -13,12 +13,23 @@ keeps each one loaded once.  The rules take the variant from the game's state
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from moderator.rules.variant_check import check_variant
-from moderator.rules.variant_files import DATA_FILES, VariantDataError, build_variant, read_sources
+from moderator.rules.variant_files import (
+    DATA_FILES,
+    Source,
+    VariantDataError,
+    build_variant,
+    data_digest,
+    read_sources,
+    source_data,
+    sources_of_data,
+)
 from moderator.rules.variant_types import (
     LABELS,
     SIDES,
@@ -43,14 +54,25 @@ __all__ = [
     "CreatureType",
     "Exit",
     "Land",
+    "OwnVariant",
     "Sign",
     "UnknownVariantError",
     "Variant",
+    "VariantChangedError",
     "VariantDataError",
+    "check_digest",
+    "forget_own_variant",
+    "install_own_variant",
     "load_variant",
     "load_variant_from",
+    "offered_variants",
+    "own_variant",
+    "own_variant_from_data",
+    "own_variants",
+    "read_own_variant",
     "register_variant",
     "shipped_variants",
+    "variant_digest",
     "variant_file",
     "variant_names",
 ]
@@ -60,8 +82,30 @@ class UnknownVariantError(ValueError):
     """A game, a position or a command named a variant we do not have."""
 
 
+class VariantChangedError(UnknownVariantError):
+    """A game of a group's own variant whose files changed since the game began."""
+
+
+@dataclass(frozen=True, slots=True)
+class OwnVariant:
+    """
+    A group's own variant, read from a directory the operator configured (or from an
+    audit bundle): the variant, the digest of its data and the data itself (every
+    file's tables, its base's included), which an audit bundle carries so that a player
+    can replay the game without the operator's files.
+    """
+
+    variant: Variant
+    digest: str
+    data: Mapping[str, object] = field(repr=False)
+    #: Where it was read (None: from a bundle's data); the pictures find its layout there.
+    directory: Traversable | None = field(default=None, repr=False)
+
+
 #: Variants built in code rather than shipped as data, by name (see ``register_variant``).
 _REGISTERED: dict[str, Variant] = {}
+#: The groups' own variants the composition root installed, by name.
+_OWN: dict[str, OwnVariant] = {}
 
 
 def _data_root() -> Traversable:
@@ -92,9 +136,12 @@ def variant_file(name: str, file: str) -> Traversable:
     """Where the variant ``name`` keeps ``file``: its own directory or its base's.
 
     The pictures read ``masterboard_layout.toml`` through this; a variant that shares
-    the standard board shares its layout.
+    the standard board shares its layout (a group's own variant too).
     """
-    directory = _shipped_directory(name)
+    own = _OWN.get(name)
+    directory = own.directory if own is not None and own.directory is not None else None
+    if directory is None:
+        directory = _shipped_directory(name) if own is None else _shipped_directory(_base_of(own))
     while not (directory / file).is_file():
         base = read_sources(directory, name, _shipped_directory)["variant.toml"].tables.get("based_on")
         if not isinstance(base, str):
@@ -103,9 +150,104 @@ def variant_file(name: str, file: str) -> Traversable:
     return directory / file
 
 
+def _base_of(own: OwnVariant) -> str:
+    meta = own.data.get("variant.toml")
+    base = meta.get("based_on") if isinstance(meta, Mapping) else None
+    if not isinstance(base, str):
+        raise VariantDataError(f"{own.variant.name}/variant.toml", "no based_on to take the board's layout from")
+    return base
+
+
 def variant_names() -> tuple[str, ...]:
-    """Every name ``load_variant`` answers: the shipped variants and any registered."""
-    return tuple(sorted({*shipped_variants(), *_REGISTERED}))
+    """Every name ``load_variant`` answers: the shipped variants, own and registered."""
+    return tuple(sorted({*shipped_variants(), *_OWN, *_REGISTERED}))
+
+
+def offered_variants() -> tuple[str, ...]:
+    """What a game may be started in: the shipped variants and the groups' own installed."""
+    return (*shipped_variants(), *sorted(set(_OWN) - set(shipped_variants())))
+
+
+def own_variants() -> tuple[str, ...]:
+    """The names of the groups' own variants installed."""
+    return tuple(sorted(_OWN))
+
+
+def own_variant(name: str) -> OwnVariant | None:
+    return _OWN.get(name)
+
+
+def read_own_variant(path: Path | str) -> OwnVariant:
+    """
+    A group's own variant from its directory, checked, with its digest.
+
+    Raises:
+        VariantDataError: naming the file at fault and what is wrong.
+    """
+    directory = Path(path)
+    if not (directory / "variant.toml").is_file():
+        raise VariantDataError(str(directory / "variant.toml"), "the file is missing")
+    sources = read_sources(directory, str(directory), _shipped_directory)
+    variant = _built(sources, str(directory), directory.name)
+    data = source_data(sources)
+    return OwnVariant(variant, data_digest(data), data, directory)
+
+
+def own_variant_from_data(data: Mapping[str, object], name: str) -> OwnVariant:
+    """
+    A group's own variant from its data as ``OwnVariant.data`` holds it (an audit
+    bundle's copy); ``name`` is its name unless its ``variant.toml`` gives one.
+
+    Raises:
+        VariantDataError: the data do not make a variant that holds together.
+    """
+    sources = sources_of_data(data, name)
+    return OwnVariant(_built(sources, name, name), data_digest(source_data(sources)), source_data(sources))
+
+
+def install_own_variant(own: OwnVariant) -> OwnVariant:
+    """
+    Make a group's own variant loadable by its name (the composition root does this for
+    each directory it is given; ``verify`` for a bundle's).  A shipped name is refused,
+    so a game called ``standard`` always means the shipped game; the same name installed
+    again replaces the one before (the files were read again), and the games begun on
+    the old data then refuse to load (``check_digest``).
+    """
+    name = own.variant.name
+    if name in shipped_variants() or name in _REGISTERED:
+        raise VariantDataError(
+            f"{name}/variant.toml", f"the name {name!r} is a shipped variant's; give your variant another name"
+        )
+    _OWN[name] = own
+    return own
+
+
+def forget_own_variant(name: str) -> None:
+    """Uninstall an own variant (its games then refuse to load until it is back)."""
+    _OWN.pop(name, None)
+
+
+def variant_digest(name: str) -> str:
+    """The digest of an own variant's data; "" for a shipped or registered one."""
+    own = _OWN.get(name)
+    return own.digest if own is not None else ""
+
+
+def check_digest(name: str, digest: str) -> None:
+    """
+    Raises:
+        VariantChangedError: ``name``'s data are not those whose digest a game recorded.
+    """
+    now = variant_digest(name)
+    if digest and now != digest:
+        raise VariantChangedError(
+            f"this game was begun in the variant {name!r} whose data had the digest "
+            f"{digest[:16]}..., but the variant installed now has "
+            + (f"{now[:16]}..." if now else "no such data (it is not installed)")
+            + ": its files changed since the game began, and the game would not replay as "
+            "it was played. Put the variant's files back as they were (or install the "
+            "changed ones under another name for new games)."
+        )
 
 
 def register_variant(variant: Variant) -> Variant:
@@ -131,7 +273,10 @@ def load_variant(name: str) -> Variant:
         UnknownVariantError: naming the variants there are.
     """
     found = _REGISTERED.get(name)
-    return found if found is not None else _load_shipped(name)
+    if found is not None:
+        return found
+    own = _OWN.get(name)
+    return own.variant if own is not None else _load_shipped(name)
 
 
 @functools.cache
@@ -155,7 +300,10 @@ def load_variant_from(path: Path | str) -> Variant:
 
 
 def _read_directory(directory: Traversable, label: str, default_name: str) -> Variant:
-    sources = read_sources(directory, label, _shipped_directory)
+    return _built(read_sources(directory, label, _shipped_directory), label, default_name)
+
+
+def _built(sources: Mapping[str, Source], label: str, default_name: str) -> Variant:
     name = str(sources["variant.toml"].tables.get("name", default_name))
     variant = build_variant(name, sources)
     check_variant(variant, _absent(label) | {f: s.where for f, s in sources.items()})

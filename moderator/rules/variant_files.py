@@ -11,6 +11,8 @@ the shipped ones work from a wheel and a group's own from any path.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -95,6 +97,33 @@ def read_sources(directory: Traversable, label: str, resolve: Resolver) -> dict[
     if missing:
         raise VariantDataError(f"{label}/", f"no {', '.join(missing)} (nor a based_on that has it)")
     return found
+
+
+def source_data(sources: Mapping[str, Source]) -> dict[str, dict[str, Any]]:
+    """Every file's tables by file name: what a variant is, without where it was read."""
+    return {name: source.tables for name, source in sorted(sources.items())}
+
+
+def sources_of_data(data: Mapping[str, Any], label: str) -> dict[str, Source]:
+    """``source_data``'s answer (say, from an audit bundle) as sources to build from."""
+    found = {str(name): Source(f"{label}/{name}", dict(tables)) for name, tables in data.items()}
+    if "variant.toml" not in found:
+        raise VariantDataError(f"{label}/variant.toml", "the file is missing")
+    missing = [n for n in DATA_FILES if n not in found and n not in OPTIONAL_FILES]
+    if missing:
+        raise VariantDataError(f"{label}/", f"no {', '.join(missing)}")
+    return found
+
+
+def data_digest(data: Mapping[str, Any]) -> str:
+    """
+    The SHA-256 of a variant's data (``source_data``), written canonically: the same
+    tables give the same digest whatever the files' layout, comments or order, and any
+    change of a fact changes it.  A game of a group's own variant records it, so that it
+    is replayed on the data it was played on.
+    """
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _parse(path: Traversable, where: str) -> Source:

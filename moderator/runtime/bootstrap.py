@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from moderator.clock import Clock, SystemClock
 from moderator.runtime.config import Config, ConfigError, DatabaseSettings
+from moderator.runtime.variants import install_configured, variants_directory
 
 if TYPE_CHECKING:
     import ssl
@@ -145,15 +146,20 @@ def dkim_signer(config: Config) -> DkimSigner | None:
         raise ConfigError(f"[dkim] {exc}") from exc
 
 
-def picture_pool() -> PicturePool:
-    """The picture worker: one spawned process that ends with this one."""
+def picture_pool(variants: str = "") -> PicturePool:
+    """
+    The picture worker: one spawned process that ends with this one, and knows the own
+    variants under ``variants`` (their boards' layouts).
+    """
     from concurrent.futures import ProcessPoolExecutor
 
-    from moderator.runtime.picture_worker import PicturePool, follow_parent, spawn_context
+    from moderator.runtime.picture_worker import PicturePool, spawn_context, start_worker
 
 
     def make() -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(1, mp_context=spawn_context(), initializer=follow_parent)
+        return ProcessPoolExecutor(
+            1, mp_context=spawn_context(), initializer=start_worker, initargs=(variants,)
+        )
 
     return PicturePool(make)
 
@@ -219,7 +225,7 @@ class App:
 
     @cached_property
     def pictures(self) -> PicturePool:
-        return self.overrides.pictures or picture_pool()
+        return self.overrides.pictures or picture_pool(variants_directory(self.config))
 
     @cached_property
     def source(self) -> ImapSource:
@@ -309,8 +315,14 @@ def bootstrap(
 ) -> App:
     """
     The App for ``config``; ``overrides`` replace parts of it.  Nothing is opened yet:
-    each adapter is built when first used.
+    each adapter is built when first used.  The groups' own variants (``[variants]
+    directory``, else ``$TITAN_VARIANTS_DIRECTORY``) are read and handed to the rules
+    first, so that their games load.
+
+    Raises:
+        ConfigError: an own variant's data are wrong (naming its file).
     """
+    install_configured(config)
     return App(config, overrides or Overrides(), create=create)
 
 

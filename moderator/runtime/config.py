@@ -148,6 +148,14 @@ class ServiceSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class VariantsSettings:
+    """A group's own variants (docs/variants.md), installed by the composition root."""
+
+    #: A directory holding one variant directory each; empty: the shipped ones only.
+    directory: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration (see the module's text)."""
 
@@ -158,6 +166,7 @@ class Config:
     gnupg: GnupgSettings = field(default_factory=GnupgSettings)
     service: ServiceSettings = field(default_factory=ServiceSettings)
     dkim: DkimSettings = field(default_factory=DkimSettings)
+    variants: VariantsSettings = field(default_factory=VariantsSettings)
     #: Where the values came from ("file.toml", "environment"), for messages.
     source: str = "defaults"
 
@@ -209,6 +218,7 @@ _SECTIONS: dict[str, type] = {
     "gnupg": GnupgSettings,
     "service": ServiceSettings,
     "dkim": DkimSettings,
+    "variants": VariantsSettings,
 }
 
 

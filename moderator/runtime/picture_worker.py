@@ -130,6 +130,14 @@ def follow_parent() -> None:
         ).start()
 
 
+def start_worker(variants: str = "") -> None:
+    """The worker's start: follow the parent, and know the groups' own variants too."""
+    follow_parent()
+    from moderator.runtime.variants import install_own_variants
+
+    install_own_variants(variants)
+
+
 def _end_with(parent: BaseProcess) -> None:
     parent.join()  # returns once the service's end of the pipe is closed: it is gone
     os._exit(0)

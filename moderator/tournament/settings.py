@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from moderator.rules.variant import STANDARD, shipped_variants
+from moderator.rules.variant import STANDARD, offered_variants
 from moderator.tournament.errors import E_SETTINGS, TournamentError
 
 #: Titan takes 2 to 6 players.
@@ -89,8 +89,8 @@ class Settings:
         _within("rounds", self.rounds, 1, MAX_ROUNDS)
         _within("games", self.max_games, 1, MAX_SIMULTANEOUS)
         _within("reliability", self.min_reliability, 0, 100)
-        if self.variant not in shipped_variants():
-            known = ", ".join(shipped_variants())
+        if self.variant not in offered_variants():
+            known = ", ".join(offered_variants())
             raise TournamentError(E_SETTINGS, f"there is no variant {self.variant!r}; variants: {known}")
         if self.seat_keeping not in SEAT_KEEPING:
             raise TournamentError(

@@ -10,10 +10,15 @@ would, so the angel goes back rather than being slain.
 
 from __future__ import annotations
 
-from moderator.rules import events as ev
 from moderator.rules import commands as cmd
+from moderator.rules import events as ev
 from moderator.rules.lateness import late_command
-from tests.rules.test_battle_sequence import ANN, _first_blood_then_attacker_maneuver, run, run_events
+from tests.rules.test_battle_sequence import (
+    ANN,
+    _first_blood_then_attacker_maneuver,
+    run,
+    run_events,
+)
 
 
 def test_21_2_with_wolff_15_1_a_summoned_angel_not_entered_in_time_goes_back_to_its_legion() -> None:
