@@ -105,13 +105,23 @@ class Board:
         def_owner: str,
         land: int,
     ) -> values.Outcome:
-        return values.battle(
-            self.view.variant,
-            tuple(sorted(attacker)),
-            tuple(sorted(defender)),
-            terrain_of(self.view.variant, land),
-            attacker_titan=self.titan_power(att_owner),
-            defender_titan=self.titan_power(def_owner),
+        variant = self.view.variant
+        return values.expected(
+            [
+                (
+                    values.battle(
+                        variant,
+                        tuple(sorted(attacker)),
+                        tuple(sorted(defender)),
+                        terrain_of(variant, land),
+                        attacker_titan=self.titan_power(att_owner),
+                        defender_titan=self.titan_power(def_owner),
+                        battleland=battleland,
+                    ),
+                    chance,
+                )
+                for battleland, chance in values.battlelands_of(variant, variant.lands[land])
+            ]
         )
 
     def fight_gain(

@@ -36,7 +36,7 @@ from moderator.rules.battlefield import ATTACKER, Fighter, elevation, in_contact
 from moderator.rules.sightline import hex_distance, max_range, strike_range
 from moderator.rules.state import Battle
 from moderator.rules.strikes import strike_number
-from moderator.rules.variant import Battleland
+from moderator.rules.variant import Battleland, Variant
 
 TITAN_CARE = 6.0
 BEAM = 40
@@ -71,6 +71,7 @@ class Field:
     mine: list[Fighter]
     enemies: list[Fighter]
     winning: float  # our side's chance-like score of winning
+    variant: Variant  # the game's: its options (the Hydra's heads) change the bolts' dice
 
     @classmethod
     def of(cls, view: SeatView) -> Field:
@@ -87,13 +88,14 @@ class Field:
             view.variant,
             tuple(sorted(f.creature for f in att)),
             tuple(sorted(f.creature for f in dfd)),
-            battle.terrain,
+            view.variant.lands[eng.land].terrain,  # the land's muster (14.0)
             attacker_titan=_titan(att),
             defender_titan=_titan(dfd),
             reinforce=battle.turn <= 4,
+            battleland=battle.terrain,  # the battleland in play, rolled or placed
         )
         winning = o.attacker_wins if side == ATTACKER else 1 - o.attacker_wins
-        return cls(battle, land_of(battle), side, mine, enemies, winning)
+        return cls(battle, land_of(battle), side, mine, enemies, winning, view.variant)
 
     @property
     def caution(self) -> float:
@@ -149,14 +151,19 @@ def hex_value(fld: Field, f: Fighter, h: str) -> float:
         if hex_distance(h, e.hex) <= e.skill + 1:
             danger += 0.7 * hits * fld.exposure(h)
         if e.kind.rangestrikes and strike_range(e.hex, h) <= min(max_range(e), MAX_RANGE):
-            danger += 0.3 * (e.power // 2) * hit_chance(e.skill, f.skill)
+            bolts = values.rangestrike_dice(fld.variant, e.creature, e.power)
+            danger += 0.3 * sum(bolts) * hit_chance(e.skill, f.skill)
     if kind.rangestrikes and not contact:
+        bolts = values.rangestrike_dice(fld.variant, f.creature, f.power)
+        targets: list[float] = []
         for e in on_board:
             assert e.hex is not None
             if e.kind.lord or strike_range(h, e.hex) > min(max_range(f), MAX_RANGE):
                 continue
             p = hit_chance(f.skill, e.skill)
-            offence = max(offence, 0.7 * (f.power // 2) * p * worth(e) / e.power)
+            targets.append(0.7 * p * worth(e) / e.power)
+        if targets:  # each bolt (a Hydra's head, 1981 27E) at the best target in range
+            offence = max(offence, sum(bolts) * max(targets))
     care = TITAN_CARE if f.creature == "Titan" else fld.caution
     boldness = 0.5 + fld.winning
     value += boldness * offence - care * min(1.0, danger / max(1, f.remaining)) * worth(f) / 2
@@ -255,14 +262,14 @@ def maneuver(view: SeatView) -> cmd.Command:
     return next(c for c in legal if isinstance(c, cmd.Done))
 
 
-def _strike_score(battle: Battle, c: cmd.Strike | cmd.Rangestrike) -> float:
+def _strike_score(battle: Battle, c: cmd.Strike | cmd.Rangestrike, variant: Variant) -> float:
     ordered = sorted(battle.fighters, key=lambda f: not f.slain)  # the living win a hex
     on_board = {f.hex: f for f in ordered if f.hex is not None}  # slain strikers strike (12.0)
     striker, target = on_board[c.striker], on_board[c.target]
     sn = c.strike_number or strike_number(striker.skill, target.skill)
     dice = c.dice if isinstance(c, cmd.Strike) and c.dice is not None else striker.power
-    if isinstance(c, cmd.Rangestrike):
-        dice = striker.power // 2
+    if isinstance(c, cmd.Rangestrike):  # half its power, or one head's two dice (1981 27E)
+        dice = values.rangestrike_dice(variant, striker.creature, striker.power)[0]
     p = (7 - sn) / 6
     kill = kill_chance(dice, p, target.remaining)
     value = worth(target) * (2.0 if target.creature == "Titan" else 1.0)
@@ -274,7 +281,7 @@ def strike(view: SeatView) -> cmd.Command:
     assert battle is not None
     strikes = [c for c in view.legal if isinstance(c, cmd.Strike | cmd.Rangestrike)]
     if strikes:
-        return max(strikes, key=lambda c: _strike_score(battle, c))
+        return max(strikes, key=lambda c: _strike_score(battle, c, view.variant))
     return next(c for c in view.legal if isinstance(c, cmd.Done))
 
 

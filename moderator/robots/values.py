@@ -3,10 +3,19 @@ What things are worth to the robot: a character's and a legion's combat value on
 battleland, and a battle's likely outcome.
 
 A character's combat value is its points (power x skill, 16.0) raised a tenth for
-flying and a tenth for the bolt (both let it choose its fights), a fifth when it is
+flying and a tenth for the bolt (both let it choose its fights; the bolt's tenth in
+proportion to its dice, so a Hydra's three heads of two dice, 1981 27E and option
+``hydra_three_heads``, count six dice against one bolt's five), a fifth when it is
 native to a hazard of the battleland (it moves and strikes better there, 11.x), and a
 fifth for a defender in a tower (walls, 10.2).  The Titan's power grows with its
 owner's score (19.1).
+
+The battleland is the one the battle is fought on, which need not be the land's
+terrain's: a land placed on a battleland of its own (Badlands' Fort), or, under option
+``battleland_choice = "defender-roll"``, one of two the die chooses before the battle;
+before it is rolled ``battlelands_of`` gives each with its chance and ``expected``
+weighs the estimates.  The muster (the defender's reinforcement) is still the land's
+terrain's.
 
 ``battle`` estimates a battle without dice: turn by turn, each side's living
 characters deal their expected hits (dice x chance to hit, by the strike chart 12.7
@@ -22,13 +31,13 @@ says which side is expected to win, by how much, and what each is expected to lo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from moderator.rules.muster import qualifications
-from moderator.rules.strikes import strike_number
-from moderator.rules.variant import Variant
+from moderator.rules.strikes import HEAD_DICE, HEADED, strike_number
+from moderator.rules.variant import Land, Variant
 
 TITAN = "Titan"
 #: Battle turns before the attacker loses on time (10.5).
@@ -46,6 +55,35 @@ def hazards(variant: Variant, terrain: str) -> frozenset[str]:
     """The hazards of a land's battleland: its hex terrains and hexside kinds."""
     land = variant.battlelands[terrain]
     return frozenset({h.terrain for h in land.hexes.values()} | set(land.hexsides.values()))
+
+
+def rangestrike_dice(variant: Variant, creature: str, power: int | None = None) -> tuple[int, ...]:
+    """
+    The dice of each rangestrike ``creature`` may make in a strike phase: one of half its
+    power (13.1), or with option ``hydra_three_heads`` a Hydra's three of two dice each
+    (1981 27E), at the same or different targets; () if it does not rangestrike.
+    """
+    kind = variant.creature(creature)
+    if not kind.rangestrikes:
+        return ()
+    heads = HEADED.get(kind.name, 1) if variant.options.hydra_three_heads else 1
+    if heads > 1:
+        return (HEAD_DICE,) * heads
+    return ((kind.power if power is None else power) // 2,)
+
+
+def battlelands_of(variant: Variant, land: Land) -> tuple[tuple[str, float], ...]:
+    """
+    Where a battle at ``land`` may be fought, each with its chance before any die is
+    rolled: the land's placed battleland or its terrain's for certain; under option
+    ``battleland_choice = "defender-roll"`` a terrain with an alternate is fought on the
+    alternate on 1-3 and on its own on 4-6 (``rules.battle.battleland_for``).
+    """
+    alternate = variant.alternates.get(land.terrain)
+    own = land.battleland in ("", land.terrain, alternate)
+    if variant.options.battleland_choice != "defender-roll" or alternate is None or not own:
+        return ((land.battleland_name, 1.0),)
+    return ((alternate, 0.5), (land.terrain, 0.5))
 
 
 def power_of(variant: Variant, creature: str, titan_power: int = 6) -> int:
@@ -69,11 +107,13 @@ def combat_value(
 ) -> float:
     """A character's worth in a fight on ``terrain``'s battleland (see the module note)."""
     kind = variant.creature(creature)
-    value = float(power_of(variant, creature, titan_power) * kind.skill)
+    power = power_of(variant, creature, titan_power)
+    value = float(power * kind.skill)
     if kind.flies:
         value *= FLYER_BONUS
     if kind.rangestrikes:
-        value *= RANGESTRIKE_BONUS
+        dice = sum(rangestrike_dice(variant, creature, power))
+        value *= 1 + (RANGESTRIKE_BONUS - 1) * dice / max(1, power // 2)
     if terrain is not None:
         if kind.natives & hazards(variant, terrain):
             value *= NATIVE_BONUS
@@ -213,10 +253,15 @@ def battle(
     defender_titan: int = 6,
     angel: str | None = None,
     reinforce: bool = True,
+    battleland: str | None = None,
 ) -> Outcome:
-    """The expected course of ``attacker`` attacking ``defender`` on ``terrain`` (module note)."""
-    att = _side(variant, attacker, terrain, attacker_titan, defending=False)
-    dfd = _side(variant, defender, terrain, defender_titan, defending=True)
+    """
+    The expected course of ``attacker`` attacking ``defender`` on a land of ``terrain``,
+    fought on ``battleland`` (default: the terrain's own; module note).
+    """
+    field = battleland or terrain
+    att = _side(variant, attacker, field, attacker_titan, defending=False)
+    dfd = _side(variant, defender, field, defender_titan, defending=True)
     start_a, start_d = max(_strength(att), 1e-9), max(_strength(dfd), 1e-9)
     turn = 1
     for turn in range(1, LAST_TURN + 1):
@@ -224,7 +269,7 @@ def battle(
             extra = _muster_for(variant, [dfd.names[i] for i in dfd.alive()], terrain)
             if extra is not None:
                 kind = variant.creature(extra)
-                value = combat_value(variant, extra, terrain, defending=True)
+                value = combat_value(variant, extra, field, defending=True)
                 dfd.add(extra, float(kind.power), kind.skill, value / points(variant, extra), points(variant, extra))
         _strike(dfd, att, 0.0 if turn == 1 else 1.0)
         if not att.alive():
@@ -258,4 +303,27 @@ def battle(
         attacker_left=() if timed_out else tuple(att.names[i] for i in att.alive()),
         defender_left=tuple(dfd.names[i] for i in dfd.alive()),
         turns=turn,
+    )
+
+
+def expected(weighed: Sequence[tuple[Outcome, float]]) -> Outcome:
+    """
+    Outcomes weighed by their chances (a battleland a die will choose): the numbers
+    averaged, the survivors those of the likeliest (the first of equals).
+    """
+    if len(weighed) == 1:
+        return weighed[0][0]
+    total = sum(w for _, w in weighed)
+    likeliest = max(weighed, key=lambda pair: pair[1])[0]
+
+    def mean(pick: Callable[[Outcome], float]) -> float:
+        return sum(pick(o) * w for o, w in weighed) / total
+
+    return Outcome(
+        attacker_wins=mean(lambda o: o.attacker_wins),
+        attacker_lost=mean(lambda o: o.attacker_lost),
+        defender_lost=mean(lambda o: o.defender_lost),
+        attacker_left=likeliest.attacker_left,
+        defender_left=likeliest.defender_left,
+        turns=round(mean(lambda o: o.turns)),
     )
