@@ -25,12 +25,14 @@ from moderator.rules.variant import STANDARD
 
 ANN, BOB = "Ann", "Bob"  # Ann (Blue) attacks, Bob (Red) defends
 
+#: Every test here plays in a variant, named so that test_variant_coverage counts them.
+pytestmark = pytest.mark.usefixtures("variant_name", "in_variant")
 #: The variant this test plays in, the helpers' default: set for each test of this module
 #: by ``in_variant`` (the lateness tests that borrow the helpers play the standard game).
 _PLAYING: list[str] = [STANDARD]
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def in_variant(variant_name: str) -> Iterator[None]:
     """Every test here runs under each variant where it applies (tests/rules/conftest.py)."""
     _PLAYING[0] = variant_name

@@ -17,13 +17,13 @@ from moderator.rules import events as ev
 from moderator.rules.legal import legal_commands
 from moderator.rules.state import Step
 
-BOB = ("Bu01", 300, "Titan Ogre")
+BOB = ("Bu01", 300, "Titan Minotaur")
 
 
 def _at(game_at, land: int, contents: str, moved: bool = True, **kw):
     """Ann's Rd02 on ``land`` in her muster phase; her Titan waits unmoved in 34."""
     return game_at(
-        [("Rd01", 34, "Titan Ogre"), ("Rd02", land, contents, moved), BOB],
+        [("Rd01", 34, "Titan Minotaur"), ("Rd02", land, contents, moved), BOB],
         phase="muster",
         roll=1,
         **kw,
@@ -85,9 +85,9 @@ def test_18_0_no_muster_when_the_caretaker_has_none_left(game_at) -> None:
 def test_complete_sequence_2_6_only_the_mover_musters(game_at) -> None:
     """2.6/Wolff 1.3: only the current player may muster, and only in his muster phase."""
     game = _at(game_at, 35, "Lion Lion")
-    game.refused(muster("Ogre", marker="Bu01", player="Bob"), "E-NOT-YOUR-TURN")
+    game.refused(muster("Minotaur", marker="Bu01", player="Bob"), "E-NOT-YOUR-TURN")
     game.refused(muster("Lion", marker="Bu01"), "E-NOT-YOURS")
-    moving = game_at([("Rd01", 34, "Titan Ogre"), ("Rd02", 35, "Lion Lion"), BOB], roll=1)
+    moving = game_at([("Rd01", 34, "Titan Minotaur"), ("Rd02", 35, "Lion Lion"), BOB], roll=1)
     moving.refused(muster("Lion"), "E-NOT-NOW")
 
 
@@ -193,13 +193,13 @@ def test_18_5_tower_musters_no_other_creature(game_at, variant) -> None:
 
 def test_18_5_warlock_with_the_titan_or_a_warlock(game_at) -> None:
     """18.5: in a tower a legion with its player's Titan, or with a Warlock, may muster a Warlock."""
-    game = game_at([("Rd01", 600, "Titan Ogre", True), BOB], phase="muster", roll=1)
+    game = game_at([("Rd01", 600, "Titan Minotaur", True), BOB], phase="muster", roll=1)
     events = game.do(muster("Warlock", "Titan", marker="Rd01"))
     assert game.one(events, ev.CreatureMustered).shown == ("Titan",)
-    game = _at(game_at, 600, "Warlock Ogre")
+    game = _at(game_at, 600, "Warlock Minotaur")
     events = game.do(muster("Warlock", "Warlock"))
     assert game.one(events, ev.CreatureMustered).shown == ("Warlock",)
-    game = _at(game_at, 600, "Troll Ogre")
+    game = _at(game_at, 600, "Troll Minotaur")
     game.refused(muster("Warlock"), "E-MUSTER")
 
 

@@ -29,15 +29,17 @@ def _variant_tests() -> Iterator[tuple[str, list[str]]]:
     """Each rules test that plays in a variant, and the variants it runs under."""
     for path in sorted(Path(__file__).parent.glob("test_*.py")):
         module = importlib.import_module(f"tests.rules.{path.stem}")
-        module_marks = list(getattr(module, "pytestmark", []))
+        declared = getattr(module, "pytestmark", [])
+        module_marks = declared if isinstance(declared, list) else [declared]
         for name, function in vars(module).items():
             if not (name.startswith("test_") and inspect.isfunction(function)):
                 continue
             if function.__module__ != module.__name__:
                 continue  # imported from another test module, counted there
-            if not set(inspect.signature(function).parameters) & FACTORIES:
-                continue
             marks = [*getattr(function, "pytestmark", []), *module_marks]
+            used = {a for m in marks if m.name == "usefixtures" for a in m.args}
+            if not (set(inspect.signature(function).parameters) | used) & FACTORIES:
+                continue
             needs = needs_of(function, [m for m in marks if m.name == "needs"], SPELLINGS)
             yield f"{path.name}::{name}", applicable(needs, VARIANTS)
 
