@@ -134,30 +134,70 @@ def _words(text: str) -> Iterator[str]:
 
 
 def _strings(function: Callable[..., Any], seen: set[int]) -> Iterator[str]:
+    """The strings of ``function`` and of the test helpers it calls, each helper once."""
     function = inspect.unwrap(function)
     if id(function) in seen:
         return
     seen.add(id(function))
+    strings, helpers = _own(function)
+    yield from strings
+    for helper in helpers:
+        yield from _strings(helper, seen)
+
+
+#: function -> (its strings, the test helpers it names): each read once per session.
+_OWN: dict[Callable[..., Any], tuple[tuple[str, ...], tuple[Callable[..., Any], ...]]] = {}
+#: source file -> its top-level functions' syntax trees, by name.
+_FILES: dict[str, dict[str, ast.AST]] = {}
+
+
+def _own(function: Callable[..., Any]) -> tuple[tuple[str, ...], tuple[Callable[..., Any], ...]]:
+    known = _OWN.get(function)
+    if known is not None:
+        return known
+    tree = _tree(function)
+    strings: list[str] = []
+    helpers: list[Callable[..., Any]] = []
+    if tree is not None:
+        docstrings = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        scope = getattr(function, "__globals__", {})
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) not in docstrings:
+                    strings.append(node.value)
+            elif isinstance(node, ast.Name) and node.id in scope:
+                value = scope[node.id]
+                if inspect.isfunction(value) and _is_test_code(value):
+                    helpers.append(value)
+                else:
+                    strings.extend(_values(value))
+    _OWN[function] = (tuple(strings), tuple(helpers))
+    return _OWN[function]
+
+
+def _tree(function: Callable[..., Any]) -> ast.AST | None:
+    """The function's syntax tree: from its file parsed once, or its own source if nested."""
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        path = inspect.getsourcefile(function)
+        if path is not None and function.__qualname__ == function.__name__:
+            if path not in _FILES:
+                with open(path, encoding="utf-8") as source:
+                    module = ast.parse(source.read())
+                _FILES[path] = {
+                    node.name: node
+                    for node in module.body
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                }
+            node = _FILES[path].get(function.__name__)
+            if node is not None:
+                return node
+        return ast.parse(textwrap.dedent(inspect.getsource(function)))
     except (OSError, TypeError, SyntaxError):
-        return
-    docstrings = {
-        id(node.value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-    }
-    scope = getattr(function, "__globals__", {})
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if id(node) not in docstrings:
-                yield node.value
-        elif isinstance(node, ast.Name) and node.id in scope:
-            value = scope[node.id]
-            if inspect.isfunction(value) and _is_test_code(value):
-                yield from _strings(value, seen)
-            else:
-                yield from _values(value)
+        return None
 
 
 def _is_test_code(function: Callable[..., Any]) -> bool:
