@@ -320,10 +320,27 @@ def test_issue_26_the_demos_robots_are_named_seat_by_seat():
     assert result.exit_code != 0 and "clever" in result.output
 
 
-def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(tmp_path):
+#: The game with a silent robot the tests below share: Bob never answers, seed 11.
+SILENT_GAME = ("--players", "2", "--seed", "11", "--silent", "Bob")
+#: Its two runs are played once, on one xdist worker, for the tests that read them.
+SILENT_GAME_GROUP = pytest.mark.xdist_group("demo-silent-game")
+
+
+@pytest.fixture(scope="module")
+def silent_game(tmp_path_factory) -> tuple[Demo, Demo]:
+    """``demo SILENT_GAME`` played twice, each run in a folder of its own."""
+    first, again = (
+        run_demo(tmp_path_factory.mktemp(f"demo-silent-{name}"), *SILENT_GAME)
+        for name in ("first", "again")
+    )
+    return first, again
+
+
+@SILENT_GAME_GROUP
+def test_wolff_21_0_a_silent_robot_is_timed_out_by_mail_and_the_game_ends(silent_game):
     """Bob never answers: the demo clock jumps to his reminders and deadlines, the
     moderator acts for him (20.4) and everyone is told; without him Ann wins."""
-    demo = run_demo(tmp_path, "--players", "2", "--seed", "11", "--silent", "Bob")
+    demo, _again = silent_game
 
     assert demo.finished
     assert demo.state.winner == "Ann"
@@ -358,14 +375,12 @@ def test_the_demo_plays_a_whole_game_by_mail_to_its_end(whole_game):
     )
 
 
-def test_a_silent_robots_timeouts_come_at_the_same_moments_in_every_run(tmp_path):
+@SILENT_GAME_GROUP
+def test_a_silent_robots_timeouts_come_at_the_same_moments_in_every_run(silent_game):
     """The demo clock jumps to a silent robot's reminders and deadlines only once the
     moderator is idle, so the timeouts (whose dice hang on the deadline's moment) and
     everything after them repeat: the same seed, the same game."""
-    runs = [
-        run_demo(tmp_path / name, "--players", "2", "--seed", "11", "--silent", "Bob")
-        for name in ("first", "again")
-    ]
+    runs = list(silent_game)
     first, again = (played(demo.folder) for demo in runs)
     assert all(demo.finished for demo in runs)
     timeouts = [e for e in first.events
