@@ -216,6 +216,28 @@ class MailHub:
         self.deliveries[self._user(address)] += 1
         return message.uid
 
+    async def discard(self, address: str, folder: str = "INBOX", *, upto: int | None = None) -> int:
+        """
+        Delete a user's messages in ``folder`` (those up to UID ``upto``, or all), as a
+        mail program that fetched them may; returns how many went.  The hub keeps every
+        message in memory, so a long run (the demo, the soak) drops what was read.
+        """
+        try:
+            mailbox = await self._mailbox(address, folder)
+        except KeyError:
+            return 0
+        uids = [m.uid async for m in mailbox.messages() if upto is None or m.uid <= upto]
+        await mailbox.delete(uids)
+        return len(uids)
+
+    async def held(self, address: str, folder: str = "INBOX") -> int:
+        """How many messages a user's ``folder`` holds (0 if it does not exist)."""
+        try:
+            mailbox = await self._mailbox(address, folder)
+        except KeyError:
+            return 0
+        return len([m async for m in mailbox.messages()])
+
     async def uidvalidity(self, address: str, folder: str = "INBOX") -> int:
         """A folder's UIDVALIDITY."""
         return (await self._mailbox(address, folder)).uid_validity

@@ -142,6 +142,11 @@ class MailRobot:
     def __post_init__(self) -> None:
         check_kind(self.kind)
 
+    @property
+    def read_upto(self) -> int | None:
+        """The UID of the last mail read from the robot's INBOX (None: none yet)."""
+        return self._uid
+
     # -- mail out ---------------------------------------------------------------------------
 
     async def sign_on(self) -> None:

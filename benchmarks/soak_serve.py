@@ -1,0 +1,332 @@
+"""
+Memory soak of ``titan-moderator serve``: prints figures, asserts nothing.
+
+    TITAN_SOAK=1 python benchmarks/soak_serve.py [--minutes 120] [--sample 30]
+                                                [--games 2] [--players 2] [--robot SPEC]
+
+Without ``TITAN_SOAK=1`` it says how to run it and exits 0 (a run takes hours).
+
+The real ``serve`` runs as a process of its own, from a configuration file as an
+operator writes it (``runtime.config``: SQLite database, the moderator's GnuPG key, IMAP
+and SMTP), on the embedded mail hub (``moderator.testing.hub``) that this process
+holds.  Robot players (``testing.mailrobot``) sign on by signed mail and play
+``--games`` games at once, each between ``--players`` robots, to their ends; when one
+ends (its audit bundles go out: the dice are bound to a secret seed), the operator's
+command starts the next on the same database (``runners.commands.start_game``).  The
+hub's copies of mail already read are dropped as a mail program would, so that this
+process stays small; ``serve`` moves what it processed to a folder the hub empties.
+
+Every ``--sample`` seconds it prints ``serve``'s resident memory (``VmRSS`` of the
+process, and of its children, the picture worker) with the games finished and the
+orders mailed so far; at the end the verdict: the largest RSS after the first ten
+minutes against the RSS at ten minutes (the target is at most +20%).  A run shorter
+than twenty minutes takes its baseline at half its length, and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import os
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from moderator.rules.state import Step
+from moderator.runners.commands import start_game
+from moderator.runtime.config import Config
+from moderator.store.eventstore import EventStore
+from moderator.testing.hub import MailHub
+from moderator.testing.mailgame import LIMITS, mail_robot, service_config
+from moderator.testing.mailrobot import MailRobot, seat_kinds
+from moderator.testing.player_keys import MODERATOR, PlayerKeys
+from moderator.testing.stores import open_store
+from moderator.usecases.games.robot_games import DEFAULT_NAMES
+
+#: The line ``serve`` writes once it holds the mailbox and has polled.
+SERVING = "titan-moderator: serving "
+#: Where the moderator's processed mail goes on the hub (emptied as the soak runs).
+PROCESSED = "Processed"
+#: The baseline of the verdict, and the growth allowed after it.
+SETTLED = 600.0
+TARGET = 0.20
+MB = 1024 * 1024
+
+
+def usage() -> str:
+    return (
+        "soak_serve: a memory soak of `titan-moderator serve` (2 hours by default).\n"
+        "Run it with TITAN_SOAK=1, e.g.\n"
+        "  TITAN_SOAK=1 python benchmarks/soak_serve.py --minutes 30\n"
+        "Options: --minutes, --sample SECONDS, --games AT_ONCE, --players, --robot SPEC."
+    )
+
+
+# -- the configuration as an operator writes it -------------------------------------------
+
+
+def toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def config_text(config: Config) -> str:
+    """``config`` as the TOML file ``serve --config`` reads (every key written)."""
+    lines: list[str] = []
+    for section in ("moderator", "database", "imap", "smtp", "gnupg", "service", "dkim"):
+        lines.append(f"[{section}]")
+        for item in dataclasses.fields(getattr(config, section)):
+            lines.append(f"{item.name} = {toml_value(getattr(getattr(config, section), item.name))}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# -- memory of a process -------------------------------------------------------------------
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident set (VmRSS) in MB; 0 if it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024 / MB
+    return 0.0
+
+
+def children_of(pid: int) -> list[int]:
+    """Every process below ``pid`` (its picture worker, multiprocessing's tracker)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+    found, frontier = [], {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found += sorted(frontier)
+    return found
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    seconds: float
+    serve_mb: float
+    children_mb: float
+    games: int
+    orders: int
+
+
+@dataclass
+class Soak:
+    """What the run saw."""
+
+    samples: list[Sample] = field(default_factory=list)
+    games_finished: int = 0
+    games_started: int = 0
+    robots: list[MailRobot] = field(default_factory=list)
+
+    @property
+    def orders(self) -> int:
+        return sum(bot.tally.orders_sent for bot in self.robots)
+
+
+async def play(
+    store: EventStore, hub: MailHub, seats: list[list[MailRobot]], soak: Soak, until: float
+) -> None:
+    """Keep a game going in each seat group until ``until``; a finished one starts again."""
+    games: list[str | None] = [None] * len(seats)
+    folder: dict[str, Path] = {}
+    while time.monotonic() < until:
+        acted = False
+        for slot, group in enumerate(seats):
+            game = games[slot]
+            if game is not None:
+                state = await asyncio.to_thread(lambda g=game: store.load_state(g).state)
+                if state.step is Step.OVER:
+                    soak.games_finished += 1
+                    games[slot] = game = None
+            if game is None:
+                game = f"soak{soak.games_started:03d}"
+                soak.games_started += 1
+                for bot in group:  # a fresh mailbox file a game: mbox appends rescan the file
+                    folder.setdefault(bot.name, bot.mbox_path.parent)
+                    bot.mbox_path.unlink(missing_ok=True)
+                    bot.mbox_path = folder[bot.name] / f"{bot.name.lower()}-{game}.mbox"
+                await asyncio.to_thread(
+                    start_game, store, game, [bot.address for bot in group],
+                    sender=MODERATOR, time_limits=LIMITS,
+                )
+                games[slot] = game
+                acted = True
+            for bot in group:
+                acted |= await bot.play_once(store, game)
+        await asyncio.gather(*(bot.read_mail(0.0 if acted else 0.5) for bot in soak.robots))
+        for bot in soak.robots:
+            if bot.read_upto is not None:
+                await hub.discard(bot.address, upto=bot.read_upto)
+        await hub.discard(MODERATOR, PROCESSED)
+
+
+async def sample(pid: int, soak: Soak, every: float, started: float) -> None:
+    """Every ``every`` seconds: ``serve``'s RSS and its children's, printed as it goes."""
+    print(f"{'min':>7} {'serve MB':>9} {'children MB':>12} {'games':>6} {'orders':>7}", flush=True)
+    while True:
+        children = sum(rss_mb(child) for child in children_of(pid))
+        row = Sample(time.monotonic() - started, rss_mb(pid), children, soak.games_finished,
+                     soak.orders)
+        soak.samples.append(row)
+        print(f"{row.seconds / 60:7.1f} {row.serve_mb:9.1f} {row.children_mb:12.1f} "
+              f"{row.games:6d} {row.orders:7d}", flush=True)
+        await asyncio.sleep(every)
+
+
+def verdict(samples: list[Sample]) -> str:
+    """The largest RSS after the baseline against the RSS at the baseline."""
+    if len(samples) < 3:
+        return "too few samples for a verdict"
+    length = samples[-1].seconds
+    settled = SETTLED if length >= 2 * SETTLED else length / 2
+    base = next(s for s in samples if s.seconds >= settled)
+    after = [s for s in samples if s.seconds >= base.seconds]
+    worst = max(after, key=lambda s: s.serve_mb)
+    growth = worst.serve_mb / base.serve_mb - 1
+    whole = max(after, key=lambda s: s.serve_mb + s.children_mb)
+    whole_growth = (whole.serve_mb + whole.children_mb) / (base.serve_mb + base.children_mb) - 1
+    where = "10 minutes" if settled == SETTLED else f"{settled / 60:.1f} minutes (half the run)"
+    ok = "within" if growth <= TARGET else "OVER"
+    return (
+        f"serve RSS at {where}: {base.serve_mb:.1f} MB; max after: {worst.serve_mb:.1f} MB "
+        f"at {worst.seconds / 60:.1f} min ({growth:+.1%}, {ok} the +{TARGET:.0%} target)\n"
+        f"serve and its children: {base.serve_mb + base.children_mb:.1f} MB -> max "
+        f"{whole.serve_mb + whole.children_mb:.1f} MB ({whole_growth:+.1%})\n"
+        f"run: {length / 60:.1f} min, {samples[-1].games} games finished, "
+        f"{samples[-1].orders} orders mailed"
+    )
+
+
+async def soak_run(args: argparse.Namespace, folder: Path) -> None:
+    names = list(DEFAULT_NAMES[: args.games * args.players])
+    if len(names) < args.games * args.players:
+        raise SystemExit(f"at most {len(DEFAULT_NAMES)} robots: lower --games or --players")
+    keys = await PlayerKeys.make(names)
+    try:
+        async with MailHub() as hub:
+            config = service_config(hub, folder, keys, source=str(folder / "config.toml"))
+            config = dataclasses.replace(
+                config,
+                imap=dataclasses.replace(config.imap, processed_folder=PROCESSED),
+                service=dataclasses.replace(config.service, deadline_seconds=30.0),
+            )
+            (folder / "config.toml").write_text(config_text(config), encoding="utf-8")
+            env = {k: v for k, v in os.environ.items() if not k.startswith("TITAN_")}
+            upgrade = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "moderator", "db", "upgrade", "--db", config.database.url,
+                env=env,
+            )
+            if await upgrade.wait() != 0:
+                raise SystemExit("db upgrade failed")
+            await run_serve(args, folder, hub, keys, env, config)
+    finally:
+        keys.drop()
+
+
+async def run_serve(
+    args: argparse.Namespace,
+    folder: Path,
+    hub: MailHub,
+    keys: PlayerKeys,
+    env: dict[str, str],
+    config: Config,
+) -> None:
+    log = folder / "serve.log"
+    with log.open("wb") as out:
+        serve = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "moderator", "serve", "--config", str(folder / "config.toml"),
+            stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
+            cwd=folder, env=env,
+        )
+    soak = Soak()
+    sampler: asyncio.Task[None] | None = None
+    try:
+        while SERVING not in log.read_text(errors="replace"):
+            if serve.returncode is not None:
+                raise SystemExit(f"serve stopped:\n{log.read_text(errors='replace')}")
+            await asyncio.sleep(0.2)
+        rng = random.Random(args.seed)
+        kinds = seat_kinds(args.robot, args.players)
+        soak.robots = [
+            mail_robot(name, hub, keys, folder, random.Random(rng.random()),
+                       pgp_mime=i % 2 == 0, kind=kinds[i % args.players])
+            for i, name in enumerate(DEFAULT_NAMES[: args.games * args.players])
+        ]
+        store = open_store(config.database.url, create=False)
+        for bot in soak.robots:
+            await bot.sign_on()
+        while not all(bot.tally.mails_read for bot in soak.robots):  # each robot's welcome
+            await asyncio.gather(*(bot.read_mail(0.5) for bot in soak.robots))
+        started = time.monotonic()
+        print(f"serve pid {serve.pid}; {args.games} games at once of {args.players} robots "
+              f"({args.robot}); sampling every {args.sample:g} s for {args.minutes:g} min; "
+              f"folder {folder}", flush=True)
+        sampler = asyncio.create_task(sample(serve.pid, soak, args.sample, started))
+        seats = [soak.robots[i * args.players : (i + 1) * args.players] for i in range(args.games)]
+        await play(store, hub, seats, soak, started + args.minutes * 60)
+        sampler.cancel()
+        print(verdict(soak.samples), flush=True)
+    finally:
+        if sampler is not None:
+            sampler.cancel()
+        if serve.returncode is None:
+            serve.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(serve.wait(), 120)
+        for bot in soak.robots:
+            await bot.source.close()
+        text = log.read_text(errors="replace")
+        print(f"serve exited {serve.returncode}; tracebacks in its log: "
+              f"{text.count('Traceback')}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=120.0)
+    parser.add_argument("--sample", type=float, default=30.0, help="seconds between samples")
+    parser.add_argument("--games", type=int, default=2, help="games played at once")
+    parser.add_argument("--players", type=int, default=2, help="robots a game")
+    parser.add_argument("--robot", default="competent,random", help="robot kinds, seat by seat")
+    parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--keep", type=Path, help="keep the folder (database, log) here")
+    args = parser.parse_args()
+    if not os.environ.get("TITAN_SOAK"):
+        print(usage())
+        return
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="titan-soak-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        asyncio.run(soak_run(args, folder))
+    finally:
+        if args.keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
