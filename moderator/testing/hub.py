@@ -216,18 +216,33 @@ class MailHub:
         self.deliveries[self._user(address)] += 1
         return message.uid
 
-    async def discard(self, address: str, folder: str = "INBOX", *, upto: int | None = None) -> int:
+    async def discard(
+        self,
+        address: str,
+        folder: str = "INBOX",
+        *,
+        upto: int | None = None,
+        flagged: frozenset[str] | None = None,
+    ) -> int:
         """
-        Delete a user's messages in ``folder`` (those up to UID ``upto``, or all), as a
-        mail program that fetched them may; returns how many went.  The hub keeps every
-        message in memory, so a long run (the demo, the soak) drops what was read.
+        Delete a user's messages in ``folder`` (those up to UID ``upto``, or carrying one
+        of the ``flagged`` flags, or all), as a mail program that has filed them may;
+        returns how many went.  The hub keeps every message in memory, so a long run (the
+        demo, the soak) drops what was read.
         """
         try:
             mailbox = await self._mailbox(address, folder)
         except KeyError:
             return 0
-        uids = [m.uid async for m in mailbox.messages() if upto is None or m.uid <= upto]
-        await mailbox.delete(uids)
+        wanted = None if flagged is None else {Flag(flag.encode()) for flag in flagged}
+        uids = [
+            m.uid
+            async for m in mailbox.messages()
+            if (upto is None or m.uid <= upto)
+            and (wanted is None or not wanted.isdisjoint(m.permanent_flags))
+        ]
+        if uids:
+            await mailbox.delete(uids)
         return len(uids)
 
     async def held(self, address: str, folder: str = "INBOX") -> int:

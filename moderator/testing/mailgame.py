@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from moderator.clock import SystemClock
+from moderator.mail.imap import DONE_KEYWORD
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.runners.commands import start_game
@@ -42,6 +43,7 @@ from moderator.store import deadlines, inbox, players
 from moderator.store.eventstore import EventStore
 from moderator.testing.clocks import DemoClock
 from moderator.testing.connections import imap_source_at, smtp_sink_at
+from moderator.testing.hub import MailHub
 from moderator.testing.mailrobot import COMPETENT, MailRobot, seat_kinds
 from moderator.testing.player_keys import MODERATOR, PlayerKeys, robot_address
 from moderator.testing.stamps import MailStamps, next_deadline_time
@@ -49,6 +51,8 @@ from moderator.testing.stamps import MailStamps, next_deadline_time
 #: The game's time limits (the defaults: days, which the demo clock never reaches but
 #: for a silent robot).
 LIMITS = TimeLimits()
+#: The flags the moderator's poller marks its processed mail with (``ImapSource.done_flag``).
+PROCESSED_FLAGS = frozenset({DONE_KEYWORD, "\\Seen"})
 
 
 class MailSystem(Protocol):
@@ -195,7 +199,7 @@ async def play_by_mail(
             time_limits=LIMITS,
         )
         await service.send_now()
-        await _play_to_the_end(service, robots, clock, game, progress, started)
+        await _play_to_the_end(service, robots, clock, game, progress, started, mail)
         await service.send_now()
         for bot in robots:
             await bot.read_mail(0)
@@ -213,6 +217,7 @@ async def _play_to_the_end(
     game: MailGame,
     progress: Callable[[str], None],
     started: float,
+    mail: MailSystem,
 ) -> None:
     shown_turn = 0
     playing = {bot.name for bot in robots}
@@ -237,6 +242,20 @@ async def _play_to_the_end(
         # Wait for the answers: the robot to act hears by IDLE, the others are read too.
         waits = [bot.read_mail(0.0 if acted else 0.5) for bot in robots]
         await asyncio.gather(*waits)
+        if isinstance(mail, MailHub):
+            await forget_read_mail(mail, robots)
+
+
+async def forget_read_mail(hub: MailHub, robots: Sequence[MailRobot]) -> None:
+    """
+    Drop from the hub the mail the robots have filed in their mailbox files and the mail
+    the moderator has processed (it is archived in its database): the hub holds every
+    message in memory, and a whole game's mail would otherwise stay there to its end.
+    """
+    for bot in robots:
+        if bot.read_upto is not None:
+            await hub.discard(bot.address, upto=bot.read_upto)
+    await hub.discard(MODERATOR, flagged=PROCESSED_FLAGS)
 
 
 def _show_turn(
@@ -283,4 +302,13 @@ def _registered(store: EventStore, robots: list[MailRobot]) -> bool:
         return all(players.player_by_address(tx, bot.address) is not None for bot in robots)
 
 
-__all__ = ["LIMITS", "MailGame", "MailSystem", "mail_robot", "play_by_mail", "service_config"]
+__all__ = [
+    "LIMITS",
+    "PROCESSED_FLAGS",
+    "MailGame",
+    "MailSystem",
+    "forget_read_mail",
+    "mail_robot",
+    "play_by_mail",
+    "service_config",
+]

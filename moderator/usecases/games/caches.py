@@ -20,6 +20,11 @@ class Caches:
     states: StateCache = field(default_factory=StateCache)
     knowledge: KnowledgeCache = field(default_factory=KnowledgeCache)
 
+    def forget(self, database: str, game_id: str) -> None:
+        """Drop what is kept of a game (it ended: nothing of it is needed again soon)."""
+        self.states.forget((database, game_id))
+        self.knowledge.forget((database, game_id))
+
 
 def caches_of(lookup: Lookup) -> Caches:
     """The caches handed in with ``lookup``, or fresh ones."""

@@ -8,7 +8,8 @@ report folds the mail's new events on top without keeping them (they may yet be 
 back).  Entries are kept by database and game, and used only while the game they were
 made from is the game now (the same state at the same event), so a replaced game or a
 rolled-back append starts the fold again from the first event.  At most ``GAMES`` games
-are kept, the least recently used dropped first.  The runtime builds one
+are kept, the least recently used dropped first, and a finished game not at all (its
+reports are done: a long-running service would otherwise hold the games it ended).  The runtime builds one
 (``service.caches``) and hands it to the use cases through the lookup.
 """
 
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from moderator.ports import GameContext, Lookup
 from moderator.reporting.knowledge import Knowledge, knowledge_of
 from moderator.rules import events as ev
+from moderator.rules.state import Step
 
 #: Games whose knowledge a cache keeps.
 GAMES = 256
@@ -56,13 +58,25 @@ class KnowledgeCache:
             # another game under the same name (another database): from the first event
             folded = knowledge_of(lookup.events(game.game_id, upto=game.seq))
         stored = folded
-        if stored.state.version == game.seq and stored.state == game.state:
+        if stored.state.step is Step.OVER:
+            self.forget(key)
+        elif stored.state.version == game.seq and stored.state == game.state:
             with self._lock:
                 self._kept[key] = stored
                 self._kept.move_to_end(key)
                 while len(self._kept) > self._games:
                     self._kept.popitem(last=False)
         return knowledge_of(new, stored)
+
+    def forget(self, key: tuple[str, str]) -> None:
+        """Drop what is kept of a game, by (database, game)."""
+        with self._lock:
+            self._kept.pop(key, None)
+
+    def __len__(self) -> int:
+        """The games kept."""
+        with self._lock:
+            return len(self._kept)
 
 
 __all__ = ["GAMES", "KnowledgeCache"]

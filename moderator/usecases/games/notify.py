@@ -363,6 +363,7 @@ def settle(
     )
     if state.step is Step.OVER and game.state.step is not Step.OVER:
         mails += _audit_mails(sender, game, lookup, new, record, now)
+        caches_of(lookup).forget(lookup.database, game.game_id)  # its last reports are made
     scored = [e for e in new if isinstance(e, ev.GameScored)]
     if scored:
         ref = str(reference.current(game.game_id, state))

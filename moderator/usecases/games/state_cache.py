@@ -9,7 +9,10 @@ remembers the stored state it starts from; a later round finds the newest one at
 before where a report begins and replays only from there.  Games are kept by database
 and name; a kept state is trusted only if replaying the stored events from it leads to
 the game's present state, so a game replaced under the same name (or a kept state that
-cannot even be replayed) falls back to the first event.
+cannot even be replayed) falls back to the first event.  A finished game's states are
+not kept (``remember`` of a state whose game is over forgets the game): its reports are
+done, and a service that runs for months would otherwise hold every game it ended until
+``GAMES`` newer ones pushed it out.
 
 A ``StateCache`` is an object the runtime builds once (``service.caches``) and hands to
 the use cases through the lookup; nothing is kept at module level.
@@ -20,7 +23,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from moderator.rules.state import GameState
+from moderator.rules.state import GameState, Step
 
 #: Games, and states per game, a cache keeps.
 GAMES = 64
@@ -38,7 +41,10 @@ class StateCache:
         self._lock = threading.Lock()
 
     def remember(self, game_id: Key, seq: int, state: GameState) -> None:
-        """Keep ``state`` as ``game_id``'s state after event ``seq``."""
+        """Keep ``state`` as ``game_id``'s state after event ``seq`` (a finished game: forget it)."""
+        if state.step is Step.OVER:
+            self.forget(game_id)
+            return
         with self._lock:
             states = self._kept.setdefault(game_id, OrderedDict())
             self._kept.move_to_end(game_id)
@@ -62,6 +68,16 @@ class StateCache:
         """Drop what is kept of ``game_id`` (its kept states did not lead to its present)."""
         with self._lock:
             self._kept.pop(game_id, None)
+
+    def __len__(self) -> int:
+        """The games kept."""
+        with self._lock:
+            return len(self._kept)
+
+    def states_of(self, game_id: Key) -> int:
+        """How many states of ``game_id`` are kept."""
+        with self._lock:
+            return len(self._kept.get(game_id, ()))
 
 
 __all__ = ["GAMES", "STATES", "StateCache"]
