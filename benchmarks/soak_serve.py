@@ -150,12 +150,25 @@ class Soak:
         return sum(bot.tally.orders_sent for bot in self.robots)
 
 
+def robot_names(args: argparse.Namespace) -> list[str]:
+    """The robots: one a seat, up to the six with shipped keys (then a robot plays in
+    several games at once, as a player by mail may)."""
+    return list(DEFAULT_NAMES[: min(len(DEFAULT_NAMES), args.games * args.players)])
+
+
 async def play(
-    store: EventStore, hub: MailHub, seats: list[list[MailRobot]], soak: Soak, until: float
+    store: EventStore,
+    hub: MailHub,
+    seats: list[list[MailRobot]],
+    kinds: list[str],
+    soak: Soak,
+    until: float,
 ) -> None:
-    """Keep a game going in each seat group until ``until``; a finished one starts again."""
+    """
+    Keep a game going for each seat group until ``until``, a finished one followed by a
+    new one; ``kinds`` are the robots of the seats, seat by seat.
+    """
     games: list[str | None] = [None] * len(seats)
-    folder: dict[str, Path] = {}
     while time.monotonic() < until:
         acted = False
         for slot, group in enumerate(seats):
@@ -168,17 +181,16 @@ async def play(
             if game is None:
                 game = f"soak{soak.games_started:03d}"
                 soak.games_started += 1
-                for bot in group:  # a fresh mailbox file a game: mbox appends rescan the file
-                    folder.setdefault(bot.name, bot.mbox_path.parent)
+                for bot in group:  # an mbox append rescans the file: keep it short
                     bot.mbox_path.unlink(missing_ok=True)
-                    bot.mbox_path = folder[bot.name] / f"{bot.name.lower()}-{game}.mbox"
                 await asyncio.to_thread(
                     start_game, store, game, [bot.address for bot in group],
                     sender=MODERATOR, time_limits=LIMITS,
                 )
                 games[slot] = game
                 acted = True
-            for bot in group:
+            for bot, kind in zip(group, kinds):
+                bot.kind = kind  # a robot in several games may sit in different seats
                 acted |= await bot.play_once(store, game)
         await asyncio.gather(*(bot.read_mail(0.0 if acted else 0.5) for bot in soak.robots))
         for bot in soak.robots:
@@ -225,10 +237,9 @@ def verdict(samples: list[Sample]) -> str:
 
 
 async def soak_run(args: argparse.Namespace, folder: Path) -> None:
-    names = list(DEFAULT_NAMES[: args.games * args.players])
-    if len(names) < args.games * args.players:
-        raise SystemExit(f"at most {len(DEFAULT_NAMES)} robots: lower --games or --players")
-    keys = await PlayerKeys.make(names)
+    if not 2 <= args.players <= len(DEFAULT_NAMES) or args.games < 1:
+        raise SystemExit(f"--players from 2 to {len(DEFAULT_NAMES)}, --games at least 1")
+    keys = await PlayerKeys.make(robot_names(args))
     try:
         async with MailHub() as hub:
             config = service_config(hub, folder, keys, source=str(folder / "config.toml"))
@@ -261,7 +272,7 @@ async def run_serve(
     log = folder / "serve.log"
     with log.open("wb") as out:
         serve = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "moderator", "serve", "--config", str(folder / "config.toml"),
+            *serve_command(args, folder),
             stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
             cwd=folder, env=env,
         )
@@ -273,11 +284,9 @@ async def run_serve(
                 raise SystemExit(f"serve stopped:\n{log.read_text(errors='replace')}")
             await asyncio.sleep(0.2)
         rng = random.Random(args.seed)
-        kinds = seat_kinds(args.robot, args.players)
         soak.robots = [
-            mail_robot(name, hub, keys, folder, random.Random(rng.random()),
-                       pgp_mime=i % 2 == 0, kind=kinds[i % args.players])
-            for i, name in enumerate(DEFAULT_NAMES[: args.games * args.players])
+            mail_robot(name, hub, keys, folder, random.Random(rng.random()), pgp_mime=i % 2 == 0)
+            for i, name in enumerate(robot_names(args))
         ]
         store = open_store(config.database.url, create=False)
         for bot in soak.robots:
@@ -289,10 +298,17 @@ async def run_serve(
               f"({args.robot}); sampling every {args.sample:g} s for {args.minutes:g} min; "
               f"folder {folder}", flush=True)
         sampler = asyncio.create_task(sample(serve.pid, soak, args.sample, started))
-        seats = [soak.robots[i * args.players : (i + 1) * args.players] for i in range(args.games)]
-        await play(store, hub, seats, soak, started + args.minutes * 60)
+        robots = len(soak.robots)
+        seats = [
+            [soak.robots[(game * args.players + seat) % robots] for seat in range(args.players)]
+            for game in range(args.games)
+        ]
+        await play(store, hub, seats, seat_kinds(args.robot, args.players), soak,
+                   started + args.minutes * 60)
         sampler.cancel()
         print(verdict(soak.samples), flush=True)
+        if args.trace is not None:
+            print(heap_growth(folder), flush=True)
     finally:
         if sampler is not None:
             sampler.cancel()
@@ -306,6 +322,58 @@ async def run_serve(
               f"{text.count('Traceback')}", flush=True)
 
 
+#: ``serve`` under tracemalloc (``--trace``): a snapshot of its Python heap every so often.
+#: Tracing starts one period in, once the imports are done (traced, they take minutes).
+TRACED_SERVE = """
+import runpy, sys, threading, time, tracemalloc
+folder, every = sys.argv[1], float(sys.argv[2])
+def dump():
+    time.sleep(every)
+    tracemalloc.start(8)
+    number = 0
+    while True:
+        time.sleep(every)
+        number += 1
+        tracemalloc.take_snapshot().dump(f"{folder}/heap-{number:03d}.snapshot")
+threading.Thread(target=dump, daemon=True).start()
+sys.argv = ["moderator", *sys.argv[3:]]
+runpy.run_module("moderator", run_name="__main__")
+"""
+
+
+def serve_command(args: argparse.Namespace, folder: Path) -> list[str]:
+    """How ``serve`` is started: as an operator starts it, or under tracemalloc."""
+    serve = ["serve", "--config", str(folder / "config.toml")]
+    if args.trace is None:
+        return [sys.executable, "-m", "moderator", *serve]
+    return [sys.executable, "-c", TRACED_SERVE, str(folder), str(args.trace * 60), *serve]
+
+
+def heap_growth(folder: Path, top: int = 20) -> str:
+    """Where ``serve``'s Python heap grew between its second snapshot and its last."""
+    import tracemalloc
+
+    snapshots = sorted(folder.glob("heap-*.snapshot"))
+    if len(snapshots) < 3:
+        return "fewer than three heap snapshots: no comparison"
+    keep = [tracemalloc.Filter(False, "<frozen importlib._bootstrap>"),
+            tracemalloc.Filter(False, tracemalloc.__file__)]
+    first = tracemalloc.Snapshot.load(str(snapshots[1])).filter_traces(keep)
+    last = tracemalloc.Snapshot.load(str(snapshots[-1])).filter_traces(keep)
+    title = (f"serve's Python heap, {snapshots[1].name} -> {snapshots[-1].name}: "
+             f"{sum(t.size for t in first.traces) / MB:.1f} -> "
+             f"{sum(t.size for t in last.traces) / MB:.1f} MB; grown most:")
+    lines = [title]
+    for stat in last.compare_to(first, "traceback")[:top]:
+        ours = [f for f in stat.traceback if "/moderator/" in f.filename]
+        where = (ours or list(stat.traceback))[-1]
+        inner = stat.traceback[-1]
+        lines.append(f"  {stat.size_diff / 1024:+9.0f} KB {stat.count_diff:+7d} blocks  "
+                     f"{where.filename.split('/moderator/')[-1]}:{where.lineno}  "
+                     f"(in {inner.filename.rsplit('/', 2)[-1]}:{inner.lineno})")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=120.0)
@@ -315,6 +383,11 @@ def main() -> None:
     parser.add_argument("--robot", default="competent,random", help="robot kinds, seat by seat")
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--keep", type=Path, help="keep the folder (database, log) here")
+    parser.add_argument(
+        "--trace", type=float, metavar="MINUTES",
+        help="run serve under tracemalloc, a heap snapshot every MINUTES, and print where "
+        "its heap grew (slower: for finding growth, not for the RSS curve)",
+    )
     args = parser.parse_args()
     if not os.environ.get("TITAN_SOAK"):
         print(usage())
