@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from moderator.cli.common import _fail
+from moderator.cli.common import VariantOption, _fail, checked_variant
+from moderator.rules.variant import STANDARD
 
 
 def demo(
@@ -67,11 +68,18 @@ def demo(
             "--speed default 2880: a game day in 30 s).",
         ),
     ] = False,
+    variant: VariantOption = STANDARD,
 ) -> None:
     """Play a whole game (or a small tournament) by mail between robots on an embedded hub."""
     from moderator.demo.mail_demo import DemoOptions, run_demo
 
+    checked_variant(variant)
     if tournament:
+        if variant != STANDARD:
+            raise _fail(
+                "demo: --variant is for the one-game demo; a tournament's games take the "
+                "variant of its 'variant' setting"
+            )
         if silent:
             raise _fail("demo: --silent is for the one-game demo, not with --tournament")
         _tournament_demo(players, seed, keep, speed, rounds, robot)
@@ -90,6 +98,7 @@ def demo(
         folder=keep,
         silent=tuple(silent or ()),
         robot=robot,
+        variant=variant,
     )
     _run(run_demo(options, typer.echo))
 

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from moderator.cli.common import _fail
+from moderator.cli.common import VariantOption, _fail, checked_variant
+from moderator.rules.variant import STANDARD
 
 
 def simulate(
@@ -55,6 +56,7 @@ def simulate(
             "may see) or random (random legal orders).",
         ),
     ] = "competent",
+    variant: VariantOption = STANDARD,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """
@@ -66,6 +68,7 @@ def simulate(
     from moderator.simulate.run import MAX_MAILS
     from moderator.testing.apps import on_test_clock
 
+    checked_variant(variant)
     if seed is None:
         seed = secrets.randbelow(2**31)
     options = Options(
@@ -77,6 +80,7 @@ def simulate(
         max_mails=max_mails or MAX_MAILS,
         service_limits=service_limits,
         robot=robot,
+        variant=variant,
     )
 
     def progress(game: GameTally) -> None:

@@ -36,6 +36,7 @@ from pathlib import Path
 from moderator.demo.keys import keep
 from moderator.ports.mail import PENDING
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import STANDARD
 from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.store import inbox, outbox
 from moderator.store.eventstore import EventStore
@@ -68,6 +69,8 @@ class DemoOptions:
     #: The robot each player plays with: a kind or a comma list, seat by seat
     #: (``testing.mailrobot.seat_kinds``).
     robot: str = DEMO_ROBOTS
+    #: The game's variant (``game new --variant``; docs/variants.md).
+    variant: str = STANDARD
 
 
 @dataclass
@@ -92,10 +95,11 @@ class DemoSummary:
     def text(self) -> str:
         scores = ", ".join(f"{p.name} {p.score}" for p in self.state.players)
         winner = self.state.winner or "nobody (a draw)"
+        played = "" if self.state.variant_name == STANDARD else f" of {self.state.variant_name}"
         lines = [
-            f"Game over after {self.state.turn} turns: winner {winner}; scores: {scores}."
+            f"Game{played} over after {self.state.turn} turns: winner {winner}; scores: {scores}."
             if self.finished
-            else f"The game did not finish (turn {self.state.turn}).",
+            else f"The game{played} did not finish (turn {self.state.turn}).",
             (
                 f"{self.orders} orders by mail, {self.mails_sent} mails from the moderator "
                 f"(all signed), {self.mails_read} read by the robots, in {self.seconds:.0f} s "
@@ -113,9 +117,10 @@ class DemoSummary:
         """The command that plays this game again."""
         silent = "".join(f" --silent {name}" for name in self.options.silent)
         kind = "" if self.options.robot == DEMO_ROBOTS else f" --robot {self.options.robot}"
+        variant = "" if self.options.variant == STANDARD else f" --variant {self.options.variant}"
         return (
             f"titan-moderator demo --seed {self.seed} --players {self.options.players}"
-            f"{silent}{kind}"
+            f"{silent}{kind}{variant}"
         )
 
 
@@ -166,6 +171,7 @@ async def run_demo(
         robot=options.robot,
         timeout=options.timeout,
         started=started,
+        variant=options.variant,
     )
     try:
         async with MailHub() as hub:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from moderator.simulate.figures import Report
-from moderator.simulate.run import AppBuilder, GameTally, Options, play_game
+from moderator.simulate.run import AppBuilder, GameTally, Options, play_game, play_in
 
 
 def simulate(
@@ -39,4 +39,4 @@ def simulate(
     return Report(options, games)
 
 
-__all__ = ["AppBuilder", "GameTally", "Options", "Report", "play_game", "simulate"]
+__all__ = ["AppBuilder", "GameTally", "Options", "Report", "play_game", "play_in", "simulate"]

@@ -99,6 +99,7 @@ class Report:
             "players": options.players,
             "mode": options.mode,
             "robot": options.robot,
+            "variant": options.variant,
             "seed": options.seed,
             "reply_hours": options.reply_hours,
             "reply_sigma": REPLY_SIGMA,
@@ -125,8 +126,9 @@ class Report:
         finished = sum(game.finished for game in self.games)
         lines = [
             (
-                f"{len(self.games)} game(s) of {options.players} {options.robot} robots, "
-                f"{options.mode} mode, seed {options.seed}; {finished} finished."
+                f"{len(self.games)} game(s) of {options.variant} between {options.players} "
+                f"{options.robot} robots, {options.mode} mode, seed {options.seed}; "
+                f"{finished} finished."
             ),
             f"Replies: log-normal, median {options.reply_hours:g} h, sigma {REPLY_SIGMA:g}.",
             f"Deadlines: {deadlines(options)}.",

@@ -24,6 +24,7 @@ from sqlalchemy import select
 from moderator.clock import SettableClock
 from moderator.mail import compose
 from moderator.rules.state import GameState
+from moderator.rules.variant import STANDARD
 from moderator.runners import clock as clock_runner
 from moderator.runners import mail as processing
 from moderator.runners.commands import start_game
@@ -125,8 +126,16 @@ class InProcess:
 
     # -- the moderator's side -------------------------------------------------------------
 
-    def start(self, game_id: str, names: list[str], seed: int, limits: TimeLimits) -> GameState:
-        """The game started as ``game new`` does, with secrets allowed."""
+    def start(
+        self,
+        game_id: str,
+        names: list[str],
+        seed: int,
+        limits: TimeLimits,
+        *,
+        variant: str = STANDARD,
+    ) -> GameState:
+        """The game started as ``game new`` does (``--variant`` too), with secrets allowed."""
         return start_game(
             self.store,
             game_id,
@@ -136,6 +145,7 @@ class InProcess:
             insecure_seed=True,  # a simulation replays from its seed: never a real game
             allow_secrets=True,
             time_limits=limits,
+            variant=variant,
         )
 
     def state(self, game_id: str) -> GameState:

@@ -35,6 +35,7 @@ from pathlib import Path
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import STANDARD
 from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config
 from moderator.schedule.limits import TimeLimits
@@ -83,6 +84,8 @@ class Options:
     service_limits: bool = False
     #: The robot every seat plays with (``composer.KINDS``).
     robot: str = COMPETENT
+    #: The variant every game is created in, as ``game new --variant`` creates it.
+    variant: str = STANDARD
 
     @property
     def mode(self) -> str:
@@ -159,9 +162,15 @@ def play_game(options: Options, index: int, build: AppBuilder) -> GameTally:
     with tempfile.TemporaryDirectory(prefix="titan-simulate-") as folder:
         world = InProcess(build(simulation_config(Path(folder))))
         try:
-            return _Game(options, index, world).play()
+            return play_in(world, options, index)
         finally:
             world.close()
+
+
+def play_in(world: InProcess, options: Options, index: int) -> GameTally:
+    """Game ``index`` of the run in ``world``, which the caller keeps: what the game left
+    in its store (the outbox's reports and audits) can be read after it."""
+    return _Game(options, index, world).play()
 
 
 class _Game:
@@ -199,7 +208,10 @@ class _Game:
             self.world.sign_on(name, self.game_id)
         self.world.new_mails()  # the welcomes come before the game
         seed = self.tally.dice_seed
-        state = self.world.start(self.game_id, self.names, seed, self.options.time_limits)
+        options = self.options
+        state = self.world.start(
+            self.game_id, self.names, seed, options.time_limits, variant=options.variant
+        )
         self.tally.signed_mails += len(self.world.new_mails())
         self.waiting_on = to_act(state)
         self._schedule(state, EPOCH)

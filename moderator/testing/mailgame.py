@@ -26,6 +26,7 @@ from moderator.clock import SystemClock
 from moderator.mail.imap import DONE_KEYWORD
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
+from moderator.rules.variant import STANDARD
 from moderator.runners.commands import start_game
 from moderator.runtime.bootstrap import Overrides, bootstrap
 from moderator.runtime.config import (
@@ -143,6 +144,8 @@ class MailGame:
     #: Give up after this many real seconds (counted from ``started``).
     timeout: float = 1800.0
     started: float = 0.0
+    #: The variant the game is created in (``game new --variant``).
+    variant: str = STANDARD
 
 
 async def play_by_mail(
@@ -197,6 +200,7 @@ async def play_by_mail(
             seed=game.seed,
             insecure_seed=True,  # the game replays from its seed: its reports say so
             time_limits=LIMITS,
+            variant=game.variant,
         )
         await service.send_now()
         await _play_to_the_end(service, robots, clock, game, progress, started, mail)
