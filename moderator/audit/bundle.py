@@ -17,10 +17,11 @@ from typing import Any
 
 from moderator.audit.commitments import salt_for
 from moderator.audit.dice import seed_hash
-from moderator.audit.seal import is_aside_order
+from moderator.audit.seal import is_aside_order, lateness_of_start
 from moderator.rules import events as ev
 from moderator.rules.codec import encode
 from moderator.rules.evolve import replay
+from moderator.rules.lateness import WOLFF
 from moderator.rules.state import GameState
 from moderator.rules.variant import check_digest, own_variant
 
@@ -46,6 +47,15 @@ def final_summary(state: GameState) -> dict[str, Any]:
             for m, lg in sorted(state.legions.items())
         ],
     }
+
+
+def sealed_lateness(events: Sequence[ev.Event]) -> str:
+    """The lateness policy the game's start was sealed with (Wolff's in a log whose
+    start names none)."""
+    for event in events:
+        if isinstance(event, ev.OrderSealed):
+            return lateness_of_start(event.order) or WOLFF
+    return WOLFF
 
 
 def make_bundle(
@@ -85,6 +95,7 @@ def make_bundle(
         "players": [p.name for p in state.players],
         "variant": state.variant_name,
         **_own_variant(state),
+        "lateness": sealed_lateness(events),
         "seed": f"{seed:064x}",
         "seed_sha256": seed_hash(seed),
         "events": records,

@@ -7,7 +7,7 @@ text that the order did not produce is found, not only a die.  Pure.
 
 What an order can be:
 
-- ``start``: the setup (1.3): the players of ``game-created`` roll for towers with the
+- ``start`` (``start lateness=21.2`` in a game under rulebook 21.2): the setup (1.3): the players of ``game-created`` roll for towers with the
   start's dice, or a restored position (``position-loaded``, the order's own input);
   then whatever follows by itself until somebody must act;
 - ``time-called`` (Wolff 21.1) and ``director:end`` (a tournament game stopped and
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moderator.audit.dice import bound_die
-from moderator.audit.seal import DIRECTOR_END, START, TIME_CALLED, robot_seat_of
+from moderator.audit.seal import DIRECTOR_END, TIME_CALLED, lateness_of_start, robot_seat_of
 from moderator.orders import OrderError, Query, parse_order, render_order
 from moderator.orders import standing as standing_orders
 from moderator.rules import commands as cmd
@@ -92,7 +92,7 @@ def redecide(
     dice = SealDice(seed, game, seal.trigger, seal.first)
     events: Sequence[ev.Event]
     try:
-        if seal.order == START:
+        if lateness_of_start(seal.order) is not None:
             events = _start(logged, dice)
         elif seal.order == TIME_CALLED:
             events = timelimit.time_called(state)

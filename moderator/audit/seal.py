@@ -32,10 +32,31 @@ from dataclasses import dataclass
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import seed_bytes
 from moderator.rules import events as ev
+from moderator.rules.lateness import POLICIES, WOLFF
 from moderator.rules.state import Audience, GameState, Legion
 
 #: What a seal's ``order`` says for the moderator's own steps.
 START, TIME_CALLED, DIRECTOR_END = "start", "time-called", "director:end"
+#: How the start's seal names a lateness policy other than Wolff's (``start_order``).
+_LATENESS = f"{START} lateness="
+
+
+def start_order(lateness: str = WOLFF) -> str:
+    """
+    What the start's seal says: ``start``, followed by the game's lateness policy when it
+    is not Wolff 20.4's (``start lateness=21.2``).  The seal's MAC covers it and every
+    seal after chains to that MAC, so the policy a game was started under cannot be
+    changed afterwards without every seal the players' reports printed changing too.
+    """
+    return START if lateness == WOLFF else f"{_LATENESS}{lateness}"
+
+
+def lateness_of_start(order: str) -> str | None:
+    """The lateness policy a start's seal names (None: ``order`` is no start's)."""
+    if order == START:
+        return WOLFF
+    policy = order.removeprefix(_LATENESS)
+    return policy if order.startswith(_LATENESS) and policy in POLICIES else None
 #: The trigger of an order the robot gave for a seat it holds (issue 26): it names the
 #: seat and the order's first event, so its dice are bound like a mail's.
 ROBOT = "robot:"

@@ -27,19 +27,22 @@ from moderator.audit.bundle import FORMAT, FORMATS, final_summary
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import bound_dice, seed_hash
 from moderator.audit.redecide import NotDecided, redecide
-from moderator.audit.seal import OrderKey, robot_seat_of, seal
+from moderator.audit.seal import OrderKey, lateness_of_start, robot_seat_of, seal
 from moderator.audit.verify_checks import (
     Discrepancy,
     check_battleland,
+    check_lateness,
     check_move,
     check_towers,
     differs,
     install_bundle_variant,
+    lateness_name,
     named,
 )
 from moderator.rules import events as ev
 from moderator.rules.codec import decode
 from moderator.rules.evolve import evolve
+from moderator.rules.lateness import WOLFF, policy_of_trigger
 from moderator.rules.state import GameState
 from moderator.rules.strikes import hits
 
@@ -101,7 +104,7 @@ def giver(event: ev.OrderSealed, head: ev.Event | None) -> str:
         return f"{event.player}'s standing orders"
     if robot_seat_of(event.trigger) is not None:
         return f"the robot for {event.player}"
-    if event.trigger.startswith("timeout:"):
+    if policy_of_trigger(event.trigger) is not None:
         return f"the timeout defaults for {event.player}"
     return event.player
 
@@ -148,6 +151,8 @@ class _Checker:
         self.claimed: dict[str, int] = {}  # each hidden legion's latest commitment, as sealed
         self.last_seal = ""  # the chain's last seal
         self.chained = False  # an order with a recorded line was seen: no older kind after it
+        self.lateness = WOLFF  # the lateness policy the start's seal names
+        self.timeouts = 0
 
     def run(self) -> None:
         if seed_hash(self.seed) != self.bundle.get("seed_sha256"):
@@ -228,6 +233,10 @@ class _Checker:
         if event.first != start + 1 + noted or event.first > seq:
             raise Discrepancy(seq, f"says its order began at event {event.first}, which it cannot")
         self.check_dice(seq, event)
+        if event.first == 1:
+            self.lateness = lateness_of_start(event.order) or WOLFF
+        check_lateness(seq, event.trigger, self.lateness)
+        self.timeouts += policy_of_trigger(event.trigger) is not None
         decided = [e for _, e in self.order[noted:] if e is not None]
         key = OrderKey(event.trigger, event.first, event.count, event.player, event.order)
         legacy = not event.mac and not event.order and event.player is None
@@ -366,6 +375,12 @@ class _Checker:
         said = self.bundle.get("variant", self.state.variant_name)  # older bundles name none
         if said != self.state.variant_name:
             raise Discrepancy(0, f"the bundle says the game is {said!r}, its events {self.state.variant_name!r}")
+        late = self.bundle.get("lateness", self.lateness)  # older bundles name none
+        if late != self.lateness:
+            raise Discrepancy(
+                0, f"the bundle says the game's lateness is {late!r}; its start was sealed "
+                f"with {self.lateness!r} ({lateness_name(self.lateness)})"
+            )
         players = [p.name for p in self.state.players]
         if self.reader is not None and self.reader not in players:
             raise Discrepancy(0, f"the bundle is made for {self.reader!r}, who is not a player")
@@ -400,6 +415,10 @@ class _Checker:
         lines.append(
             "who gave the orders: "
             + ", ".join(f"{who} {n}" for who, n in sorted(self.givers.items()))
+        )
+        lines.append(
+            f"lateness: {lateness_name(self.lateness)}, sealed at the start; "
+            f"{self.timeouts} orders given at a timeout, each its default"
         )
         lines.append(
             f"final state: turn {self.state.turn}, {self.state.step.value}; "

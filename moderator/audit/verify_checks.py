@@ -15,6 +15,7 @@ from moderator.rules import events as ev
 from moderator.rules.battle import battleland_for
 from moderator.rules.codec import plain
 from moderator.rules.dice import ScriptedDice
+from moderator.rules.lateness import RULEBOOK_21_2, policy_of_trigger
 from moderator.rules.movement import legion_moves
 from moderator.rules.setup import towers_won
 from moderator.rules.state import GameState
@@ -128,3 +129,20 @@ def install_bundle_variant(bundle: Mapping[str, Any]) -> str | None:
         raise Discrepancy(0, f"the bundle carries data for {name!r}, a shipped variant's name")
     install_own_variant(own)
     return own.digest
+
+
+def lateness_name(policy: str) -> str:
+    """A lateness policy as a player reads it."""
+    return "rulebook 21.2's timed moves" if policy == RULEBOOK_21_2 else "Wolff 20.4's refusal"
+
+
+def check_lateness(seq: int, trigger: str, policy: str) -> None:
+    """A timeout's trigger names the lateness policy whose default it gave: the one the
+    game's start was sealed with, never another."""
+    timed = policy_of_trigger(trigger)
+    if timed is not None and timed != policy:
+        raise Discrepancy(
+            seq,
+            f"a timeout gave {lateness_name(timed)}, but the game was started under "
+            f"{lateness_name(policy)}",
+        )

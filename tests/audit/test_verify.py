@@ -89,7 +89,7 @@ def check_honest(game: Played) -> None:
     sealed = records(bundle, "order-sealed")
     triggers = {r["payload"]["trigger"] for r in sealed}
     final = bundle["final"]
-    assert len(verdict.checked) == 10
+    assert len(verdict.checked) == 11
     assert verdict.checked[0] == (
         f"seed: its SHA-256 is the one published at the start ({bundle['seed_sha256'][:16]}...)"
     )
@@ -108,7 +108,8 @@ def check_honest(game: Played) -> None:
     assert verdict.checked[7].startswith(f"openings: {len(records(bundle, 'commitment-opened'))} ")
     givers = sum(int(part.rsplit(" ", 1)[1]) for part in verdict.checked[8].split(": ", 1)[1].split(", "))
     assert verdict.checked[8].startswith("who gave the orders: ") and givers == len(sealed)
-    assert verdict.checked[9].startswith(f"final state: turn {final['turn']}, {final['step']}; ")
+    assert verdict.checked[9].startswith("lateness: Wolff 20.4's refusal, sealed at the start; ")
+    assert verdict.checked[10].startswith(f"final state: turn {final['turn']}, {final['step']}; ")
 
 
 @settings(

@@ -18,10 +18,11 @@ import secrets
 from collections.abc import Sequence
 
 from moderator.audit.dice import bound_die, seed_hash
-from moderator.audit.seal import START, OrderKey, seal
+from moderator.audit.seal import OrderKey, seal, start_order
 from moderator.rules import events as ev
 from moderator.rules.dice import ScriptedDice
 from moderator.rules.evolve import replay
+from moderator.rules.lateness import WOLFF
 from moderator.rules.state import GameState
 from moderator.schedule.record import Dice, GameRecord
 from moderator.usecases.games.errors import GameError
@@ -163,17 +164,18 @@ def sealed(
 
 
 def sealed_start(
-    events: Sequence[ev.Event], dice: CountingDice, record: GameRecord
+    events: Sequence[ev.Event], dice: CountingDice, record: GameRecord, lateness: str = WOLFF
 ) -> tuple[list[ev.Event], GameRecord]:
     """
     A new game's setup ``events`` with the audit's notes after them, when its dice are
     bound: the tower rolls' dice, commitments to any hidden legion (a restored
-    position), and the seed's SHA-256, which the first reports publish.
+    position), and the seed's SHA-256, which the first reports publish.  The start's
+    seal names the game's ``lateness`` policy (``audit.seal.start_order``).
     """
     if not isinstance(dice, BoundDice) or dice.seed is None:
         return list(events), record
     notes, _, record = seal_order(
-        GameState(), replay(events), dice, record, order=START, events=events
+        GameState(), replay(events), dice, record, order=start_order(lateness), events=events
     )
     return [*events, *notes, ev.SeedCommitted(sha256=seed_hash(dice.seed))], record
 

@@ -20,6 +20,7 @@ from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
+from moderator.rules.lateness import WOLFF
 from moderator.rules.positions import position_event
 from moderator.rules.state import GameState
 from moderator.rules.variant import STANDARD
@@ -111,7 +112,8 @@ def plan_game(
         insecure_dice=insecure,
         variant=replay(events).variant_name,
     )
-    events, record = sealed_start(events, dice, record)
+    lateness = time_limits.lateness if time_limits is not None else WOLFF
+    events, record = sealed_start(events, dice, record, lateness)
     state = replay(events)
     changes: list[DeadlineChange] = []
     if time_limits is not None or ends_at is not None:

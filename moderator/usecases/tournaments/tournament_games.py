@@ -31,6 +31,7 @@ from moderator.ports.deadlines import with_time_limits
 from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.evolve import replay
+from moderator.rules.lateness import WOLFF
 from moderator.rules.state import Step
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.record import GameRecord
@@ -122,11 +123,11 @@ def _start(
         keep_after=settings.keep_after,
         robot_delay=settings.robot_delay,
     )
-    events, record = sealed_start(events, dice, record)
+    limits = TimeLimits.from_json(settings.limits())
+    lateness = limits.lateness if limits is not None else WOLFF
+    events, record = sealed_start(events, dice, record, lateness)
     game_state = replay(events)
-    record, changes = with_time_limits(
-        game_state, record, now, TimeLimits.from_json(settings.limits()), settings.ends_at(now)
-    )
+    record, changes = with_time_limits(game_state, record, now, limits, settings.ends_at(now))
     seated = {seat: p for seat, address in formed.seats if (p := lookup.player(address))}
     record, reports_out = notify.first_reports(
         sender, formed.game, seated, events, game_state, record
