@@ -77,13 +77,11 @@ def battlelands_of(variant: Variant, land: Land) -> tuple[tuple[str, float], ...
     Where a battle at ``land`` may be fought, each with its chance before any die is
     rolled: the land's placed battleland or its terrain's for certain; under option
     ``battleland_choice = "defender-roll"`` a terrain with an alternate is fought on the
-    alternate on 1-3 and on its own on 4-6 (``rules.battle.battleland_for``).
+    alternate on 1-3 and on its own on 4-6 (``Variant.battlelands_at``, which
+    ``rules.battle.battleland_for`` rolls between).
     """
-    alternate = variant.alternates.get(land.terrain)
-    own = land.battleland in ("", land.terrain, alternate)
-    if variant.options.battleland_choice != "defender-roll" or alternate is None or not own:
-        return ((land.battleland_name, 1.0),)
-    return ((alternate, 0.5), (land.terrain, 0.5))
+    choices = variant.battlelands_at(land.number)
+    return tuple((name, 1 / len(choices)) for name in choices)
 
 
 def power_of(variant: Variant, creature: str, titan_power: int = 6) -> int:

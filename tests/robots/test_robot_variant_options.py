@@ -57,7 +57,7 @@ def test_badlands_before_the_die_the_robot_weighs_the_alternate_and_the_terrains
     badlands, fixed = load_variant("badlands"), load_variant("badlands-fixed")
     brush = badlands.lands[3]  # a Brush land that Colossus places on the alternate
     assert brush.terrain == "Brush"
-    assert values.battlelands_of(badlands, brush) == (("BrushAlt", 0.5), ("Brush", 0.5))
+    assert values.battlelands_of(badlands, brush) == (("Brush", 0.5), ("BrushAlt", 0.5))
     assert values.battlelands_of(fixed, fixed.lands[3]) == (("BrushAlt", 1.0),)  # placed: no die
     assert values.battlelands_of(badlands, badlands.lands[1]) == (("Fort", 1.0),)  # a land of its own
     assert values.battlelands_of(load_variant(STANDARD), load_variant(STANDARD).lands[3]) == (("Brush", 1.0),)
