@@ -36,6 +36,7 @@ from moderator.ports import (
     UnknownChangeError,
 )
 from moderator.ports.mail import PROCESSED, REJECTED
+from moderator.rules.variant import UnknownVariantError
 from moderator.runners import unit
 from moderator.store import inbox
 from moderator.store.errors import retryable
@@ -118,7 +119,10 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
         game_id = handler.game_of(message)
     except Exception as exc:  # whatever the handler raises shunts the message
         raise _HandlerFailedError from exc
-    context = inbox.context(tx, game_id) if game_id is not None else None
+    try:
+        context = inbox.context(tx, game_id) if game_id is not None else None
+    except UnknownVariantError as exc:  # an own variant missing or changed: a person must act
+        raise _HandlerFailedError from exc
     lookup, now = SqlLookup(tx), tx.now()
     try:
         outcome = handler.handle(message, context, lookup, now)
