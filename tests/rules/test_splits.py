@@ -87,14 +87,14 @@ def test_wolff_4_1_eight_high_legion_only_before_the_first_split(started) -> Non
 def test_4_3_later_split_leaves_at_least_two_in_each(game_at) -> None:
     """4.3: both the old and the new legion must contain at least two characters."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre Ogre Troll Troll"), ("Bu01", 300, "Titan Ogre")],
+        [("Rd01", 600, "Titan Minotaur Minotaur Troll Troll"), ("Bu01", 300, "Titan Minotaur")],
         phase="split",
     )
-    game.refused(_split("Ann", "Rd01", "Rd02", "Ogre"), "E-SPLIT-SIZE")
-    game.refused(_split("Ann", "Rd01", "Rd02", "Ogre Ogre Troll Troll"), "E-SPLIT-SIZE")
+    game.refused(_split("Ann", "Rd01", "Rd02", "Minotaur"), "E-SPLIT-SIZE")
+    game.refused(_split("Ann", "Rd01", "Rd02", "Minotaur Minotaur Troll Troll"), "E-SPLIT-SIZE")
     events = game.do(_split("Ann", "Rd01", "Rd02", "Troll Troll"))
     assert game.one(events, ev.LegionSplit).parent_height == 3
-    assert game.legion("Rd01").contents == ("Ogre", "Ogre", "Titan")
+    assert game.legion("Rd01").contents == ("Minotaur", "Minotaur", "Titan")
     assert game.legion("Rd02").contents == ("Troll", "Troll")
     assert game.legion("Rd02").split_from == "Rd01"
 
@@ -102,16 +102,16 @@ def test_4_3_later_split_leaves_at_least_two_in_each(game_at) -> None:
 def test_4_3_split_characters_must_be_in_the_old_legion(game_at) -> None:
     """4.3: all of the new legion's characters must have been in the old legion."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre Ogre Troll"), ("Bu01", 300, "Titan Ogre")], phase="split"
+        [("Rd01", 600, "Titan Minotaur Minotaur Troll"), ("Bu01", 300, "Titan Minotaur")], phase="split"
     )
     game.refused(_split("Ann", "Rd01", "Rd02", "Troll Troll"), "E-SPLIT-CONTENTS")
-    game.refused(_split("Ann", "Rd01", "Rd02", "Angel Ogre"), "E-SPLIT-CONTENTS")
+    game.refused(_split("Ann", "Rd01", "Rd02", "Angel Minotaur"), "E-SPLIT-CONTENTS")
 
 
 def test_4_3_three_way_split(game_at) -> None:
     """4.3: a large enough legion may split into three legions of at least two each."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre Ogre Troll Troll Lion Lion"), ("Bu01", 300, "Titan Ogre")],
+        [("Rd01", 600, "Titan Minotaur Minotaur Troll Troll Lion Lion"), ("Bu01", 300, "Titan Minotaur")],
         phase="split",
     )
     game.do(_split("Ann", "Rd01", "Rd02", "Troll Troll"))
@@ -121,18 +121,18 @@ def test_4_3_three_way_split(game_at) -> None:
         ("Rd02", 600, 2),
         ("Rd03", 600, 2),
     ]
-    game.refused(_split("Ann", "Rd01", "Rd04", "Ogre"), "E-SPLIT-SIZE")
+    game.refused(_split("Ann", "Rd01", "Rd04", "Minotaur"), "E-SPLIT-SIZE")
 
 
 def test_4_2_split_needs_a_free_marker_of_ones_own(game_at) -> None:
     """4.2/4.6: a new legion needs one of the player's markers that is not in play."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre Ogre Troll"), ("Rd02", 34, "Ogre Ogre"), ("Bu01", 300, "Titan")],
+        [("Rd01", 600, "Titan Minotaur Minotaur Troll"), ("Rd02", 34, "Minotaur Minotaur"), ("Bu01", 300, "Titan")],
         phase="split",
     )
-    game.refused(_split("Ann", "Rd01", "Rd02", "Ogre Ogre"), "E-SPLIT-MARKER")  # in play
-    game.refused(_split("Ann", "Rd01", "Bu02", "Ogre Ogre"), "E-SPLIT-MARKER")  # Bob's
-    events = game.do(_split("Ann", "Rd01", None, "Ogre Ogre"))
+    game.refused(_split("Ann", "Rd01", "Rd02", "Minotaur Minotaur"), "E-SPLIT-MARKER")  # in play
+    game.refused(_split("Ann", "Rd01", "Bu02", "Minotaur Minotaur"), "E-SPLIT-MARKER")  # Bob's
+    events = game.do(_split("Ann", "Rd01", None, "Minotaur Minotaur"))
     assert game.one(events, ev.LegionSplit).child == "Rd03"  # the lowest free marker
 
 
@@ -150,13 +150,13 @@ def test_4_6_captured_markers_may_be_used(game_at) -> None:
     """4.2/4.6: a player who eliminated another may use that player's markers too."""
     own = [f"Rd{i:02d}" for i in range(1, 13)]
     game = game_at(
-        [("Rd01", 600, "Titan Ogre Ogre Troll"), ("Bu01", 300, "Titan")],
+        [("Rd01", 600, "Titan Minotaur Minotaur Troll"), ("Bu01", 300, "Titan")],
         players=("Ann", "Bob", "Cy"),
         eliminated=("Cy",),
         markers={"Ann": [*own, "Gr01", "Gr02"]},
         phase="split",
     )
-    events = game.do(_split("Ann", "Rd01", "Gr02", "Ogre Ogre"))
+    events = game.do(_split("Ann", "Rd01", "Gr02", "Minotaur Minotaur"))
     assert game.one(events, ev.LegionSplit).child == "Gr02"
     assert game.legion("Gr02").owner == "Ann"
 
@@ -164,18 +164,18 @@ def test_4_6_captured_markers_may_be_used(game_at) -> None:
 def test_4_6_cannot_split_another_players_legion(game_at) -> None:
     """4.6: a player may not command another player's legions."""
     game = game_at(
-        [("Rd01", 600, "Titan Ogre"), ("Bu01", 300, "Titan Ogre Ogre Troll")], phase="split"
+        [("Rd01", 600, "Titan Minotaur"), ("Bu01", 300, "Titan Minotaur Minotaur Troll")], phase="split"
     )
-    game.refused(_split("Ann", "Bu01", "Rd02", "Ogre Ogre"), "E-NOT-YOURS")
-    game.refused(_split("Ann", "Rd09", "Rd02", "Ogre Ogre"), "E-NO-LEGION")
-    game.refused(_split("Bob", "Bu01", "Bu02", "Ogre Ogre"), "E-NOT-YOUR-TURN")
+    game.refused(_split("Ann", "Bu01", "Rd02", "Minotaur Minotaur"), "E-NOT-YOURS")
+    game.refused(_split("Ann", "Rd09", "Rd02", "Minotaur Minotaur"), "E-NO-LEGION")
+    game.refused(_split("Bob", "Bu01", "Bu02", "Minotaur Minotaur"), "E-NOT-YOUR-TURN")
 
 
 def test_6_2_no_split_after_the_movement_roll(game_at) -> None:
     """6.2/Complete Sequence 2.1-2.2: once the movement roll is made no new legion may be split."""
-    game = game_at([("Rd01", 600, "Titan Ogre Ogre Troll"), ("Bu01", 300, "Titan")], phase="split")
+    game = game_at([("Rd01", 600, "Titan Minotaur Minotaur Troll"), ("Bu01", 300, "Titan")], phase="split")
     game.do(cmd.Roll(player="Ann"), 3)
-    game.refused(_split("Ann", "Rd01", "Rd02", "Ogre Ogre"), "E-NOT-NOW")
+    game.refused(_split("Ann", "Rd01", "Rd02", "Minotaur Minotaur"), "E-NOT-NOW")
 
 
 def test_wolff_7_6_no_split_change_after_a_mulligan(started) -> None:
