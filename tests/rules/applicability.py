@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.rules.battle import battleland_for
 from moderator.rules.variant import Variant, load_variant
 
 #: The fixtures through which a test plays in this run's variant (tests/rules/conftest.py).
@@ -59,21 +58,9 @@ class Needs:
         return lacks
 
 
-class _Rolled(Exception):
-    """The variant rolls a die to choose the battleland."""
-
-
-class _NoRoll:
-    def roll(self, count: int = 1) -> tuple[int, ...]:
-        raise _Rolled
-
-
 def _fought_on(variant: Variant, land: int) -> str:
-    try:
-        name, _ = battleland_for(variant, variant.lands[land], _NoRoll())  # type: ignore[arg-type]
-    except _Rolled:
-        return "a battleland the defender's die chooses"
-    return name
+    choices = variant.battlelands_at(land)
+    return choices[0] if len(choices) == 1 else "a battleland the defender's die chooses"
 
 
 def spellings(variants: Iterable[str]) -> dict[str, str]:
