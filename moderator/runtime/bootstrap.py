@@ -295,6 +295,7 @@ class App:
             clock=self.clock,
             wall=self.wall,
             draw=self.pictures.draw_png,
+            prepare=self.pictures.prepare,
         )
 
     @property

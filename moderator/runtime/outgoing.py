@@ -218,7 +218,7 @@ def picture_parts(
     for data in pictures:
         try:
             picture = Picture.from_json(data)
-            png = _png(json.dumps(picture.to_json(), sort_keys=True), draw)
+            png = _png(picture_spec(picture), draw)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("a picture was left out of a mail: %s", exc)
             continue
@@ -226,6 +226,22 @@ def picture_parts(
             png_part(png, picture.filename, picture.description)
         )
     return public, private
+
+
+def picture_spec(picture: Picture) -> str:
+    """What ``draw`` is handed for ``picture``: its JSON, keys sorted (one text per picture)."""
+    return json.dumps(picture.to_json(), sort_keys=True)
+
+
+def picture_specs(pictures: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The specs a mail's pictures will be drawn from (what the sender draws ahead)."""
+    specs = []
+    for data in pictures:
+        try:
+            specs.append(picture_spec(Picture.from_json(data)))
+        except (ValueError, KeyError, TypeError):
+            continue  # left out when the mail is made, and logged then
+    return specs
 
 
 @functools.lru_cache(maxsize=32)

@@ -12,6 +12,12 @@ while it works.  The worker keeps the lands' pixels between pictures
 the next picture; the one that was being drawn is left out of its mail (logged by
 ``outgoing``).
 
+A picture is drawn ahead (``prepare``) as soon as the report that carries it is in the
+outbox, while the service goes on with the next mails: the sender then finds it drawn,
+or being drawn, and does not add the drawing to the time a player waits for his answer.
+At most ``AHEAD`` pictures are held for the sender; one it never asks for (its mail was
+given up) is forgotten, oldest first, so the memory stays bounded.
+
 The worker ends with the service, even one killed with SIGKILL, which no handler sees:
 a thread of the worker waits on the pipe that only the service holds open
 (``multiprocessing.parent_process``), and ends the worker when it closes.  The
@@ -27,8 +33,9 @@ import json
 import multiprocessing
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -39,9 +46,12 @@ from moderator.pictures.spec import Picture, layers
 
 #: Longest wait for one picture before the mail goes without it.
 PICTURE_SECONDS = 60.0
+#: Pictures drawn ahead and held for the sender: a round of a six-player game's reports
+#: is at most a dozen, so this holds several rounds' (about 55 KB each).
+AHEAD = 48
 
 #: What makes the worker process: the composition root's ``picture_pool``.
-PoolFactory = Callable[[], ProcessPoolExecutor]
+PoolFactory = Callable[[], Executor]
 
 
 class PicturePool:
@@ -50,26 +60,65 @@ class PicturePool:
     root's) when the first picture is wanted, kept, and replaced when it died.
     """
 
-    def __init__(self, make: PoolFactory) -> None:
+    def __init__(self, make: PoolFactory, *, ahead: int = AHEAD) -> None:
         self._make = make
         self._lock = threading.Lock()
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Executor | None = None
+        self._ahead_max = max(1, ahead)
+        #: Pictures handed to the worker ahead of their mail, by their spec (canonical).
+        self._ahead: OrderedDict[str, tuple[Executor, Future[bytes]]] = OrderedDict()
+
+    def prepare(self, picture_json: str) -> None:
+        """
+        Start drawing a picture a mail will carry (its report was just queued), without
+        waiting; ``draw_png`` of the same picture then takes it.  A picture not readable
+        as JSON is left for ``draw_png`` to refuse.
+        """
+        try:
+            key = _canonical(picture_json)
+        except ValueError:
+            return
+        with self._lock:
+            if key in self._ahead:
+                return
+        pool = self._worker()
+        try:
+            future = pool.submit(draw_here, key)
+        except (BrokenProcessPool, RuntimeError):
+            self._forget(pool)  # the next picture starts a new worker
+            return
+        with self._lock:
+            self._ahead[key] = (pool, future)
+            while len(self._ahead) > self._ahead_max:
+                self._ahead.popitem(last=False)
 
     def draw_png(self, picture_json: str) -> bytes:
         """
-        The picture ``Picture.to_json`` wrote (as a JSON string) as a palette PNG.
+        The picture ``Picture.to_json`` wrote (as a JSON string) as a palette PNG: the
+        one drawn ahead by ``prepare`` if there is one, else drawn now.
 
         Raises:
             ValueError: it is not a picture, or the worker could not draw it.
         """
-        pool = self._worker()
+        key = _canonical(picture_json)
+        with self._lock:
+            ahead = self._ahead.pop(key, None)
+        pool, future = ahead if ahead is not None else (self._worker(), None)
         try:
-            return pool.submit(draw_here, picture_json).result(timeout=PICTURE_SECONDS)
+            if future is None:
+                future = pool.submit(draw_here, key)
+            return future.result(timeout=PICTURE_SECONDS)
         except BrokenProcessPool as exc:
             self._forget(pool)
             raise ValueError(f"the picture worker died: {exc}") from exc
         except TimeoutError as exc:
             raise ValueError(f"the picture took longer than {PICTURE_SECONDS:g} s") from exc
+
+    @property
+    def held(self) -> int:
+        """Pictures drawn (or being drawn) ahead that no mail has taken yet."""
+        with self._lock:
+            return len(self._ahead)
 
     def stop(self) -> None:
         """Stop the worker, if one runs (a stopping service; the next picture starts another)."""
@@ -78,16 +127,18 @@ class PicturePool:
         if pool is not None:
             self._forget(pool)
 
-    def _worker(self) -> ProcessPoolExecutor:
+    def _worker(self) -> Executor:
         with self._lock:
             if self._pool is None:
                 self._pool = self._make()
             return self._pool
 
-    def _forget(self, pool: ProcessPoolExecutor) -> None:
+    def _forget(self, pool: Executor) -> None:
         with self._lock:
             if self._pool is pool:
                 self._pool = None
+            for key in [k for k, (p, _) in self._ahead.items() if p is pool]:
+                del self._ahead[key]
         pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -13,6 +13,9 @@ The order is what makes a mail count once whatever fails:
    its Message-ID and body and not played twice);
 4. only then flag (or move) them on the server.
 
+After each mail's transaction has committed, ``after_each`` (the service's) is awaited:
+the answers and reports it wrote go out while the poll goes on with the next mails.
+
 A crash between 2 and 3 leaves the mail archived and waiting: the next poll processes
 it.  A crash between 3 and 4 leaves it unflagged on the server but known to the store,
 which never fetches a UID twice.
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from moderator.mail.imap import ImapSource, UidValidityChangedError
@@ -67,6 +71,8 @@ class Poller:
         #: (uidvalidity, uid, inbound id) archived but not yet flagged on the server.
         self._unmarked: list[tuple[int, int, int]] = []
         self._lock = asyncio.Lock()
+        #: Awaited after each mail whose processing committed (None: nothing).
+        self.after_each: Callable[[], Awaitable[None]] | None = None
 
     async def poll(self) -> PollResult:
         """Fetch, archive, process and mark; one poll at a time."""
@@ -94,6 +100,8 @@ class Poller:
             # hand (committed whole), and the rest wait for the next start.
             status = await asyncio.to_thread(self._process_one, message_id)
             result.statuses[status] = result.statuses.get(status, 0) + 1
+            if self.after_each is not None and status not in (BUSY, SKIPPED):
+                await self.after_each()
         await self._mark()
         return result
 

@@ -14,6 +14,12 @@ permanent one (a 5xx answer, a recipient key that is missing) gives the row up a
 where ``db`` tools and the moderator can see it.  Signing runs in worker threads, so a
 few mails are signed at once on a machine with several cores.
 
+A report's pictures are drawn ahead: ``prepare_due`` hands the pictures of every due
+mail it has not seen to ``prepare`` (the picture worker's), which draws them while the
+service goes on; the service calls it as soon as a mail's transaction has committed
+and at the start of each round, so the sender, when it makes the mail, mostly finds its
+pictures drawn, and a player's answer does not wait for them.
+
 With a ``verp_key`` each mail goes out with a return path of its own
 (``moderator.mail.verp``: the envelope sender with ``+b<id>-<tag>``), so that its bounce,
 if it bounces, names it (``moderator.usecases.mail.bounces``).  With a ``dkim`` signer each
@@ -28,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -41,7 +48,7 @@ from moderator.mail.gpg import Keyring
 from moderator.mail.smtp import SmtpSession, SmtpSink, next_attempt
 from moderator.mail.verp import return_path
 from moderator.ports import StoredMail
-from moderator.runtime.outgoing import render_outgoing, wire_bytes
+from moderator.runtime.outgoing import picture_specs, render_outgoing, wire_bytes
 from moderator.runtime.picture_worker import draw_here
 from moderator.store import outbox
 from moderator.store.eventstore import EventStore
@@ -80,6 +87,7 @@ class Sender:
         clock: Clock | None = None,
         wall: Clock | None = None,
         draw: Callable[[str], bytes] = draw_here,
+        prepare: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
         #: The games' time (a mail's Date, its next attempt): ``clock``, else the store's.
@@ -90,6 +98,11 @@ class Sender:
         self.wall: Clock = wall or SystemClock()
         #: Draws a picture as PNG: the composition root's worker process (default: here).
         self.draw = draw
+        #: Starts drawing a picture ahead, without waiting (None: drawn when sent).
+        self.prepare = prepare
+        #: The mails whose pictures were handed to ``prepare`` and are still due.
+        self._prepared: set[int] = set()
+        self._prepare_lock = threading.Lock()
         #: How long a claim holds a mail, and how often it is renewed while we work on it.
         self.lease = lease
         self.renew_every = renew_every
@@ -122,8 +135,29 @@ class Sender:
             return self.envelope_sender
         return return_path(self.envelope_sender, mail.id, self.verp_key)
 
+    def prepare_due(self) -> int:
+        """
+        Hand the pictures of the due mails not handed before to ``prepare``, to be drawn
+        while the mails wait; returns how many pictures it handed.  (A thread's call:
+        it reads the outbox.)
+        """
+        if self.prepare is None:
+            return 0
+        due = outbox.due_pictures(self.store, self.now(), wall=self.wall.now())
+        with self._prepare_lock:
+            new = [pictures for mail_id, pictures in due.items() if mail_id not in self._prepared]
+            self._prepared = set(due)  # a mail no longer due is forgotten: the set stays small
+        handed = 0
+        for pictures in new:
+            for spec in picture_specs(pictures):
+                self.prepare(spec)
+                handed += 1
+        return handed
+
     async def send_due(self, limit: int = 500) -> SendTally:
         """Send every due mail (at most ``limit``); one round at a time."""
+        if self.prepare is not None:
+            await asyncio.to_thread(self.prepare_due)
         async with self._lock:
             tally = SendTally()
             budget = [limit]

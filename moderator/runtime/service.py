@@ -12,7 +12,9 @@ at once and coalesced when late:
   (``tournaments.form_games``), finished games scored and the standings mailed
   (``tournaments.finish_games``).
 
-Where the IMAP server offers IDLE, a second connection waits in IDLE and brings the
+Each mail the poller has processed brings the ``send`` job forward (and its pictures
+are drawn ahead, ``Sender.prepare_due``), so the answer to one order does not wait
+while the other mails of the same poll are processed.  Where the IMAP server offers IDLE, a second connection waits in IDLE and brings the
 ``poll`` job forward when mail arrives, so orders are answered within seconds while
 the interval poll remains the ground truth.  Everything the service knows is in the
 database: a restart finds every deadline, every mail waiting to be processed and every
@@ -111,6 +113,7 @@ class Service:
         self.activity = asyncio.Event()
         #: The seed of the tournaments' draws (game formation, dice); None: from the clock.
         self.tournament_seed: int | None = None
+        self.poller.after_each = self._mail_processed
 
     @property
     def max_outage(self) -> timedelta:
@@ -130,6 +133,14 @@ class Service:
         if result.more:
             self._bring_forward("poll")
         return result
+
+    async def _mail_processed(self) -> None:
+        """
+        A mail's transaction committed: its reports' pictures are drawn ahead and the
+        ``send`` job brought forward, so its answer does not wait for the rest of the poll.
+        """
+        await asyncio.to_thread(self.sender.prepare_due)
+        self._bring_forward("send")
 
     async def send_now(self) -> SendTally:
         """Send every due mail of the outbox."""

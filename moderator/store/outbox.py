@@ -230,6 +230,24 @@ def claim_next(
         return claim_due(tx, now, wall=wall, lease=lease)
 
 
+def due_pictures(store: EventStore, now: datetime, *, wall: datetime) -> dict[int, list[Any]]:
+    """
+    The pictures of the mails due at ``now`` that nobody holds at ``wall``, by mail id:
+    what the sender has drawn ahead before it claims them (``Sender.prepare_due``).
+    """
+    free = or_(OUTBOX.c.claimed_until.is_(None), OUTBOX.c.claimed_until <= wall)
+    with store.reading() as tx:
+        rows = tx.connection.execute(
+            select(OUTBOX.c.id, OUTBOX.c.pictures).where(
+                OUTBOX.c.status == PENDING,
+                OUTBOX.c.next_attempt_at <= now,
+                OUTBOX.c.pictures.is_not(None),
+                free,
+            )
+        ).all()
+    return {row.id: list(row.pictures) for row in rows if row.pictures}
+
+
 def _held(mail: StoredMail) -> tuple[ColumnElement[bool], ...]:
     """The row, if ``mail``'s claim still holds it: the same token, not sent nor given up."""
     token = OUTBOX.c.claimed_by

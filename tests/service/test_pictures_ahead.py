@@ -1,0 +1,156 @@
+"""
+A picture costs once and off the answer's path: the pictures of a queued report are
+handed to the picture worker as soon as the report is in the outbox (``PicturePool.prepare``,
+``Sender.prepare_due``), the sender then takes the drawn picture instead of drawing it
+again, the pictures held ahead stay bounded, and a processed mail brings the send round
+forward rather than waiting for the rest of the poll or the send interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from moderator.pictures.spec import report_pictures
+from moderator.ports import OutgoingMail
+from moderator.runtime.bootstrap import bootstrap
+from moderator.runtime.outgoing import picture_specs
+from moderator.runtime.picture_worker import PicturePool, draw_here
+from moderator.runtime.sender import Sender
+from moderator.runtime.service import Service
+from moderator.store import EventStore, migrate, outbox
+from moderator.testing.connections import smtp_sink_at
+from moderator.testing.hub import MailHub
+
+from ..pictures.positions import board_view
+from .conftest import MODERATOR
+from .loopback import loopback_config
+
+ANN, BOB = "ann@example.org", "bob@example.org"
+
+
+class CountingPool(ThreadPoolExecutor):
+    """A one-thread executor (a real one) that counts the pictures handed to it."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.submitted = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def board(viewer: str) -> dict[str, Any]:
+    """The masterboard picture of a report to ``viewer``, as the outbox keeps it."""
+    return report_pictures(board_view(viewer), viewer, "g1")[0].to_json()
+
+
+def spec(viewer: str) -> str:
+    return picture_specs([board(viewer)])[0]
+
+
+def test_a_picture_drawn_ahead_is_handed_to_the_sender_not_drawn_again() -> None:
+    pool = CountingPool()
+    pictures = PicturePool(lambda: pool)
+    try:
+        pictures.prepare(spec("Ann"))
+        pictures.prepare(spec("Ann"))  # the same picture queued twice is drawn once
+        assert pool.submitted == 1 and pictures.held == 1
+        png = pictures.draw_png(spec("Ann"))
+        assert png.startswith(b"\x89PNG")
+        assert pool.submitted == 1 and pictures.held == 0
+        # Its keys in another order are the same picture.
+        shuffled = json.dumps(dict(reversed(list(json.loads(spec("Bob")).items()))))
+        pictures.prepare(shuffled)
+        assert pictures.draw_png(spec("Bob")).startswith(b"\x89PNG")
+        assert pool.submitted == 2
+    finally:
+        pictures.stop()
+
+
+def test_pictures_held_ahead_are_bounded_and_one_forgotten_is_still_drawn() -> None:
+    pool = CountingPool()
+    pictures = PicturePool(lambda: pool, ahead=2)
+    try:
+        for viewer in ("Ann", "Bob", "Cy"):
+            pictures.prepare(spec(viewer))
+        assert pictures.held == 2  # Ann's, the oldest, was let go
+        assert pictures.draw_png(spec("Ann")).startswith(b"\x89PNG")
+        assert pool.submitted == 4
+        pictures.prepare("not json")  # refused when a mail asks for it, not here
+        assert pictures.held == 2
+    finally:
+        pictures.stop()
+
+
+def _queue(store: EventStore, *who: str) -> None:
+    mails = [
+        OutgoingMail(address, "[titan g1] report", "Turn 2.\n", {"From": MODERATOR},
+                     kind="report", pictures=[board(address.split("@")[0].title())])
+        for address in who
+    ]
+    with store.transaction() as tx:
+        outbox.add_mails(tx, mails, game_id="g1")
+
+
+def test_the_sender_hands_each_due_reports_pictures_ahead_once(store: EventStore) -> None:
+    handed: list[str] = []
+    drawn: list[str] = []
+
+    def draw(picture: str) -> bytes:
+        drawn.append(picture)
+        return draw_here(picture)
+
+    async def scenario() -> None:
+        async with MailHub() as hub:
+            for address in (ANN, BOB):
+                hub.add_user(address, "pw")
+            sink = smtp_sink_at(hub.host, hub.smtp_port, local_hostname="mx.test", timeout=10)
+            sender = Sender(store, sink, None, None, MODERATOR, prepare=handed.append, draw=draw)
+            _queue(store, ANN)
+            assert sender.prepare_due() == 1
+            assert handed == [spec("Ann")]
+            _queue(store, BOB)
+            assert sender.prepare_due() == 1  # Bob's only: Ann's was handed already
+            assert handed == [spec("Ann"), spec("Bob")]
+            tally = await sender.send_due()
+            assert tally.sent == 2
+            assert hub.deliveries == {ANN: 1, BOB: 1}
+            assert sorted(drawn) == sorted(handed)  # what was handed is what was drawn
+            assert sender.prepare_due() == 0  # nothing is due any more
+
+    asyncio.run(scenario())
+
+
+def test_a_processed_mail_brings_the_send_round_forward(tmp_path: Path) -> None:
+    """The send job's interval is an hour: only the processed mail can have sent it."""
+    db = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    migrate.upgrade(db)
+
+    async def scenario() -> None:
+        async with MailHub() as hub:
+            for address in (MODERATOR, ANN, BOB):
+                hub.add_user(address, "pw")
+            service = Service(bootstrap(loopback_config(hub, db, user=MODERATOR)))
+            await service.start()
+            try:
+                async with asyncio.timeout(30):  # the rounds the start runs at once are over
+                    while not service.activity.is_set() or service._rounds.running:
+                        await asyncio.sleep(0.05)
+                _queue(service.store, ANN)
+                await hub.deliver(MODERATOR, b"From: bob@example.org\r\nSubject: hello\r\n"
+                                  b"Message-ID: <1@example.org>\r\n\r\nhello\r\n")
+                result = await service.poller.poll()  # the poll alone, not poll_now
+                assert result.processed == 1
+                async with asyncio.timeout(30):
+                    while hub.deliveries.get(ANN, 0) == 0:
+                        await asyncio.sleep(0.05)
+            finally:
+                await service.stop()
+
+    asyncio.run(scenario())
