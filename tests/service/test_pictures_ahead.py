@@ -45,13 +45,22 @@ class CountingPool(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
+#: A game of each player's here, so that each one's board is a picture of its own (a
+#: board names its game, not its viewer: players of one game share it).
+GAMES = {"Ann": "g1", "Bob": "g2", "Cy": "g3"}
+
+
 def board(viewer: str) -> dict[str, Any]:
-    """The masterboard picture of a report to ``viewer``, as the outbox keeps it."""
-    return report_pictures(board_view(viewer), viewer, "g1")[0].to_json()
+    """The masterboard picture of a report to ``viewer`` in his game, as the outbox keeps it."""
+    return report_pictures(board_view(viewer), viewer, GAMES[viewer])[0].to_json()
 
 
 def spec(viewer: str) -> str:
     return picture_specs([board(viewer)])[0]
+
+
+def test_each_players_game_has_a_picture_of_its_own() -> None:
+    assert len({spec(viewer) for viewer in GAMES}) == len(GAMES)
 
 
 def test_a_picture_drawn_ahead_is_handed_to_the_sender_not_drawn_again() -> None:
