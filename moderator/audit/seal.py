@@ -57,6 +57,8 @@ def lateness_of_start(order: str) -> str | None:
         return WOLFF
     policy = order.removeprefix(_LATENESS)
     return policy if order.startswith(_LATENESS) and policy in POLICIES else None
+
+
 #: The trigger of an order the robot gave for a seat it holds (issue 26): it names the
 #: seat and the order's first event, so its dice are bound like a mail's.
 ROBOT = "robot:"
