@@ -387,8 +387,11 @@ def _fill_signed(container: Message, entity: MIMEPart, keyring: Signer, signer: 
     """Make ``container`` multipart/signed over ``entity``."""
     signed_bytes = entity.as_bytes(policy=POLICY)
     signature = keyring.sign_detached(signed_bytes, signer)
-    # Attach the signed bytes re-parsed, so later serialization writes them unchanged.
-    first = BytesParser(policy=POLICY).parsebytes(signed_bytes)
+    # Attach the signed bytes re-parsed, so later serialization writes them unchanged:
+    # only the headers are parsed, the body (a picture's base64 is most of a report) is
+    # kept as the text it is and written out as it is, which costs a few times less
+    # than parsing it into parts and generating them again at every serialization.
+    first = BytesParser(policy=POLICY).parsebytes(signed_bytes, headersonly=True)
     sig = MIMEPart(policy=POLICY)
     sig["Content-Type"] = 'application/pgp-signature; name="signature.asc"'
     sig["Content-Description"] = "OpenPGP digital signature"
