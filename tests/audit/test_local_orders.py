@@ -20,17 +20,15 @@ from moderator.ports import Work
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.runners.commands import order
-from moderator.store import migrate
 from moderator.store.unit_of_work import write
-from moderator.testing.stores import open_store
+from moderator.testing.stores import open_store, sqlite_url
 from moderator.usecases.games.planning import plan_game
 
 GAME = "g9"
 
 
 def test_wolff_1_3_local_orders_on_a_game_by_mail_keep_its_audit_true(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'local.sqlite'}"
-    migrate.upgrade(url)
+    url = sqlite_url(tmp_path, "local.sqlite")
     store = open_store(url)
     try:
         planned, state = plan_game(

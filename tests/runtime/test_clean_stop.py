@@ -20,9 +20,9 @@ import pytest
 from moderator.clock import SystemClock
 from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.service import Service
-from moderator.store import inbox, migrate
+from moderator.store import inbox
 from moderator.testing.hub import MailHub
-from moderator.testing.stores import open_store
+from moderator.testing.stores import open_store, sqlite_url
 
 from ..service.loopback import loopback_config
 from . import crashloop
@@ -77,9 +77,7 @@ async def busy_service(hub: MailHub, url: str, grace: timedelta) -> Service:
 
 @pytest.fixture
 def url(tmp_path: Path) -> str:
-    made = f"sqlite:///{tmp_path / 'games.sqlite'}"
-    migrate.upgrade(made)
-    return made
+    return sqlite_url(tmp_path, "games.sqlite")
 
 
 def test_a_stop_lets_the_running_round_end_and_logs_no_error(
@@ -124,8 +122,7 @@ def test_a_round_that_outlasts_the_grace_is_cut_off_with_a_warning_not_an_error(
 def test_serve_stopped_with_sigterm_while_busy_exits_0_and_writes_no_traceback(
     tmp_path: Path,
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'games.sqlite'}"
-    migrate.upgrade(url)
+    url = sqlite_url(tmp_path, "games.sqlite")
 
     async def scenario() -> tuple[int | None, str]:
         async with MailHub() as hub:

@@ -26,10 +26,10 @@ from moderator.rules.state import GameState
 from moderator.runners import mail as processing
 from moderator.runners.commands import new_game
 from moderator.schedule.record import GameRecord
-from moderator.store import EventStore, inbox, migrate, outbox, players
+from moderator.store import EventStore, inbox, outbox, players
 from moderator.testing.clocks import TestClock
 from moderator.testing.gnupg import keyring
-from moderator.testing.stores import empty_postgres, open_store
+from moderator.testing.stores import empty_postgres, open_store, sqlite_url
 from moderator.usecases.mail.handler import MailGameHandler
 
 from ..gpgparties import Party, SigningTime, make_party, need_gpg, short_gpg_home
@@ -76,8 +76,7 @@ def fresh_keyring() -> Iterator[Keyring]:
 
 def _store(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> Iterator[EventStore]:
     if kind == "sqlite":
-        url = f"sqlite:///{tmp_path / 'service.sqlite'}"
-        migrate.upgrade(url)
+        url = sqlite_url(tmp_path, "service.sqlite")
     else:
         url = empty_postgres(request.getfixturevalue("postgres_url"))
     store = open_store(url, clock=request.getfixturevalue("clock"))

@@ -24,11 +24,11 @@ from moderator.clock import SystemClock
 from moderator.runtime.bootstrap import bootstrap
 from moderator.runtime.config import Config
 from moderator.runtime.service import Service
-from moderator.store import EventStore, migrate, poller_lock
+from moderator.store import EventStore, poller_lock
 from moderator.store.poller_lock import MailboxBusyError
 from moderator.store.tables import POLLER_LOCK
 from moderator.testing.hub import MailHub
-from moderator.testing.stores import open_store
+from moderator.testing.stores import open_store, sqlite_url
 
 from ..gpgparties import make_party
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
@@ -45,9 +45,7 @@ def config(hub: MailHub, db: str, *, user: str = MODERATOR) -> Config:
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'games.sqlite'}"
-    migrate.upgrade(url)
-    return url
+    return sqlite_url(tmp_path, "games.sqlite")
 
 
 def mailbox(hub: MailHub, user: str = MODERATOR) -> str:

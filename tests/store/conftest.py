@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from moderator.store import EventStore, migrate
-from moderator.testing.stores import empty_postgres, open_store
+from moderator.store import EventStore
+from moderator.testing.stores import empty_postgres, open_store, sqlite_url
 from moderator.usecases.games.robot_games import RobotGameSummary, play_robot_game
 
 from .lookup_backends import Backend, MemoryBackend, SqlBackend
@@ -23,9 +23,7 @@ BACKENDS = ["sqlite", "postgresql"]
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database of each kind (SQLite: a new file; PostgreSQL: emptied tables)."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'store.sqlite'}"
-        migrate.upgrade(url)
-        return url
+        return sqlite_url(tmp_path, "store.sqlite")
     return empty_postgres(request.getfixturevalue("postgres_url"))
 
 
@@ -62,8 +60,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
         yield MemoryBackend()
         return
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'store.sqlite'}"
-        migrate.upgrade(url)
+        url = sqlite_url(tmp_path, "store.sqlite")
     else:
         url = request.getfixturevalue("postgres_url")
         empty_postgres(url)

@@ -22,8 +22,9 @@ from moderator.rules.variant import STANDARD
 from moderator.schedule.record import Dice, GameRecord, upcast_0
 from moderator.store import migrate
 from moderator.store.check import check_store
+from moderator.store.eventstore import EventStore
 from moderator.store.tables import TABLES
-from moderator.testing.stores import open_store
+from moderator.testing.stores import new_sqlite, open_store
 
 from .schema0 import FULL_OPTIONS, FULL_RECORD, SCRIPTED_OPTIONS, SCRIPTED_RECORD
 
@@ -207,6 +208,31 @@ def test_an_empty_database_is_created_unless_told_not_to(empty_url: str) -> None
         open_store(empty_url, create=False)
     with open_store(empty_url) as store:
         assert store.games() == []
+
+
+def _sqlite_schema(url: str) -> list[tuple[str, str, str]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT type, name, sql FROM sqlite_master"))
+            return sorted((str(t), str(n), str(q)) for t, n, q in rows)
+    finally:
+        engine.dispose()
+
+
+def test_a_tests_new_sqlite_database_is_the_schema_a_store_makes_on_an_empty_file(
+    tmp_path: Path,
+) -> None:
+    """The tests' new SQLite databases are copies of one migrated once
+    (``testing.stores.new_sqlite``): the same tables, indexes and revision as the store
+    itself makes on an empty file, and never written over an existing one."""
+    copied = new_sqlite(tmp_path / "copied.sqlite")
+    made = f"sqlite:///{tmp_path / 'made.sqlite'}"
+    EventStore(made).close()
+    assert _sqlite_schema(copied) == _sqlite_schema(made)
+    assert migrate.upgrade(copied) == (migrate.HEAD, migrate.HEAD)
+    with pytest.raises(FileExistsError):
+        new_sqlite(tmp_path / "copied.sqlite")
 
 
 def test_outbox_parts_are_added_to_an_older_outbox(empty_url: str) -> None:

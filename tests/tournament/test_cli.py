@@ -7,9 +7,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from moderator.cli import app
-from moderator.store import migrate, outbox
+from moderator.store import outbox
 from moderator.store import tournaments as stored
-from moderator.testing.stores import open_store
+from moderator.testing.stores import open_store, sqlite_url
 
 from .conftest import DIRECTOR, address, register
 
@@ -23,8 +23,7 @@ def run(db: str, *args: str, code: int = 0) -> str:
 
 
 def test_role_create_standings_and_a_round(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
-    migrate.upgrade(db)
+    db = sqlite_url(tmp_path, "cli.sqlite")
     store = open_store(db)
     try:
         register(store, "Ann", "Bob", "Cy")
