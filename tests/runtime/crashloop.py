@@ -8,8 +8,10 @@ GnuPG key: its mail goes out unsigned).  Each cycle mails one game's order and s
 ``serve``, which plays it before it says it serves (its "serving ... stop with Ctrl-C"
 line, written once it holds the mailbox's lock and has polled) and then sends the
 answer, whose report carries a picture (the picture worker starts); it mails the other
-game's order and kills ``serve`` at a random moment soon after: while the first answer
-is drawn or sent, while the second order is read or played.  The processes ``serve``
+game's order and kills ``serve`` soon after: while the first answer is drawn or sent,
+while the second order is read or played.  Each kill's moment is drawn at random in a
+slice of that window of its own (the slices in a shuffled order), so a few kills cover
+the whole window as evenly as many random ones would.  The processes ``serve``
 started are looked up in ``/proc`` just before the kill, and must be gone soon after.  A
 last ``serve`` answers what is left and is stopped with SIGTERM.
 
@@ -323,6 +325,15 @@ class CrashRun:
 ANSWERS_WITHIN = 90.0
 
 
+def kill_moments(rng: random.Random, kills: int, latest: float) -> list[float]:
+    """
+    Seconds after the second order to kill, one per cycle: the window ``[0, latest)`` cut
+    into ``kills`` equal slices, a moment drawn in each, the slices in a random order.
+    """
+    width = latest / kills
+    return [width * (index + rng.random()) for index in rng.sample(range(kills), kills)]
+
+
 async def crash_cycles(
     hub: MailHub,
     store: EventStore,
@@ -336,10 +347,12 @@ async def crash_cycles(
     """
     ``kills`` times: mail an order, start ``serve`` (it plays the order before it says it
     serves, then sends the answer), wait until it serves, mail a second order, kill
-    ``serve`` with SIGKILL up to ``latest`` seconds later; then a last ``serve`` answers
-    every order left and is stopped with SIGTERM.  Needs ``seat_games(..., 2 * kills)``.
+    ``serve`` with SIGKILL up to ``latest`` seconds later (``kill_moments``); then a last
+    ``serve`` answers every order left and is stopped with SIGTERM.  Needs
+    ``seat_games(..., 2 * kills)``.
     """
     rng = random.Random(seed)
+    moments = kill_moments(rng, kills, latest)
     run = CrashRun()
     killed_at: float | None = None
     killed: list[Proc] = []
@@ -359,7 +372,7 @@ async def crash_cycles(
                 run.last_code = await asyncio.wait_for(serve.process.wait(), 60)
                 break
             run.orders.append(await send_order(hub, store, game_id(2 * cycle + 1)))
-            await asyncio.sleep(rng.uniform(0.0, latest))
+            await asyncio.sleep(moments[cycle])
             killed = descendants(serve.process.pid)
             await kill(serve)
             killed_at = time.monotonic()
