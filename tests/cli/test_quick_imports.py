@@ -34,6 +34,7 @@ ADAPTERS = frozenset(
         "apscheduler",
         "dkim",
         "cairosvg",
+        "resvg_py",
         "PIL",
         "moderator.mail.imap",
         "moderator.mail.smtp",
@@ -48,7 +49,10 @@ ADAPTERS = frozenset(
     }
 )
 #: What a command that opens no database has no use for.
-STORE = frozenset({"sqlalchemy", "sqlmodel", "moderator.store.eventstore", "moderator.runtime.bootstrap"})
+STORE = frozenset({"sqlalchemy", "moderator.store.eventstore", "moderator.runtime.bootstrap"})
+#: The tables are SQLAlchemy Core, without model classes.  (pydantic itself still comes
+#: with typer, which coerces every parameter through it; the store does not need it.)
+MODELS = frozenset({"sqlmodel"})
 
 
 def imported(*argv: str, ok: int = 0) -> set[str]:
@@ -85,12 +89,13 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_issue_28_local_show_imports_no_adapter(db: str) -> None:
     modules = imported("local", "show", "g1", "--as", "Ann", "--db", db)
     assert "moderator.store.eventstore" in modules  # it did read the game
-    assert loaded(modules, ADAPTERS) == set()
+    assert loaded(modules, ADAPTERS | MODELS) == set()
 
 
 def test_issue_28_local_legal_json_imports_no_adapter_and_no_order_runner(db: str) -> None:
     modules = imported("local", "legal", "g1", "--json", "--db", db)
-    assert loaded(modules, ADAPTERS | {"moderator.runners.commands", "moderator.audit.verify"}) == set()
+    beyond = {"moderator.runners.commands", "moderator.audit.verify"}
+    assert loaded(modules, ADAPTERS | MODELS | beyond) == set()
 
 
 def test_issue_28_local_order_imports_no_adapter(db: str) -> None:
@@ -99,13 +104,13 @@ def test_issue_28_local_order_imports_no_adapter(db: str) -> None:
     line = actions["actions"][0]["order"]
     modules = imported("local", "order", "g1", line, "--as", actions["player"], "--db", db)
     assert "moderator.runners.commands" in modules
-    assert loaded(modules, ADAPTERS) == set()
+    assert loaded(modules, ADAPTERS | MODELS) == set()
 
 
 def test_issue_28_verify_opens_no_database_and_imports_no_adapter(tmp_path: Path) -> None:
     missing = tmp_path / "audit-none.json"
     modules = imported("verify", str(missing), ok=2)  # a bundle it cannot read: exit 2
-    assert loaded(modules, ADAPTERS | STORE) == set()
+    assert loaded(modules, ADAPTERS | STORE | MODELS) == set()
 
 
 def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adapters() -> None:
@@ -119,3 +124,59 @@ def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adap
     modules = imported("--help")
     beyond = {"moderator.runners", "moderator.usecases.games.planning", "moderator.rules.state"}
     assert loaded(modules, ADAPTERS | STORE | beyond) == set()
+
+
+def test_issue_28_the_quick_read_and_the_service_read_agree(tmp_path: Path) -> None:
+    """
+    ``local show`` and ``local legal`` in a process of their own (no adapter, the Core
+    tables) answer what the composition root's store answers inside a running program,
+    after the game has moved on.
+    """
+    from moderator.runners.unit import read
+    from moderator.runtime.bootstrap import bootstrap, database_config
+    from moderator.usecases.games.planning import legal, show
+
+    url = f"sqlite:///{tmp_path / 'agree.sqlite'}"
+    made = runner.invoke(app, ["local", "new", "g1", "--players", "Ann,Bob,Cy", "--dice-seed", "4", "--db", url])
+    assert made.exit_code == 0, made.output
+    for _ in range(8):
+        actions = json.loads(runner.invoke(app, ["local", "legal", "g1", "--json", "--db", url]).output)
+        line = actions["actions"][0]["order"]
+        given = runner.invoke(app, ["local", "order", "g1", line, "--as", actions["player"], "--db", url])
+        assert given.exit_code == 0, given.output
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+    def quick(*argv: str) -> object:
+        done = subprocess.run(
+            [sys.executable, "-m", "moderator", "local", *argv, "--db", url],
+            capture_output=True, text=True, env=env, check=True,
+        )
+        return json.loads(done.stdout)
+
+    service = bootstrap(database_config(url), create=False)
+    try:
+        store = service.store
+        for seat in ("Ann", "Bob", "Cy"):
+            seen = read(store, lambda lookup, _now, seat=seat: show(lookup, "g1", seat))
+            assert quick("show", "g1", "--as", seat, "--json") == json.loads(json.dumps(seen))
+        offered = read(store, lambda lookup, _now: legal(lookup, "g1"))
+        assert quick("legal", "g1", "--json") == json.loads(json.dumps(offered))
+    finally:
+        service.close()
+
+
+def test_issue_28_the_store_reads_a_game_without_models_or_pydantic(db: str) -> None:
+    """The store's tables are Core tables: opening it and reading a game builds no model."""
+    script = (
+        "import sys\n"
+        "from moderator.store.eventstore import EventStore\n"
+        f"store = EventStore({db!r}, create=False)\n"
+        "assert store.load_state('g1').state.players\n"
+        "store.close()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'sqlmodel')))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "[]"

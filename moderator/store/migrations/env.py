@@ -6,14 +6,13 @@ hands over (no alembic.ini, no URL of its own).
 from __future__ import annotations
 
 from alembic import context
-from sqlmodel import SQLModel
 
-import moderator.store.tables  # noqa: F401 - the models fill the metadata
+from moderator.store.tables import METADATA
 
 connection = context.config.attributes["connection"]
 context.configure(
     connection=connection,
-    target_metadata=SQLModel.metadata,
+    target_metadata=METADATA,
     render_as_batch=connection.dialect.name == "sqlite",
     transaction_per_migration=True,
 )
