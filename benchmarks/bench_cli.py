@@ -1,13 +1,19 @@
 """
 How quickly the command line answers: prints figures, asserts nothing.
 
-    python benchmarks/bench_cli.py [--runs N]
+    python benchmarks/bench_cli.py [--runs N] [--tree PATH ...]
 
 Each command is run as its own process (``python -m moderator ...``, as a script or a
 player's shell runs ``titan-moderator``) N times (10 by default) on a fresh SQLite store
 in a temporary folder holding one two-player game, and the wall time of each run is
-taken from starting the process to its exit.  Printed per command: min, median and max,
-and first ``python -c pass``, the floor no command can go under on this machine.
+taken from starting the process to its exit, with the processor time (user and system)
+it used.  Printed per command: min, median and max of each, and first ``python -c
+pass``, the floor no command can go under on this machine.
+
+``--tree`` (given more than once) runs the moderator of each checkout named, with its
+own store, the trees taking turns run by run: an A/B comparison in the same conditions
+(``git archive COMMIT | tar -x -C DIR`` makes a tree of an older commit).  Default: this
+checkout.
 
 - ``local show g1 --as Ann`` and ``local legal g1 --json``: the reads;
 - ``local order g1 ORDER --as P``: one legal order each run (the order is the first one
@@ -25,6 +31,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,22 +44,41 @@ from moderator.audit.bundle import dumps, make_bundle
 from moderator.usecases.games.robot_games import play_robot_game
 
 MODERATOR = [sys.executable, "-m", "moderator"]
+HERE = Path(__file__).resolve().parents[1]
+COMMANDS = ("python -c pass", "local show", "local legal --json", "local order", "verify")
 
 
-def timed(argv: Sequence[str], *, ok: Sequence[int] = (0,)) -> tuple[float, str]:
-    """Seconds of wall time ``argv`` took as a process, and what it printed."""
+def timed(
+    argv: Sequence[str], tree: Path, taken: list[tuple[float, float]] | None = None
+) -> str:
+    """
+    Run ``argv`` with the moderator of ``tree``; add its (wall, CPU) seconds to ``taken``.
+    It runs in the temporary folder: ``-m`` puts the working folder first on the path,
+    where another checkout would be found before ``tree``.
+    """
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        argv, capture_output=True, text=True, env=env, cwd=tempfile.gettempdir(), check=False
+    )
     seconds = time.perf_counter() - started
-    if done.returncode not in ok:
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
         sys.exit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr or done.stdout}")
-    return seconds, done.stdout
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if taken is not None:
+        taken.append((seconds, cpu))
+    return done.stdout
 
 
-def figures(name: str, seconds: list[float]) -> str:
+def figures(name: str, taken: list[tuple[float, float]]) -> str:
+    wall = [w for w, _ in taken]
+    cpu = [c for _, c in taken]
     return (
-        f"  {name:<28} min {min(seconds):.3f} s   median {statistics.median(seconds):.3f} s"
-        f"   max {max(seconds):.3f} s"
+        f"  {name:<20} wall min {min(wall):.3f} median {statistics.median(wall):.3f} "
+        f"max {max(wall):.3f} s; cpu min {min(cpu):.3f} median {statistics.median(cpu):.3f} "
+        f"max {max(cpu):.3f} s"
     )
 
 
@@ -65,43 +91,55 @@ def audit_bundle(folder: Path) -> Path:
     return path
 
 
-def measure(runs: int) -> None:
+class Subject:
+    """One checkout's moderator, with its own store holding game g1."""
+
+    def __init__(self, tree: Path, folder: Path) -> None:
+        self.tree = tree
+        self.db = ["--db", f"sqlite:///{folder / 'bench.sqlite'}"]
+        self.taken: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
+        new = ["local", "new", "g1", "--players", "Ann,Bob", "--dice-seed", "1"]
+        timed([*MODERATOR, *new, *self.db], tree)
+
+    def run_once(self, bundle: Path) -> None:
+        taken = self.taken
+        timed([sys.executable, "-c", "pass"], self.tree, taken["python -c pass"])
+        timed([*MODERATOR, "local", "show", "g1", "--as", "Ann", *self.db], self.tree, taken["local show"])
+        out = timed([*MODERATOR, "local", "legal", "g1", "--json", *self.db], self.tree, taken["local legal --json"])
+        legal = json.loads(out)
+        if legal["player"] is not None:
+            line = legal["actions"][0]["order"]
+            argv = [*MODERATOR, "local", "order", "g1", line, "--as", legal["player"], *self.db]
+            timed(argv, self.tree, taken["local order"])
+        timed([*MODERATOR, "verify", str(bundle)], self.tree, taken["verify"])
+
+
+def measure(runs: int, trees: list[Path]) -> None:
     with tempfile.TemporaryDirectory(prefix="titan-bench-cli-") as name:
         folder = Path(name)
-        db = ["--db", f"sqlite:///{folder / 'bench.sqlite'}"]
-        timed([*MODERATOR, "local", "new", "g1", "--players", "Ann,Bob", "--dice-seed", "1", *db])
         bundle = audit_bundle(folder)
-        taken: dict[str, list[float]] = {
-            "python -c pass": [],
-            "local show": [],
-            "local legal --json": [],
-            "local order": [],
-            "verify": [],
-        }
+        subjects = []
+        for number, tree in enumerate(trees):
+            (folder / str(number)).mkdir()
+            subjects.append(Subject(tree, folder / str(number)))
         for _ in range(runs):
-            taken["python -c pass"].append(timed([sys.executable, "-c", "pass"])[0])
-            show = [*MODERATOR, "local", "show", "g1", "--as", "Ann", *db]
-            taken["local show"].append(timed(show)[0])
-            seconds, out = timed([*MODERATOR, "local", "legal", "g1", "--json", *db])
-            taken["local legal --json"].append(seconds)
-            legal = json.loads(out)
-            if legal["player"] is not None:
-                line = legal["actions"][0]["order"]
-                argv = [*MODERATOR, "local", "order", "g1", line, "--as", legal["player"], *db]
-                taken["local order"].append(timed(argv)[0])
-            taken["verify"].append(timed([*MODERATOR, "verify", str(bundle)])[0])
-    for name, seconds in taken.items():
-        if seconds:
-            print(figures(name, seconds))
+            for subject in subjects:
+                subject.run_once(bundle)
+    for subject in subjects:
+        print(f"{subject.tree}:")
+        for command, taken in subject.taken.items():
+            if taken:
+                print(figures(command, taken))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--tree", type=Path, action="append", help="a checkout to run")
     args = parser.parse_args()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{args.runs} runs of each command, {os.cpu_count()} cores, load average {load}:")
-    measure(args.runs)
+    measure(args.runs, args.tree or [HERE])
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average after: {load}")
 
