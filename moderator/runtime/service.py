@@ -31,6 +31,13 @@ once its heartbeat is ``poller_lock.STALE``.  A service that finds its lock take
 lease brings the ``send`` job forward to the moment the first lease ends, so a mail
 whose sender died goes out within about ``outbox.LEASE``.
 
+A sixth job (``collect``) runs Python's full cycle collection every ``COLLECT_EVERY``.
+Every mail made leaves cycles behind (the standard library's email package makes a new
+header class for each header it writes), and Python collects its oldest generation only
+once its survivors have grown by a quarter of the objects that live on (the caches, the
+imports): a service waited for tens of megabytes of garbage before each collection, and
+its memory crept up for hours (issue 28, ``benchmarks/soak_serve.py``).
+
 ``stop`` pauses the scheduler and lets the rounds running end (``rounds.Rounds``)
 before it shuts the scheduler down: apscheduler would cancel a round still running then
 and log the cancellation as an error, with a traceback, although nothing went wrong.
@@ -45,6 +52,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 from collections.abc import Callable
@@ -75,6 +83,8 @@ IDLE_RETRY_SECONDS = 30.0
 LEASE_SLACK = timedelta(seconds=0.5)
 #: How long ``stop`` lets a running job round finish (a poll, a send) before leaving it.
 STOP_GRACE = timedelta(seconds=30)
+#: How often the ``collect`` job runs a full cycle collection (a few tens of ms).
+COLLECT_EVERY = timedelta(minutes=2)
 
 
 class Service:
@@ -98,6 +108,7 @@ class Service:
         )
         self.owner = poller_lock.new_owner()
         self.beat_every = poller_lock.BEAT_EVERY
+        self.collect_every = COLLECT_EVERY
         self.lock_stale = poller_lock.STALE
         self._locked_at: datetime | None = None
         #: Set when another service took the mailbox over (this one was thought dead):
@@ -171,6 +182,10 @@ class Service:
             )
             self.lost.set()
         return held
+
+    async def collect_now(self) -> int:
+        """A full cycle collection (see the module's text); the unreachable objects found."""
+        return gc.collect()
 
     async def deadlines_now(self) -> list[str]:
         """Reminders, timeouts and time limits due now; then the mail they wrote."""
@@ -282,6 +297,7 @@ class Service:
                 self.config.service.tournament_seconds,
             ),
             ("lock", self._rounds.job(self.beat_now), self.beat_every.total_seconds()),
+            ("collect", self._rounds.job(self.collect_now), self.collect_every.total_seconds()),
         ]
         for name, job, seconds in jobs:
             scheduler.add_job(
