@@ -8,13 +8,18 @@ counts only: no test here times anything or reads the process's RSS.
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable
+from pathlib import Path
 
+from moderator.mail import compose
 from moderator.ports import GameContext
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
-from moderator.store import inbox, players
+from moderator.runtime.bootstrap import bootstrap
+from moderator.runtime.service import COLLECT_EVERY, Service
+from moderator.store import inbox, migrate, players
 from moderator.store.handling import SqlLookup
 from moderator.testing.connections import imap_source_at
 from moderator.testing.hub import MailHub
@@ -24,6 +29,7 @@ from moderator.usecases.games.knowledge_cache import KnowledgeCache
 from moderator.usecases.games.state_cache import StateCache
 
 from .conftest import Table
+from .loopback import loopback_config
 
 
 def _one_order(table: Table) -> None:
@@ -131,5 +137,38 @@ def test_the_hub_forgets_mail_a_player_filed_and_mail_the_moderator_processed() 
             finally:
                 await ann.close()
                 await moderator.close()
+
+    asyncio.run(scenario())
+
+
+def test_serve_collects_the_cycles_every_mail_leaves_behind(tmp_path: Path) -> None:
+    """Each mail composed leaves cycles (the email package makes a header class per
+    header), which Python's oldest generation would hold until long after; the service
+    runs a full collection as a job of its own, every ``COLLECT_EVERY``."""
+
+    def compose_mails(count: int) -> None:
+        for n in range(count):
+            compose.text_part(f"report {n}\n", description="your legions")
+
+    gc.collect()
+    compose_mails(50)
+    assert gc.collect() > 0  # what the mails left was garbage in cycles
+
+    async def scenario() -> None:
+        url = f"sqlite:///{tmp_path / 'collect.sqlite'}"
+        migrate.upgrade(url)
+        async with MailHub() as hub:
+            hub.add_user("moderator@titan.example", "pw")
+            service = Service(bootstrap(loopback_config(hub, url, user="moderator@titan.example")))
+            await service.start()
+            try:
+                assert service.scheduler is not None
+                job = service.scheduler.get_job("collect")
+                assert job is not None
+                assert job.trigger.interval == COLLECT_EVERY
+                compose_mails(50)
+                assert await service.collect_now() > 0
+            finally:
+                await service.stop()
 
     asyncio.run(scenario())
