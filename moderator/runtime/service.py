@@ -297,7 +297,6 @@ class Service:
                 self.config.service.tournament_seconds,
             ),
             ("lock", self._rounds.job(self.beat_now), self.beat_every.total_seconds()),
-            ("collect", self._rounds.job(self.collect_now), self.collect_every.total_seconds()),
         ]
         for name, job, seconds in jobs:
             scheduler.add_job(
@@ -313,6 +312,11 @@ class Service:
                 next_run_time=now,
                 misfire_grace_time=None,
             )
+        scheduler.add_job(  # the first after one period: a start has nothing to collect yet
+            self._rounds.job(self.collect_now), "interval", id="collect", name="collect",
+            seconds=self.collect_every.total_seconds(), max_instances=2, coalesce=True,
+            next_run_time=now + self.collect_every, misfire_grace_time=None,
+        )
         scheduler.start()
         self.scheduler = scheduler
         if self.config.imap.idle:
