@@ -29,8 +29,9 @@ USAGE = "write 'pictures changes', 'pictures always' or 'pictures none'"
 _SAYS = {
     NONE: "Your reports will carry no pictures.",
     CHANGES: (
-        "Your reports will carry the masterboard when the board changed since your last "
-        "report, and a battle's picture when the battle asks you to act."
+        "Your reports will carry the masterboard when the board changed since the last "
+        "one you were sent, and a battle's picture when the battle asks you to act; the "
+        "answers to your own orders at a step you are still at carry none."
     ),
     ALWAYS: "Every report will carry the masterboard, and in a battle its picture.",
 }

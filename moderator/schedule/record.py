@@ -151,6 +151,8 @@ class GameRecord:
     #: Which pictures each player's reports carry (``schedule.pictures``); a player not
     #: named has the default, ``changes``.
     pictures: Mapping[str, str] = field(default_factory=dict)
+    #: The version each player's last masterboard showed: what his next one is compared with.
+    boards: Mapping[str, int] = field(default_factory=dict)
     #: The local day (ISO date) each ``digest`` player was last sent his digest.
     digest_sent: Mapping[str, str] = field(default_factory=dict)
     #: Each player's standing orders, as the lines he wrote (``orders.standing``): private
@@ -253,6 +255,7 @@ class GameRecord:
             "report_from": dict(self.report_from),
             "notify": dict(self.notify),
             "pictures": dict(self.pictures),
+            "boards": dict(self.boards),
             "digest_sent": dict(self.digest_sent),
             "standing": {seat: list(lines) for seat, lines in self.standing.items()},
             "undelivered": {
@@ -315,6 +318,7 @@ class GameRecord:
             report_from={str(k): int(v) for k, v in dict(raw.get("report_from") or {}).items()},
             notify={str(k): str(v) for k, v in dict(raw.get("notify") or {}).items()},
             pictures={str(k): str(v) for k, v in dict(raw.get("pictures") or {}).items()},
+            boards={str(k): int(v) for k, v in dict(raw.get("boards") or {}).items()},
             digest_sent={str(k): str(v) for k, v in dict(raw.get("digest_sent") or {}).items()},
             standing={
                 str(k): tuple(str(line) for line in v)

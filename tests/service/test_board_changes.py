@@ -1,9 +1,10 @@
 """
 Small mails (issue 28): whether a report carries the masterboard is decided by what
-the board shows (markers, heights, scores), compared with the board the player was
-last shown, not by which lands events named.  A battle's steps leave the board as it
+the board shows (markers, heights, scores), compared with the last board the player
+was sent, not by which lands events named.  A battle's steps leave the board as it
 was until a legion's height changes, so the reports of a battle do not carry the same
-board again and again.
+board again and again; and while a player is still at a step, his own orders' answers
+carry no picture: the next report that asks him for another step does.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 from moderator.pictures.spec import BATTLE, MASTERBOARD
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
+from moderator.rules.state import Step
 from moderator.runners.commands import new_game
 from moderator.store import EventStore
 from moderator.usecases.mail.handler import MailGameHandler
 
-from .conftest import MODERATOR, Table, carries_report, seat_players
+from .conftest import MODERATOR, Table, address, carries_report, seat_players
 from .test_reports import ENGAGED
 
 
@@ -51,12 +53,19 @@ def test_the_steps_of_a_battle_do_not_send_the_unchanged_board_again(store: Even
     assert _reports(table, "Ann", "proceed") == {"ann": [], "bob": [BATTLE], "cy": []}
     assert _reports(table, "Bob", "proceed") == {"ann": [], "bob": [BATTLE], "cy": []}
     maneuver = next(c for c in legal_orders(table.state, "Bob") if c.startswith("move "))
-    assert _reports(table, "Bob", maneuver) == {"ann": [], "bob": [BATTLE], "cy": []}
+    assert _reports(table, "Bob", maneuver) == {"ann": [], "bob": [], "cy": []}  # his own
+    assert table.state.battle is not None and table.state.battle.step == "maneuver"
+    assert _reports(table, "Bob", "done") == {"ann": [], "bob": [BATTLE], "cy": []}
+    assert table.state.battle is not None and table.state.battle.step == "strike"
 
 
-def test_a_move_sends_the_board_to_everybody_who_hears_of_it(store: EventStore) -> None:
-    """The lands a legion left and entered changed: every report of it carries the board,
-    and a move taken back changes it again."""
+def test_a_move_sends_the_board_to_the_others_and_to_the_mover_at_his_next_step(
+    store: EventStore,
+) -> None:
+    """The lands a legion left and entered changed: the others' reports of it carry the
+    board, and so does a move taken back.  The mover's answers do not while he is still
+    at his move step (he wrote the moves); the answer that asks him for his next step
+    carries the board with all of them."""
     table = _engaged(store)
     _reports(table, "Ann", "engage 1")
     _reports(table, "Bob", "flee")
@@ -65,6 +74,12 @@ def test_a_move_sends_the_board_to_everybody_who_hears_of_it(store: EventStore) 
     assert to_act(table.state) == "Bob"
     _reports(table, "Bob", "roll")
     move = next(c for c in legal_orders(table.state, "Bob") if c.startswith("move "))
-    everybody = {"ann": [MASTERBOARD], "bob": [MASTERBOARD], "cy": [MASTERBOARD]}
-    assert _reports(table, "Bob", move) == everybody
-    assert _reports(table, "Bob", "undo") == everybody
+    others = {"ann": [MASTERBOARD], "bob": [], "cy": [MASTERBOARD]}
+    assert _reports(table, "Bob", move) == others
+    assert _reports(table, "Bob", "undo") == others
+    _reports(table, "Bob", move)
+    sent = table.orders("Bob", "done")
+    assert to_act(table.state) == "Bob" and table.state.step is not Step.MOVE
+    (board,) = sent.report(address("Bob")).pictures
+    assert board["kind"] == MASTERBOARD
+    assert set(board["changed"]) == {300, int(move.split()[-1])}  # since his last board

@@ -93,3 +93,19 @@ def test_a_players_first_report_carries_the_map_though_nothing_changed() -> None
 def test_the_default_pictures_choice_is_changes() -> None:
     assert pictures_choice.DEFAULT == pictures_choice.CHANGES
     assert pictures_choice.parse("  Pictures   ALWAYS ") == pictures_choice.ALWAYS
+
+
+def test_a_players_own_orders_at_a_step_he_is_still_at_carry_no_picture() -> None:
+    """He wrote them and the text tells their results: the report that asks him for
+    his next step, or tells him of another's play, carries the pictures."""
+    pictures = report_pictures(board_view("Ann"), "Ann", "g1", [41])
+    mid_step = chosen_pictures(
+        pictures, pictures_choice.CHANGES, first=False, board_changed=True, acting=True,
+        own_step=True,
+    )
+    assert mid_step == ()
+    asked_again = chosen_pictures(
+        pictures, pictures_choice.CHANGES, first=True, board_changed=True, acting=True,
+        own_step=True,
+    )
+    assert [p.kind for p in asked_again] == [MASTERBOARD, BATTLE]

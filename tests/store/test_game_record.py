@@ -84,6 +84,8 @@ def test_a_full_record_round_trips_through_its_json() -> None:
         allow_secrets=True,
         reported={"Ann": 40, "Bob": 41, "Cy": 39},
         report_from={"Ann": 30, "Bob": 31, "Cy": 32},
+        pictures={"Bob": "always"},
+        boards={"Ann": 38, "Bob": 41},
     )
     stored = record.to_json()
     assert stored["schema"] == SCHEMA

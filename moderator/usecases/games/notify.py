@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from moderator.letters import notices as notice_letters
 from moderator.letters.texts import Texts
 from moderator.mail import compose
+from moderator.pictures.spec import MASTERBOARD
 from moderator.ports import DeadlineChange, GameContext, Lookup, OutgoingMail, Player
 from moderator.ports.deadlines import deadline_change
 from moderator.ports.players import normal_address
@@ -234,7 +235,8 @@ def _round(
         if new:
             record = record.but(reported=reported)
         return record, [], None
-    timeline = game.timeline(min(since for _, _, since, _ in due))
+    boards = dict(record.boards)  # the version each one's last board showed
+    timeline = game.timeline(min(min(since, boards.get(s, since)) for s, _, since, _ in due))
     allowed = record.allow_secrets
     ref = reference.current(game.game_id, state)
     knowledge = game.knowledge()
@@ -255,14 +257,17 @@ def _round(
             news_after=game.seq,
             digest=digest and seat in catch_up,
             answering=seat == answering,
+            shown=reports.shown_state(timeline, boards.get(seat), state),
         )
+        if any(picture.kind == MASTERBOARD for picture in texts.pictures):
+            boards[seat] = state.version
         if seat == answering:
             own = texts
         else:
             mails.append(mail_to(sender, player, REPORT, texts, game.game_id, {}))
         reported[seat] = state.version
         began[seat] = since
-    return record.but(reported=reported, report_from=began), mails, own
+    return record.but(reported=reported, report_from=began, boards=boards), mails, own
 
 
 def _out(state: GameState, seat: str) -> bool:

@@ -97,13 +97,15 @@ def report(
     news_after: int | None = None,
     digest: bool = False,
     answering: bool = False,
+    shown: GameState | None = None,
 ) -> Texts:
     """
     ``viewer``'s report of the game now: the events he may see in ``timeline`` (those
     after event ``since``), the public state, his legions and, if it is his move, the
     orders he may give.  Its subject says why it is sent (``subjects.headline``: the
     events after ``news_after`` are the news, ``digest`` his daily digest,
-    ``answering`` the answer to his mail).
+    ``answering`` the answer to his mail).  ``shown``: the game as the last masterboard
+    he was sent showed it (``shown_state``), None if he has been sent none.
     """
     actor, over = _whose(state)
     your_move = actor == viewer and not over
@@ -117,10 +119,7 @@ def report(
     else:
         lines = [_legion_line(lg, names, state.variant) for lg in others if lg["contents"] is not None]
     everyone = player_view(state, None)
-    # The board he was last shown is the board as it stood at his last report: every
-    # report after a change carries it (``chosen_pictures``).
-    shown = player_view(timeline[0][1], None) if timeline else everyone
-    board_changed, changed = board_changes(shown, everyone)
+    board_changed, changed = board_changes(player_view(shown or state, None), everyone)
     sealed, opened = audit_notes(
         timeline, viewer, ref.game, record.dice.seed if record.dice.bound else None
     )
@@ -154,9 +153,10 @@ def report(
         pictures=chosen_pictures(
             report_pictures(everyone, viewer, ref.game, changed),
             record.pictures.get(viewer, pictures_choice.DEFAULT),
-            first=since == 0 or resend,
+            first=shown is None or resend,
             board_changed=board_changed,
             acting=your_move,
+            own_step=at_own_step(timeline[0][1] if timeline else state, state, viewer),
         ),
     )
     headline = subjects.headline(
@@ -166,22 +166,61 @@ def report(
 
 
 def chosen_pictures(
-    pictures: Sequence[Picture], mode: str, *, first: bool, board_changed: bool, acting: bool
+    pictures: Sequence[Picture],
+    mode: str,
+    *,
+    first: bool,
+    board_changed: bool,
+    acting: bool,
+    own_step: bool = False,
 ) -> tuple[Picture, ...]:
     """
     The report's pictures the player's ``pictures`` choice keeps (``schedule.pictures``):
     with ``changes``, the masterboard in his ``first`` report (or one he asked for
-    again) and when the board changed since his last, and a battle's when it asks him to
-    act.  Every report with a change carries the board, so an unchanged board is the
-    one he last got.
+    again) and when the board changed since the last one he was sent, and a battle's
+    when it asks him to act; neither while only his own orders of the ``own_step`` he
+    is still at changed them (he wrote them; the text tells their results, and the next
+    report that asks him for another step, or tells him of another's play, carries the
+    picture).
     """
     if mode == pictures_choice.NONE:
         return ()
     if mode == pictures_choice.ALWAYS:
         return tuple(pictures)
+    fresh = first or not own_step
     return tuple(
-        p for p in pictures if (acting if p.kind == BATTLE else first or board_changed)
+        p for p in pictures if fresh and (acting if p.kind == BATTLE else first or board_changed)
     )
+
+
+def at_own_step(before: GameState, now: GameState, viewer: str) -> bool:
+    """
+    Whether ``viewer`` was to act at ``before`` (his last report) and still is, at the
+    same step of the same turn (and of the same battle turn): only his own orders came
+    between (Wolff 1.3: one player acts at a time).
+    """
+    return to_act(before) == viewer == to_act(now) and _step_of(before) == _step_of(now)
+
+
+def _step_of(state: GameState) -> tuple[object, ...]:
+    battle = state.battle
+    fight = None if battle is None else (battle.land, battle.turn, battle.phasing, battle.step)
+    return state.turn, state.active, state.step, fight
+
+
+def shown_state(
+    timeline: Sequence[tuple[int, ev.Event, GameState]], version: int | None, now: GameState
+) -> GameState | None:
+    """
+    The game at ``version`` (the last board a player was sent showed it), from a
+    ``timeline`` of (number, event, the game before it) that reaches back to it; None
+    if he has been sent no board, or the timeline does not reach back that far.
+    """
+    if version is None:
+        return None
+    if version >= now.version:
+        return now
+    return next((before for number, _, before in timeline if number == version + 1), None)
 
 
 def standing_lines(lines: Sequence[str], variant: Variant) -> list[str]:
