@@ -84,6 +84,9 @@ class Report:
     standing: Sequence[str] = ()
     audit: Sequence[str] = ()
     pictures: tuple[Picture, ...] = field(default=())
+    #: Whether the standing explanations are written out in full (his first report, and
+    #: it sent again); later reports name them in a line each.
+    explain: bool = True
 
 
 @letter("player.report.txt.j2", "player.report-private.txt.j2")
@@ -114,6 +117,7 @@ def report(facts: Report, headline: str) -> Texts:
         dice_not_secret=facts.dice_not_secret,
         commitments=list(facts.commitments),
         how=list(facts.how),
+        explain=facts.explain,
     )
     private = render(
         "player.report-private.txt.j2",

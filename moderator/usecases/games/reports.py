@@ -150,6 +150,7 @@ def report(
         muster_notes=muster_notes(state, viewer),
         standing=standing_lines(record.standing.get(viewer, ()), state.variant),
         audit=opened,
+        explain=since == 0,
         pictures=chosen_pictures(
             report_pictures(everyone, viewer, ref.game, changed),
             record.pictures.get(viewer, pictures_choice.DEFAULT),
