@@ -28,7 +28,6 @@ figures taken under load are only comparable with others taken in the same condi
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import resource
@@ -39,9 +38,6 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-
-from moderator.audit.bundle import dumps, make_bundle
-from moderator.usecases.games.robot_games import play_robot_game
 
 MODERATOR = [sys.executable, "-m", "moderator"]
 HERE = Path(__file__).resolve().parents[1]
@@ -82,13 +78,17 @@ def figures(name: str, taken: list[tuple[float, float]]) -> str:
     )
 
 
-def audit_bundle(folder: Path) -> Path:
-    """A finished two-robot game's audit bundle, written to ``folder``."""
-    summary = play_robot_game(2, seed=3, bound="bench")
-    secret = int.from_bytes(hashlib.sha256(b"robot-seed:3").digest(), "big")
-    path = folder / "audit-bench.json"
-    path.write_text(dumps(make_bundle("bench", secret, summary.events, "2026-11-26T00:00:00Z", "Ann")))
-    return path
+#: Writes a finished two-robot game's audit bundle to argv[1], with a checkout's own code
+#: (the events' fields change between commits).
+BUNDLE = """
+import hashlib, sys
+from moderator.audit.bundle import dumps, make_bundle
+from moderator.usecases.games.robot_games import play_robot_game
+summary = play_robot_game(2, seed=3, bound="bench")
+secret = int.from_bytes(hashlib.sha256(b"robot-seed:3").digest(), "big")
+bundle = make_bundle("bench", secret, summary.events, "2026-11-26T00:00:00Z", "Ann")
+open(sys.argv[1], "w").write(dumps(bundle))
+"""
 
 
 class Subject:
@@ -100,8 +100,10 @@ class Subject:
         self.taken: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
         new = ["local", "new", "g1", "--players", "Ann,Bob", "--dice-seed", "1"]
         timed([*MODERATOR, *new, *self.db], tree)
+        self.bundle = folder / "audit-bench.json"
+        timed([sys.executable, "-c", BUNDLE, str(self.bundle)], tree)
 
-    def run_once(self, bundle: Path) -> None:
+    def run_once(self) -> None:
         taken = self.taken
         timed([sys.executable, "-c", "pass"], self.tree, taken["python -c pass"])
         timed([*MODERATOR, "local", "show", "g1", "--as", "Ann", *self.db], self.tree, taken["local show"])
@@ -111,20 +113,19 @@ class Subject:
             line = legal["actions"][0]["order"]
             argv = [*MODERATOR, "local", "order", "g1", line, "--as", legal["player"], *self.db]
             timed(argv, self.tree, taken["local order"])
-        timed([*MODERATOR, "verify", str(bundle)], self.tree, taken["verify"])
+        timed([*MODERATOR, "verify", str(self.bundle)], self.tree, taken["verify"])
 
 
 def measure(runs: int, trees: list[Path]) -> None:
     with tempfile.TemporaryDirectory(prefix="titan-bench-cli-") as name:
         folder = Path(name)
-        bundle = audit_bundle(folder)
         subjects = []
         for number, tree in enumerate(trees):
             (folder / str(number)).mkdir()
             subjects.append(Subject(tree, folder / str(number)))
         for _ in range(runs):
             for subject in subjects:
-                subject.run_once(bundle)
+                subject.run_once()
     for subject in subjects:
         print(f"{subject.tree}:")
         for command, taken in subject.taken.items():
