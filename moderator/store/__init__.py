@@ -1,5 +1,5 @@
 """
-Durable storage on SQLAlchemy 2 (Core): games, players and seats, the event log
+Durable storage on sqlmodel (SQLAlchemy 2): games, players and seats, the event log
 with snapshots, inbound messages, the outbox and deadlines, in SQLite or PostgreSQL.
 
 The names below are imported when first asked for (PEP 562), so that a command that

@@ -1,5 +1,5 @@
 """
-The event store: games, their event logs and snapshots, on SQLAlchemy 2 (Core).
+The event store: games, their event logs and snapshots, on sqlmodel (SQLAlchemy 2).
 
 Work happens in transactions (``EventStore.transaction()`` gives a ``Tx``); the
 store's own methods each run one.  ``Tx.append`` is optimistic: it moves the game's

@@ -49,10 +49,9 @@ ADAPTERS = frozenset(
     }
 )
 #: What a command that opens no database has no use for.
-STORE = frozenset({"sqlalchemy", "moderator.store.eventstore", "moderator.runtime.bootstrap"})
-#: The tables are SQLAlchemy Core, without model classes.  (pydantic itself still comes
-#: with typer, which coerces every parameter through it; the store does not need it.)
-MODELS = frozenset({"sqlmodel"})
+STORE = frozenset(
+    {"sqlalchemy", "sqlmodel", "moderator.store.eventstore", "moderator.runtime.bootstrap"}
+)
 
 
 def imported(*argv: str, ok: int = 0) -> set[str]:
@@ -89,13 +88,13 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_issue_28_local_show_imports_no_adapter(db: str) -> None:
     modules = imported("local", "show", "g1", "--as", "Ann", "--db", db)
     assert "moderator.store.eventstore" in modules  # it did read the game
-    assert loaded(modules, ADAPTERS | MODELS) == set()
+    assert loaded(modules, ADAPTERS) == set()
 
 
 def test_issue_28_local_legal_json_imports_no_adapter_and_no_order_runner(db: str) -> None:
     modules = imported("local", "legal", "g1", "--json", "--db", db)
     beyond = {"moderator.runners.commands", "moderator.audit.verify"}
-    assert loaded(modules, ADAPTERS | MODELS | beyond) == set()
+    assert loaded(modules, ADAPTERS | beyond) == set()
 
 
 def test_issue_28_local_order_imports_no_adapter(db: str) -> None:
@@ -104,13 +103,13 @@ def test_issue_28_local_order_imports_no_adapter(db: str) -> None:
     line = actions["actions"][0]["order"]
     modules = imported("local", "order", "g1", line, "--as", actions["player"], "--db", db)
     assert "moderator.runners.commands" in modules
-    assert loaded(modules, ADAPTERS | MODELS) == set()
+    assert loaded(modules, ADAPTERS) == set()
 
 
 def test_issue_28_verify_opens_no_database_and_imports_no_adapter(tmp_path: Path) -> None:
     missing = tmp_path / "audit-none.json"
     modules = imported("verify", str(missing), ok=2)  # a bundle it cannot read: exit 2
-    assert loaded(modules, ADAPTERS | STORE | MODELS) == set()
+    assert loaded(modules, ADAPTERS | STORE) == set()
 
 
 def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adapters() -> None:
@@ -128,9 +127,9 @@ def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adap
 
 def test_issue_28_the_quick_read_and_the_service_read_agree(tmp_path: Path) -> None:
     """
-    ``local show`` and ``local legal`` in a process of their own (no adapter, the Core
-    tables) answer what the composition root's store answers inside a running program,
-    after the game has moved on.
+    ``local show`` and ``local legal`` in a process of their own (no adapter) answer
+    what the composition root's store answers inside a running program, after the game
+    has moved on.
     """
     from moderator.runners.unit import read
     from moderator.runtime.bootstrap import bootstrap, database_config
@@ -164,19 +163,3 @@ def test_issue_28_the_quick_read_and_the_service_read_agree(tmp_path: Path) -> N
     finally:
         service.close()
 
-
-def test_issue_28_the_store_reads_a_game_without_models_or_pydantic(db: str) -> None:
-    """The store's tables are Core tables: opening it and reading a game builds no model."""
-    script = (
-        "import sys\n"
-        "from moderator.store.eventstore import EventStore\n"
-        f"store = EventStore({db!r}, create=False)\n"
-        "assert store.load_state('g1').state.players\n"
-        "store.close()\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'sqlmodel')))\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
-    )
-    assert done.stdout.strip() == "[]"

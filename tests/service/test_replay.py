@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlmodel import SQLModel
 
 from moderator.ports import StoredMail
 from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
@@ -26,7 +27,6 @@ from moderator.runners.commands import new_game
 from moderator.schedule.timing import TimeLimits
 from moderator.store import EventStore, inbox, outbox, players
 from moderator.store import seals as kept_seals
-from moderator.store.tables import METADATA
 from moderator.testing.clocks import TestClock as Clock
 from moderator.usecases.mail import seals
 from moderator.usecases.mail.handler import MailGameHandler
@@ -52,7 +52,7 @@ def table_rows(store: EventStore) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table that holds the state of games, players and tournaments."""
     found: dict[str, list[tuple[Any, ...]]] = {}
     with store.reading() as tx:
-        for table in METADATA.sorted_tables:
+        for table in SQLModel.metadata.sorted_tables:
             if table.name in _NOT_STATE:
                 continue
             rows = tx.connection.execute(select(table)).all()

@@ -1,4 +1,4 @@
-"""Migrations: the tables match them, and databases of every age come up to date."""
+"""Migrations: the models match them, and databases of every age come up to date."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, text
+from sqlmodel import SQLModel
 
 from moderator.ports import OutgoingMail
 from moderator.ports.errors import SchemaError
@@ -22,7 +23,7 @@ from moderator.schedule.record import Dice, GameRecord, upcast_0
 from moderator.store import migrate
 from moderator.store.check import check_store
 from moderator.store.eventstore import EventStore
-from moderator.store.tables import METADATA, TABLES
+from moderator.store.tables import TABLES
 from moderator.testing.stores import new_sqlite, open_store
 
 from .schema0 import FULL_OPTIONS, FULL_RECORD, SCRIPTED_OPTIONS, SCRIPTED_RECORD
@@ -70,16 +71,16 @@ def test_head_is_the_newest_script() -> None:
     assert migrate.script_head() == migrate.HEAD
 
 
-def test_tables_match_the_migrations(empty_url: str) -> None:
+def test_models_match_the_migrations(empty_url: str) -> None:
     assert migrate.upgrade(empty_url) == (None, migrate.HEAD)
-    ours = {table.name for table in TABLES}
+    ours = {model.__tablename__ for model in TABLES}  # type: ignore[attr-defined]
     engine = create_engine(empty_url)
     with engine.connect() as connection:
         context = MigrationContext.configure(
             connection,
             opts={"include_name": lambda name, kind, _parent: kind != "table" or name in ours},
         )
-        differences = compare_metadata(context, METADATA)
+        differences = compare_metadata(context, SQLModel.metadata)
     engine.dispose()
     assert differences == []
 
