@@ -385,13 +385,21 @@ def _own_parts(message: Message) -> Iterator[Message]:
 
 def _fill_signed(container: Message, entity: MIMEPart, keyring: Signer, signer: str) -> None:
     """Make ``container`` multipart/signed over ``entity``."""
-    signed_bytes = entity.as_bytes(policy=POLICY)
-    signature = keyring.sign_detached(signed_bytes, signer)
     # Attach the signed bytes re-parsed, so later serialization writes them unchanged:
     # only the headers are parsed, the body (a picture's base64 is most of a report) is
     # kept as the text it is and written out as it is, which costs a few times less
     # than parsing it into parts and generating them again at every serialization.
-    first = BytesParser(policy=POLICY).parsebytes(signed_bytes, headersonly=True)
+    # The signature is made over the bytes the re-parsed part writes, not the first
+    # serialization: a header folded right after its name ("Name:" CRLF SP ...) comes
+    # back as "Name: " CRLF SP ..., so signing the first form would sign bytes that are
+    # never sent.  Two rounds reach the fixed point; anything else is refused.
+    first = BytesParser(policy=POLICY).parsebytes(entity.as_bytes(policy=POLICY), headersonly=True)
+    signed_bytes = first.as_bytes(policy=POLICY)
+    if BytesParser(policy=POLICY).parsebytes(signed_bytes, headersonly=True).as_bytes(
+            policy=POLICY) != signed_bytes:
+        msg = "the part to sign does not serialize the same twice; refusing to sign it"
+        raise ValueError(msg)
+    signature = keyring.sign_detached(signed_bytes, signer)
     sig = MIMEPart(policy=POLICY)
     sig["Content-Type"] = 'application/pgp-signature; name="signature.asc"'
     sig["Content-Description"] = "OpenPGP digital signature"

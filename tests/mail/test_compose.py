@@ -21,6 +21,7 @@ from moderator.mail.compose import (
     signed_mime,
     signed_part_bytes,
     tagged_subject,
+    text_part,
     thread_root_id,
     token_digest,
     verify_incoming,
@@ -121,6 +122,18 @@ def test_reserializing_a_parsed_message_keeps_the_signature(gpg_world):
     again = parse(message.as_bytes()).as_bytes(policy=email.policy.SMTP)
     assert verify_incoming(again, ann.keyring).valid
     assert verify_incoming(message, ann.keyring).valid  # no raw bytes given
+
+
+def test_a_part_whose_header_folds_right_after_its_name_still_verifies(gpg_world):
+    """
+    A picture's description long enough to fold right after ``Content-Description:``
+    is written back with a space before the fold; the signature covers what is sent.
+    """
+    mod, ann = gpg_world.moderator, gpg_world.ann
+    for length in (40, 60, 70, 75, 120):
+        part = text_part("move Rd01 to 133\n", description=("the masterboard as you see it " * 5)[:length])
+        raw = signed_mime([part], mod.keyring, mod.fingerprint).as_bytes()
+        assert verify_incoming(raw, ann.keyring).valid, length
 
 
 def test_lf_only_transport_still_verifies(gpg_world):
