@@ -27,7 +27,8 @@ from .test_timeouts import THREE, _battle, _time_out
 LATE = TimeLimits(lateness="21.2")
 
 
-def _board(make_desk: Callable[..., Desk], phase: str = "move") -> Desk:
+def _board(make_desk: Callable[..., Desk], phase: str = "move", lateness: str = "21.2") -> Desk:
+    """Ann (Red) at 34 and 35, Bob and Cy in their towers, at ``phase``, under ``lateness``."""
     return make_desk(
         position=position(
             [
@@ -39,7 +40,7 @@ def _board(make_desk: Callable[..., Desk], phase: str = "move") -> Desk:
             players=THREE,
             phase=phase,
         ),
-        limits=LATE,
+        limits=TimeLimits(lateness=lateness),
         bound=True,
     )
 

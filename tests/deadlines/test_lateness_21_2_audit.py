@@ -19,30 +19,17 @@ from moderator.audit.bundle import dumps, make_bundle
 from moderator.audit.seal import OrderKey, seal_mac
 from moderator.audit.verify import verify
 from moderator.rules.lateness import RULEBOOK_21_2, WOLFF
-from moderator.schedule.limits import TimeLimits
 
-from .conftest import Desk, position
-from .test_timeouts import THREE, _time_out
+from .conftest import Desk
+from .test_lateness_21_2 import _board
+from .test_timeouts import _time_out
 
 MADE = "2026-11-26T00:00:00+00:00"
 
 
 def _late_mover(make_desk: Callable[..., Desk], lateness: str) -> Desk:
     """Ann, to roll and move, times out in a game of the given lateness."""
-    return make_desk(
-        position=position(
-            [
-                ("Rd01", 34, "Titan Angel Ogre Lion"),
-                ("Rd02", 35, "Troll Troll"),
-                ("Bu01", 300, "Titan Ogre"),
-                ("Gr01", 100, "Titan Ogre"),
-            ],
-            players=THREE,
-            phase="split",
-        ),
-        limits=TimeLimits(lateness=lateness),
-        bound=True,
-    )
+    return _board(make_desk, "split", lateness)
 
 
 def _bundle(desk: Desk) -> dict[str, Any]:
