@@ -13,24 +13,10 @@ from moderator.pictures.spec import BATTLE, MASTERBOARD
 from moderator.reporting.views import legal_orders
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
-from moderator.runners.commands import new_game
 from moderator.store import EventStore
-from moderator.usecases.mail.handler import MailGameHandler
 
-from .conftest import MODERATOR, Table, address, carries_report, seat_players
-from .test_reports import ENGAGED
-
-
-def _engaged(store: EventStore) -> Table:
-    new_game(store, "g1", None, seed=3, position=ENGAGED)
-    seat_players(store, "g1", ["Ann", "Bob", "Cy"])
-    table = Table(store, MailGameHandler(None, MODERATOR))
-    table.set_record(
-        allow_secrets=True,
-        reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1),
-        notify=dict.fromkeys(["Ann", "Bob", "Cy"], "all"),
-    )
-    return table
+from .conftest import Table, address, carries_report
+from .test_reports import engaged_table
 
 
 def _reports(table: Table, name: str, line: str) -> dict[str, list[str]]:
@@ -46,7 +32,7 @@ def _reports(table: Table, name: str, line: str) -> dict[str, list[str]]:
 def test_the_steps_of_a_battle_do_not_send_the_unchanged_board_again(store: EventStore) -> None:
     """Before, the engaged land counted as changed at every step of the battle, so every
     report of a battle carried the same board again."""
-    table = _engaged(store)
+    table = engaged_table(store)
     _reports(table, "Ann", "engage 1")
     assert _reports(table, "Bob", "no more proposals") == {"ann": [], "bob": []}
     assert _reports(table, "Ann", "fight") == {"ann": [BATTLE], "bob": [], "cy": []}
@@ -66,7 +52,7 @@ def test_a_move_sends_the_board_to_the_others_and_to_the_mover_at_his_next_step(
     board, and so does a move taken back.  The mover's answers do not while he is still
     at his move step (he wrote the moves); the answer that asks him for his next step
     carries the board with all of them."""
-    table = _engaged(store)
+    table = engaged_table(store)
     _reports(table, "Ann", "engage 1")
     _reports(table, "Bob", "flee")
     assert to_act(table.state) == "Ann"

@@ -186,8 +186,8 @@ ENGAGED = {
 }
 
 
-def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> None:
-    """Proposals are between the two engaged players (Wolff 9.3): Cy hears nothing."""
+def engaged_table(store: EventStore) -> Table:
+    """ENGAGED by mail: Ann, Bob and Cy seated, each reported once and asking for every report."""
     new_game(store, "g1", None, seed=3, position=ENGAGED)
     seat_players(store, "g1", ["Ann", "Bob", "Cy"])
     table = Table(store, MailGameHandler(None, MODERATOR))
@@ -196,6 +196,12 @@ def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> N
         reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1),
         notify=dict.fromkeys(["Ann", "Bob", "Cy"], "all"),
     )
+    return table
+
+
+def test_a_player_who_may_see_nothing_new_gets_no_report(store: EventStore) -> None:
+    """Proposals are between the two engaged players (Wolff 9.3): Cy hears nothing."""
+    table = engaged_table(store)
     engaged = table.orders("Ann", "engage 1")
     assert {m.recipient for m in engaged.mails if carries_report(m)} == {
         address("Ann"),
