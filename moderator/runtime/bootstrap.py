@@ -148,7 +148,8 @@ def dkim_signer(config: Config) -> DkimSigner | None:
 
 def picture_pool(variants: str = "") -> PicturePool:
     """
-    The picture worker: one spawned process that ends with this one, and knows the own
+    The picture worker: one spawned process at a time (a fresh one every
+    ``picture_worker.RETIRE`` pictures) that ends with this one, and knows the own
     variants under ``variants`` (their boards' layouts).
     """
     from concurrent.futures import ProcessPoolExecutor

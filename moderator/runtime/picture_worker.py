@@ -18,6 +18,14 @@ or being drawn, and does not add the drawing to the time a player waits for his 
 At most ``AHEAD`` pictures are held for the sender; one it never asks for (its mail was
 given up) is forgotten, oldest first, so the memory stays bounded.
 
+The worker's own memory is bounded by retiring it: after ``RETIRE`` pictures the next
+one goes to a fresh worker, and the old one ends once it has drawn what it was already
+given.  resvg and Pillow leave the worker's heap fragmented, so a worker kept for weeks
+grew by a third in two hours of play (measured by ``benchmarks/soak_serve.py``); a
+fresh one costs a second of start and the pictures it has not seen yet.  (The standard
+library's ``max_tasks_per_child`` would do this, but on Python 3.11 a pool with work
+queued when its worker retires never starts another: CPython issue 115634.)
+
 The worker ends with the service, even one killed with SIGKILL, which no handler sees:
 a thread of the worker waits on the pipe that only the service holds open
 (``multiprocessing.parent_process``), and ends the worker when it closes.  The
@@ -49,6 +57,8 @@ PICTURE_SECONDS = 60.0
 #: Pictures drawn ahead and held for the sender: a round of a six-player game's reports
 #: is at most a dozen, so this holds several rounds' (about 55 KB each).
 AHEAD = 48
+#: Pictures a worker draws before a fresh one takes over (a few hours of a busy service).
+RETIRE = 500
 
 #: What makes the worker process: the composition root's ``picture_pool``.
 PoolFactory = Callable[[], Executor]
@@ -60,10 +70,15 @@ class PicturePool:
     root's) when the first picture is wanted, kept, and replaced when it died.
     """
 
-    def __init__(self, make: PoolFactory, *, ahead: int = AHEAD) -> None:
+    def __init__(self, make: PoolFactory, *, ahead: int = AHEAD, retire: int = RETIRE) -> None:
         self._make = make
         self._lock = threading.Lock()
         self._pool: Executor | None = None
+        self._retire = max(1, retire)
+        #: Pictures handed to the current worker (it retires at ``retire``).
+        self._given = 0
+        #: Workers started, the first included (a retired or dead one is replaced).
+        self.started = 0
         self._ahead_max = max(1, ahead)
         #: Pictures handed to the worker ahead of their mail, by their spec (canonical).
         self._ahead: OrderedDict[str, tuple[Executor, Future[bytes]]] = OrderedDict()
@@ -128,10 +143,20 @@ class PicturePool:
             self._forget(pool)
 
     def _worker(self) -> Executor:
+        """The worker for the next picture: a fresh one when the last has drawn its share."""
+        retired: Executor | None = None
         with self._lock:
+            if self._pool is not None and self._given >= self._retire:
+                retired, self._pool = self._pool, None
             if self._pool is None:
                 self._pool = self._make()
-            return self._pool
+                self._given = 0
+                self.started += 1
+            self._given += 1
+            pool = self._pool
+        if retired is not None:
+            retired.shutdown(wait=False)  # draws what it holds (held ahead too), then ends
+        return pool
 
     def _forget(self, pool: Executor) -> None:
         with self._lock:

@@ -97,6 +97,58 @@ def test_pictures_held_ahead_are_bounded_and_one_forgotten_is_still_drawn() -> N
         pictures.stop()
 
 
+def test_the_picture_worker_retires_after_its_share_and_what_it_held_still_arrives() -> None:
+    """
+    The worker's memory is bounded by a fresh worker every ``retire`` pictures; the
+    pictures the retired one was given ahead are still drawn and handed to their mails.
+    """
+    pools: list[CountingPool] = []
+
+    def make() -> CountingPool:
+        pools.append(CountingPool())
+        return pools[-1]
+
+    pictures = PicturePool(make, retire=2)
+    try:
+        for viewer in ("Ann", "Bob", "Cy"):
+            pictures.prepare(spec(viewer))
+        assert pictures.started == 2 and [p.submitted for p in pools] == [2, 1]
+        assert pools[0]._shutdown and not pools[1]._shutdown  # type: ignore[attr-defined]
+        for viewer in ("Ann", "Bob", "Cy"):  # Ann's and Bob's from the retired worker
+            assert pictures.draw_png(spec(viewer)).startswith(b"\x89PNG")
+        assert pictures.started == 2
+        pictures.draw_png(spec("Ann"))  # not held any more: drawn, by the second worker
+        assert pictures.started == 2 and pools[1].submitted == 2
+        pictures.draw_png(spec("Bob"))
+        assert pictures.started == 3
+    finally:
+        pictures.stop()
+
+
+def test_a_retired_process_worker_ends_and_a_fresh_process_draws() -> None:
+    """The composition root's real worker process, retired after one picture."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from moderator.runtime.picture_worker import spawn_context, start_worker
+
+    made: list[ProcessPoolExecutor] = []
+
+    def make() -> ProcessPoolExecutor:
+        made.append(ProcessPoolExecutor(1, mp_context=spawn_context(), initializer=start_worker))
+        return made[-1]
+
+    pictures = PicturePool(make, retire=1)
+    try:
+        first = pictures.draw_png(spec("Ann"))
+        process = next(iter(made[0]._processes.values()))  # type: ignore[attr-defined]
+        assert pictures.draw_png(spec("Ann")) == first  # the same picture from a fresh worker
+        assert len(made) == 2
+        process.join(timeout=30)
+        assert process.exitcode == 0  # the retired worker ended by itself
+    finally:
+        pictures.stop()
+
+
 def _queue(store: EventStore, *who: str) -> None:
     mails = [
         OutgoingMail(address, "[titan g1] report", "Turn 2.\n", {"From": MODERATOR},
