@@ -8,10 +8,11 @@ never drawn, known or not), and the players' colours and scores come from the sa
 (``changes.board_changes`` in a report, ``changes.changed_lands`` for the command line); they are
 outlined.
 
-Each land is drawn as the hexagon of ``layout``, filled with its terrain's colour, with
-its number written at its flat side, its terrain's name under the number, and its
-legions' markers below that, in their owner's colour.  The picture is 800 pixels wide,
-the width the PNG is sent at.
+Each land is drawn as the hexagon of ``layout``, filled with its terrain's colour and
+outlined one pixel wide, with its number written at its flat side, its name short under
+the number (``land_names``: the key under the board spells it out), and its legions'
+markers below that, in their owner's colour.  The picture is 800 pixels wide, the width
+the PNG is sent at.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from moderator.pictures import signs, svg
+from moderator.pictures import land_names, signs, svg
 from moderator.pictures.layout import Cell, Grid, board_layout
 from moderator.reporting.views import view_variant
 from moderator.rules.variant import Land, Variant
@@ -30,13 +31,20 @@ COLUMNS, ROWS = 15, 8
 TITLE_BAND = 40
 #: Bands in a land, in pixels in from its flat side: (near, far).
 NUMBER_BAND = (4.0, 17.0)
-TERRAIN_BAND = (18.0, 26.0)
+TERRAIN_BAND = (18.0, 27.0)
+#: A land's short name: bold, so that it is drawn hard-edged (``svg.crisp``).
+NAME_SIZE = 9.0
+#: A land's outline: one pixel, the cheapest line that still parts two lands of a colour.
+OUTLINE = 1.0
 MARKER_BANDS = ((28.0, 42.0), (43.5, 57.5))
 MARKER_SIZE = 8.0
 TERRAIN_ROOM = 38.0  # pixels between the signs on a land's two slanted sides
 MARKER_HEIGHT = 14.0
 PLAYERS_PER_ROW = 3
 SIGN_KEY_LINE = 18.0  # the signs' legend, below the markers' one
+KEY_LINE = 15.0  # each line of the short names' key, below the signs' legend
+#: The legends under the board: the smallest size ``svg.crisp`` draws hard-edged.
+LEGEND_SIZE = svg.CRISP_ANY
 
 
 def _grid() -> Grid:
@@ -85,16 +93,17 @@ def _name(variant: Variant, land: Land) -> str:
     return placed
 
 
-def _land(grid: Grid, cell: Cell, terrain: str, name: str = "") -> list[str]:
-    """The land itself: its hexagon in its terrain's colour, its number and its name."""
-    terrain_name = name or terrain
-    out = [svg.polygon(grid.outline(cell), svg.TERRAIN_FILL.get(terrain, "#dddddd"), svg.INK, 1.2)]
+def _land(grid: Grid, cell: Cell, terrain: str, name: str) -> list[str]:
+    """The land itself: its hexagon in its terrain's colour, its number and its short
+    ``name``."""
+    fill = svg.TERRAIN_FILL.get(terrain, "#dddddd")
+    out = [svg.polygon(grid.outline(cell), fill, svg.INK, OUTLINE)]
     x = grid.centre_x(cell)
     top, bottom = _band(grid, cell, NUMBER_BAND)
     out.append(svg.text(x, _baseline(top, bottom, 12), str(cell.number), 12, bold=True))
     top, bottom = _band(grid, cell, TERRAIN_BAND)
-    size = svg.fitting(terrain_name, 8, TERRAIN_ROOM, bold=False)  # clear of the signs
-    out.append(svg.text(x, _baseline(top, bottom, size), terrain_name, size))
+    size = svg.fitting(name, NAME_SIZE, TERRAIN_ROOM)  # clear of the signs
+    out.append(svg.text(x, _baseline(top, bottom, size), name, size, bold=True))
     return out
 
 
@@ -202,6 +211,7 @@ def masterboard_layers(
             by_land.setdefault(int(legion["land"]), []).append(legion)
     _, board_h = grid.size(COLUMNS, ROWS)
     title = title_line(view, game, viewer)
+    short = land_names.short_names(_name(variant, lands[n]) for n in layout)
     board: list[str] = []
     body = [
         svg.text(
@@ -214,7 +224,8 @@ def masterboard_layers(
         ),
     ]
     for number in sorted(layout):
-        board += _land(grid, layout[number], lands[number].terrain, _name(variant, lands[number]))
+        name = short[_name(variant, lands[number])]
+        board += _land(grid, layout[number], lands[number].terrain, name)
         body += _markers(grid, layout[number], by_land.get(number, []), colours)
     for number in sorted(layout):
         board += signs.land_signs(grid, lands[number], layout)
@@ -227,9 +238,13 @@ def masterboard_layers(
     legend = "Boxes: legion marker and height, in its owner's colour."
     if outlined:
         legend += " Outlined: lands changed since your last board."
-    body.append(svg.text(MARGIN, legend_y, legend, 10, anchor="start"))
-    board += signs.key(MARGIN, legend_y + SIGN_KEY_LINE)
-    height = legend_y + SIGN_KEY_LINE + MARGIN
+    body.append(svg.text(MARGIN, legend_y, legend, LEGEND_SIZE, anchor="start"))
+    board += signs.key(MARGIN, legend_y + SIGN_KEY_LINE, LEGEND_SIZE)
+    key_y = legend_y + SIGN_KEY_LINE
+    for line in land_names.key_lines(short):
+        key_y += KEY_LINE
+        board.append(svg.text(MARGIN, key_y, line, LEGEND_SIZE, anchor="start"))
+    height = key_y + MARGIN
     board.insert(0, svg.rect(0, 0, WIDTH, height, svg.PAPER))
     return svg.document(WIDTH, height, "masterboard", board), svg.document(
         WIDTH, height, title, body

@@ -155,19 +155,21 @@ def land_signs(grid: Grid, land: Land, layout: Mapping[int, Cell]) -> list[str]:
     ]
 
 
-def key(x: float, baseline: float) -> list[str]:
+def key(x: float, baseline: float, size: float = 10) -> list[str]:
     """
-    The legend of the signs on one line from (``x``, ``baseline``): each kind drawn
-    under a stroke standing for the border it touches, then its name.
+    The legend of the signs on one line from (``x``, ``baseline``), in text of ``size``
+    pixels: each kind drawn under a stroke standing for the border it touches, then its
+    name.
     """
-    out = [svg.text(x, baseline, "Signs, inside the land they lead out of:", 10, anchor="start")]
-    x += 212
+    words = size / 10  # the widths below were measured on 10-pixel text
+    out = [svg.text(x, baseline, "Signs, inside the land they lead out of:", size, anchor="start")]
+    x += 212 * words
     for kind, name in NAMES.items():
         border_y = baseline - 10
         out.append(svg.polyline([(x - 11, border_y), (x + 11, border_y)], svg.INK, 1.2))
         frame = _Frame((x, border_y), (1.0, 0.0), (0.0, 1.0))
         out.append(svg.group(f"key {kind.value}", shape(kind, frame)))
-        out.append(svg.text(x + 15, baseline, name, 10, anchor="start"))
-        x += 32 + 6.2 * len(name)
-    out.append(svg.text(x, baseline, "(the top touches the land it points to)", 10, anchor="start"))
+        out.append(svg.text(x + 15, baseline, name, size, anchor="start"))
+        x += 32 + 6.2 * words * len(name)
+    out.append(svg.text(x, baseline, "(the top touches the land it points to)", size, anchor="start"))
     return out

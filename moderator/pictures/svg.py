@@ -51,6 +51,9 @@ INK = "#111111"
 BACKGROUND = "#2b2b2b"
 PAPER = "#fafaf5"
 HIGHLIGHT = "#d100c4"  # magenta: none of the six player colours
+#: Text drawn hard-edged (``crisp``): bold from this size in pixels, any from ``CRISP_ANY``.
+CRISP_BOLD = 8.0
+CRISP_ANY = 11.0
 
 
 def num(value: float) -> str:
@@ -128,6 +131,18 @@ def rect(
     return f"<rect{_attrs(pairs)}/>"
 
 
+def crisp(size: float, bold: bool) -> bool:
+    """
+    Whether text of ``size`` pixels is drawn without antialiasing: bold text of
+    ``CRISP_BOLD`` pixels or more, any text of ``CRISP_ANY`` or more.  An antialiased
+    glyph's edge is a ring of shades deflate has to spell out pixel by pixel (the land
+    numbers and markers were a third of the board's PNG); at these sizes the glyphs read
+    as well without.  Smaller text (the legends) keeps its antialiasing, without which
+    thin strokes break up.
+    """
+    return size >= CRISP_ANY or (bold and size >= CRISP_BOLD)
+
+
 def text(
     x: float,
     y: float,
@@ -139,7 +154,7 @@ def text(
     anchor: str = "middle",
     strike: bool = False,
 ) -> str:
-    """One line of text; ``y`` is its baseline."""
+    """One line of text; ``y`` is its baseline.  Hard-edged if ``crisp``."""
     pairs: list[tuple[str, str | float | None]] = [
         ("x", x),
         ("y", y),
@@ -148,6 +163,7 @@ def text(
         ("font-weight", "bold" if bold else None),
         ("text-anchor", anchor),
         ("text-decoration", "line-through" if strike else None),
+        ("text-rendering", "optimizeSpeed" if crisp(size, bold) else None),
         ("fill", fill),
     ]
     return f"<text{_attrs(pairs)}>{escape(content)}</text>"

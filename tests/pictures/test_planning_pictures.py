@@ -15,8 +15,9 @@ from PIL import Image, ImageFont
 
 from moderator.pictures import svg
 from moderator.pictures.battleland import HAZARD_STYLE, battle_svg
+from moderator.pictures.land_names import short_names
 from moderator.pictures.layout import Grid, board_layout
-from moderator.pictures.masterboard import _grid, masterboard_svg
+from moderator.pictures.masterboard import NAME_SIZE, _grid, masterboard_svg
 from moderator.pictures.raster import font_paths, svg_to_png
 from moderator.reporting.views import player_view
 from moderator.rules.evolve import replay
@@ -178,10 +179,11 @@ def test_signs_are_legible_at_800_pixels_none_on_another_nor_on_a_lands_words() 
     signs = [(g.get("data-from"), _hull(_points(g))) for g in _groups(picture, "sign")]
     for (a, hull_a), (b, hull_b) in itertools.combinations(signs, 2):
         assert _apart(hull_a, hull_b, 2.0), (a, b)  # the arch's stroke reaches 1.2 out
-    numbers: list[Points] = []  # each land's number (bold 12) and terrain (8 or less)
+    numbers: list[Points] = []  # each land's number (bold 12) and short name (bold 9)
+    short = set(short_names(TERRAINS).values())
     for text in _root(picture).iter(f"{NS}text"):
         words, size = text.text or "", float(text.get("font-size", 0))
-        if (words.isdigit() and size == 12) or (words in TERRAINS and size <= 8):
+        if (words.isdigit() and size == 12) or (words in short and size == NAME_SIZE):
             face = font_paths()[1 if text.get("font-weight") == "bold" else 0]
             width = ImageFont.truetype(face, size).getlength(words)  # the shipped font's
             x, y = float(text.get("x", 0)), float(text.get("y", 0))

@@ -56,3 +56,20 @@ def test_png_is_a_palette_image_at_the_asked_width() -> None:
     assert image.mode == "P" and image.size == (400, 120)
     assert len(image.getcolors(256) or ()) <= 16
     assert render_rgba(picture).size == (200, 60)
+
+
+def _shades(size: float, bold: bool) -> int:
+    """How many colours a line of ink on white is drawn in."""
+    body = [svg.rect(0, 0, 200, 60, "#ffffff"), svg.text(10, 40, "Ann 1000 Mo", size, bold=bold, anchor="start")]
+    return len(render_rgba(svg.document(200, 60, "label", body)).convert("RGB").getcolors(4096) or ())
+
+
+def test_large_and_bold_text_is_drawn_hard_edged_small_text_keeps_its_shades() -> None:
+    """An antialiased edge is a ring of shades a PNG pays for pixel by pixel; the land
+    numbers, short names and markers are drawn in ink and paper alone.  The legends'
+    small regular text keeps its antialiasing, without which thin strokes break up."""
+    assert _shades(12, bold=True) == 2
+    assert _shades(svg.CRISP_BOLD, bold=True) == 2
+    assert _shades(svg.CRISP_ANY, bold=False) == 2
+    assert _shades(10, bold=False) > 10
+    assert _dark_pixels(_label_svg("Ann 1000").replace('font-size="24"', 'font-size="24" text-rendering="optimizeSpeed"')) > 150

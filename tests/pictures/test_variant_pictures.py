@@ -57,10 +57,20 @@ def test_the_masterboard_of_every_variant_draws_its_lands(variant: str) -> None:
     assert {str(n) for n in load_variant(variant).lands} <= set(texts)
 
 
+def _key(texts: list[str]) -> str:
+    """The short names' key under the board, its lines joined."""
+    start = next(i for i, t in enumerate(texts) if t.startswith("Lands: "))
+    return " ".join(texts[start:])
+
+
 def test_badlands_boards_name_the_lands_fought_on_a_battleland_of_their_own() -> None:
-    """Fort, Town and Waterhole always; the alternates only where they are fixed."""
+    """Fort, Town and Waterhole always; the alternates only where they are fixed.  Each
+    land shows its short name, and the key under the board spells it out."""
     rolled = _texts(masterboard_svg(_view("badlands"), "Ann", game="g1"))
     fixed = _texts(masterboard_svg(_view("badlands-fixed"), "Ann", game="g1"))
-    assert {"Fort", "Town", "Waterhole"} <= set(rolled) & set(fixed)
-    assert "BrushAlt" in fixed and "BrushAlt" not in rolled
-    assert "Fort" not in _texts(masterboard_svg(_view(STANDARD), "Ann", game="g1"))
+    for texts in (rolled, fixed):
+        assert {"Fo", "Tw", "Wa", "To"} <= set(texts)
+        assert all(pair in _key(texts) for pair in ("Fo Fort,", "Tw Town,", "Wa Waterhole", "To Tower,"))
+    assert "BrA" in fixed and "BrA BrushAlt" in _key(fixed)
+    assert "BrA" not in rolled and "BrushAlt" not in _key(rolled)
+    assert "Fort" not in _key(_texts(masterboard_svg(_view(STANDARD), "Ann", game="g1")))
