@@ -15,6 +15,7 @@ character may reach when its player asked ``reach HEX``, are ``battle_marks``.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -48,6 +49,8 @@ HAZARD_STYLE = {
     "dune": ("#d98a1c", 5.0, "7 4"),
 }
 Point = svg.Point
+#: A part of what a battle puts on its battleland, and the box it lies in.
+Piece = tuple[svg.Box, list[str]]
 
 
 def _shade(colour: str, elevation: int) -> str:
@@ -87,7 +90,7 @@ def _hazard(land: Battleland, owner: str, other: str, kind: str) -> list[str]:
     return out
 
 
-def _counter(character: Mapping[str, Any], colours: Mapping[str, tuple[str, str]]) -> list[str]:
+def _counter(character: Mapping[str, Any], colours: Mapping[str, tuple[str, str]]) -> Piece:
     x, y = centre(str(character["hex"]))
     fill, ink = colours.get(str(character["owner"]), svg.UNKNOWN_PLAYER)
     slain = bool(character["slain"])
@@ -100,7 +103,7 @@ def _counter(character: Mapping[str, Any], colours: Mapping[str, tuple[str, str]
         if slain
         else (f"hits {character['hits']}/{character['power']}")
     )
-    return [
+    return (x - COUNTER_WIDTH / 2 - 1, y - 15, x + COUNTER_WIDTH / 2 + 1, y + 27), [
         svg.rect(
             x - COUNTER_WIDTH / 2,
             y - 14,
@@ -121,7 +124,7 @@ def _who(player: str, legion: str, colours: Mapping[str, str]) -> str:
     return f"{player} ({colour}, {legion})" if colour else f"{player} ({legion})"
 
 
-def _header(model: Mapping[str, Any], game: str, colour_names: Mapping[str, str]) -> list[str]:
+def _header(model: Mapping[str, Any], game: str, colour_names: Mapping[str, str]) -> list[Piece]:
     first = " · ".join(
         p
         for p in (
@@ -137,10 +140,16 @@ def _header(model: Mapping[str, Any], game: str, colour_names: Mapping[str, str]
     third = f"{model['phasing_player']}'s turn: {model['step_text']}; {model['decision']}."
     room = WIDTH - 24
     return [
-        svg.text(12, 22, first, svg.fitting(first, 16, room), bold=True, anchor="start"),
-        svg.text(12, 42, second, svg.fitting(second, 13, room, bold=False), anchor="start"),
-        svg.text(12, 60, third, svg.fitting(third, 13, room, bold=False), anchor="start"),
+        _line(22, first, svg.fitting(first, 16, room), bold=True),
+        _line(42, second, svg.fitting(second, 13, room, bold=False)),
+        _line(60, third, svg.fitting(third, 13, room, bold=False)),
     ]
+
+
+def _line(baseline: float, content: str, size: float, *, bold: bool = False) -> Piece:
+    """A line of text from the left margin, a piece of its own."""
+    box = svg.text_box(12, baseline, content, size)
+    return box, [svg.text(12, baseline, content, size, bold=bold, anchor="start")]
 
 
 def _legend(top: float) -> tuple[list[str], float]:
@@ -158,9 +167,9 @@ def _legend(top: float) -> tuple[list[str], float]:
     return out, y + 28
 
 
-def _lists(model: Mapping[str, Any] | None, top: float) -> tuple[list[str], float]:
+def _lists(model: Mapping[str, Any] | None, top: float) -> tuple[list[Piece], float]:
     """The characters off the board (not entered yet, slain), as lines of text."""
-    out: list[str] = []
+    out: list[Piece] = []
     y = top
     if model is not None:
         for title, chars in (
@@ -170,7 +179,7 @@ def _lists(model: Mapping[str, Any] | None, top: float) -> tuple[list[str], floa
             if chars:
                 names = ", ".join(f"{c['type']} ({c['legion']})" for c in chars)
                 for line in textwrap.wrap(f"{title}: {names}", FOOTER_LETTERS):
-                    out.append(svg.text(12, y + 14, line, 12, anchor="start"))
+                    out.append(_line(y + 14, line, 12))
                     y += 18
     return out, y + 6
 
@@ -202,6 +211,63 @@ def _reach_line(model: Mapping[str, Any], viewer: str | None, start: str) -> str
     return f"Ringed: where {whose} {kind} on {start} may move this maneuver ('reach {start}')."
 
 
+@functools.lru_cache(maxsize=32)
+def _ground(variant: Variant, terrain: str) -> tuple[tuple[str, ...], float]:
+    """The battleland of ``terrain``: its hexes, hazards and their key, the same for
+    every battle there, and where the lines below it start."""
+    land = variant.battlelands[terrain]
+    ground: list[str] = []
+    for label in LABELS:
+        ground += _hex(land, label)
+    for (owner, other), kind in sorted(land.hexsides.items()):
+        ground += _hazard(land, owner, other, kind)
+    legend, next_line = _legend(HEADER + 6 * SQRT3 * RADIUS + 10)
+    return (*ground, *legend), next_line
+
+
+def _pieces(
+    variant: Variant,
+    terrain: str,
+    model: Mapping[str, Any] | None,
+    colours: Mapping[str, tuple[str, str]],
+    colour_names: Mapping[str, str],
+    game: str,
+    reach: tuple[str, Sequence[str]] | None,
+    viewer: str | None,
+) -> tuple[list[str], list[Piece], float, str]:
+    """
+    The land (``_ground``), what the battle puts on it as pieces in drawing order (each
+    header line, entry side, counter and ring, the lines below the board), the
+    picture's height and its title.
+    """
+    land = variant.battlelands[terrain]
+    ground, next_line = _ground(variant, terrain)
+    pieces: list[Piece] = []
+    if model is not None:
+        pieces += _header(model, game, colour_names)
+        entries = _entry_lines(land, model, colours)
+        for key, fill, _ in entries:
+            arrows = battle_marks.entrance(land, key, fill)
+            pieces.append((svg.points_box([arrows], 1.2), [arrows]))
+        for hexinfo in model["hexes"]:
+            if hexinfo["character"] is not None:
+                pieces.append(_counter(hexinfo["character"], colours))
+        key_line = battle_marks.entry_key(12, next_line + 14, [(f, w) for _, f, w in entries])
+        pieces.append(((0, next_line, WIDTH, next_line + 22), key_line))
+        next_line += 22
+        if reach is not None:
+            for ring in battle_marks.reach_marks(reach[0], reach[1]):
+                pieces.append((svg.points_box([ring], battle_marks.REACH_WIDTH), [ring]))
+            pieces.append(_line(next_line + 14, _reach_line(model, viewer, reach[0]), 12))
+            next_line += 22
+    else:
+        pieces.append(_line(22, f"The {terrain} battleland", 16, bold=True))
+    lists, height = _lists(model, next_line)
+    pieces += lists
+    title = f"Battle in land {model['land']}" if model is not None else f"{terrain} battleland"
+    return [svg.rect(0, 0, WIDTH, height, svg.PAPER), *ground], pieces, height, title
+
+
 def battleland_layers(
     variant: Variant,
     terrain: str,
@@ -212,54 +278,32 @@ def battleland_layers(
     game: str = "",
     reach: tuple[str, Sequence[str]] | None = None,
     viewer: str | None = None,
-) -> tuple[str, str]:
+) -> tuple[str, ...]:
     """
     The battleland of ``terrain`` in ``variant``, with the battle of ``model`` (a ``battle_model``) on
-    it if given, as two SVG documents of one size: the land (paper, hexes, hazards and
-    their key; the same for every battle there of as many lines) and, on a clear canvas,
-    the battle (header, entry sides and their key, counters, the characters off the
-    board).  ``colours``: player -> (fill, ink) of his counters; ``colour_names``:
-    player -> his colour's name, for the header.  ``reach``: (a hex, the hexes its
-    character may move to), ringed, with ``viewer`` named as "you" in their key.
+    it if given, as SVG documents to draw one over the other: the land (paper, hexes,
+    hazards and their key; the same for every battle there of as many lines), then each
+    thing the battle puts on it (the header, entry sides, counters, rings, the lines
+    below) as a small ``svg.tile``.  ``colours``: player -> (fill, ink) of his counters;
+    ``colour_names``: player -> his colour's name, for the header.  ``reach``: (a hex,
+    the hexes its character may move to), ringed, with ``viewer`` named as "you" in
+    their key.
     """
-    land = variant.battlelands[terrain]
-    colours = colours or {}
-    ground: list[str] = []
-    for label in LABELS:
-        ground += _hex(land, label)
-    for (owner, other), kind in sorted(land.hexsides.items()):
-        ground += _hazard(land, owner, other, kind)
-    legend, next_line = _legend(HEADER + 6 * SQRT3 * RADIUS + 10)
-    ground += legend
-    body: list[str] = []
-    if model is not None:
-        body += _header(model, game, colour_names or {})
-        entries = _entry_lines(land, model, colours)
-        for key, fill, _ in entries:
-            body.append(battle_marks.entrance(land, key, fill))
-        for hexinfo in model["hexes"]:
-            if hexinfo["character"] is not None:
-                body += _counter(hexinfo["character"], colours)
-        body += battle_marks.entry_key(12, next_line + 14, [(f, w) for _, f, w in entries])
-        next_line += 22
-        if reach is not None:
-            body += battle_marks.reach_marks(reach[0], reach[1])
-            line = _reach_line(model, viewer, reach[0])
-            body.append(svg.text(12, next_line + 14, line, 12, anchor="start"))
-            next_line += 22
-    else:
-        body.append(svg.text(12, 22, f"The {terrain} battleland", 16, bold=True, anchor="start"))
-    lists, height = _lists(model, next_line)
-    body += lists
-    title = f"Battle in land {model['land']}" if model is not None else f"{terrain} battleland"
+    ground, pieces, height, _ = _pieces(
+        variant, terrain, model, colours or {}, colour_names or {}, game, reach, viewer
+    )
     return (
-        svg.document(
-            WIDTH,
-            height,
-            f"{terrain} battleland",
-            [svg.rect(0, 0, WIDTH, height, svg.PAPER), *ground],
-        ),
-        svg.document(WIDTH, height, title, body),
+        svg.document(WIDTH, height, f"{terrain} battleland", ground),
+        *(svg.tile(WIDTH, height, box, body) for box, body in pieces),
+    )
+
+
+def _whole(terrain: str, parts: tuple[list[str], list[Piece], float, str]) -> str:
+    """The land and its pieces as one SVG document."""
+    ground, pieces, height, title = parts
+    return svg.merge(
+        svg.document(WIDTH, height, f"{terrain} battleland", ground),
+        svg.document(WIDTH, height, title, [e for _, body in pieces for e in body]),
     )
 
 
@@ -273,11 +317,20 @@ def battleland_svg(
     game: str = "",
 ) -> str:
     """``battleland_layers`` as one SVG document."""
-    return svg.merge(
-        *battleland_layers(
-            variant, terrain, model, colours=colours, colour_names=colour_names, game=game
-        )
-    )
+    parts = _pieces(variant, terrain, model, colours or {}, colour_names or {}, game, None, None)
+    return _whole(terrain, parts)
+
+
+def _battle(
+    view: Mapping[str, Any], viewer: str | None
+) -> tuple[Mapping[str, Any], dict[str, tuple[str, str]], dict[str, str]]:
+    """The battle model of ``view``, the players' counter colours and their colours'
+    names; ValueError if no battle is on."""
+    model = battle_model(dict(view), viewer)
+    if model is None:
+        raise ValueError("no battle is being fought")
+    names = {str(p["name"]): str(p["color"]) for p in view["players"] if p.get("color")}
+    return model, svg.player_colours(view["players"]), names
 
 
 def battle_layers(
@@ -286,18 +339,15 @@ def battle_layers(
     *,
     game: str = "",
     reach: tuple[str, Sequence[str]] | None = None,
-) -> tuple[str, str]:
+) -> tuple[str, ...]:
     """The battle of ``view`` (a ``player_view`` dict) as ``battleland_layers``, with
     ``reach`` ringed if given; ValueError if no battle is on."""
-    model = battle_model(dict(view), viewer)
-    if model is None:
-        raise ValueError("no battle is being fought")
-    names = {str(p["name"]): str(p["color"]) for p in view["players"] if p.get("color")}
+    model, colours, names = _battle(view, viewer)
     return battleland_layers(
         view_variant(view),
         model["terrain"],
         model,
-        colours=svg.player_colours(view["players"]),
+        colours=colours,
         colour_names=names,
         game=game,
         reach=reach,
@@ -313,7 +363,9 @@ def battle_svg(
     reach: tuple[str, Sequence[str]] | None = None,
 ) -> str:
     """The battle of ``view`` (a ``player_view`` dict) as SVG; ValueError if none is on."""
-    return svg.merge(*battle_layers(view, viewer, game=game, reach=reach))
+    model, colours, names = _battle(view, viewer)
+    parts = _pieces(view_variant(view), model["terrain"], model, colours, names, game, reach, viewer)
+    return _whole(model["terrain"], parts)
 
 
 __all__ = [

@@ -17,6 +17,7 @@ the PNG is sent at.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -41,10 +42,14 @@ MARKER_SIZE = 8.0
 TERRAIN_ROOM = 38.0  # pixels between the signs on a land's two slanted sides
 MARKER_HEIGHT = 14.0
 PLAYERS_PER_ROW = 3
+PLAYER_ROW = 20.0  # pixels from one row of players to the next
 SIGN_KEY_LINE = 18.0  # the signs' legend, below the markers' one
 KEY_LINE = 15.0  # each line of the short names' key, below the signs' legend
 #: The legends under the board: the smallest size ``svg.crisp`` draws hard-edged.
 LEGEND_SIZE = svg.CRISP_ANY
+OUTLINE_WIDTH = 3.5
+#: A part of what a view puts on the board, and the box it lies in.
+Piece = tuple[svg.Box, list[str]]
 
 
 def _grid() -> Grid:
@@ -65,11 +70,11 @@ def _baseline(top: float, bottom: float, size: float) -> float:
 
 def _marker_box(
     x: float, top: float, marker: str, height: int, colours: tuple[str, str]
-) -> list[str]:
+) -> Piece:
     label = f"{marker} {height}"
     width = 0.62 * MARKER_SIZE * len(label) + 4
     fill, ink = colours
-    return [
+    return (x - width / 2, top, x + width / 2, top + MARKER_HEIGHT), [
         svg.rect(
             x - width / 2, top, width, MARKER_HEIGHT, fill, stroke="#000000", width=0.8, radius=2
         ),
@@ -112,9 +117,9 @@ def _markers(
     cell: Cell,
     legions: list[Mapping[str, Any]],
     colours: Mapping[str, tuple[str, str]],
-) -> list[str]:
-    """The markers of the legions in a land, below its number."""
-    out: list[str] = []
+) -> list[Piece]:
+    """The markers of the legions in a land, below its number, each a piece of its own."""
+    out: list[Piece] = []
     x = grid.centre_x(cell)
     bands = list(MARKER_BANDS)
     for i, legion in enumerate(legions):
@@ -125,16 +130,19 @@ def _markers(
             top, _ = _band(grid, cell, bands[i % len(bands)])
             dx = (-1 if i % 2 else 1) * 0.3 * grid.side
         owner_colours = colours.get(str(legion["owner"]), svg.UNKNOWN_PLAYER)
-        out += _marker_box(x + dx, top, str(legion["marker"]), int(legion["height"]), owner_colours)
+        out.append(
+            _marker_box(x + dx, top, str(legion["marker"]), int(legion["height"]), owner_colours)
+        )
     return out
 
 
-def _outline(grid: Grid, cell: Cell) -> str:
+def _outline(grid: Grid, cell: Cell) -> Piece:
     """The mark of a land that changed since the board the viewer was last shown."""
     pts = grid.outline(cell)
     cx, cy = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
     inset = [(cx + 0.985 * (x - cx), cy + 0.985 * (y - cy)) for x, y in pts]
-    return svg.polygon(inset, "none", svg.HIGHLIGHT, 3.5)
+    mark = svg.polygon(inset, "none", svg.HIGHLIGHT, OUTLINE_WIDTH)
+    return svg.points_box([mark], OUTLINE_WIDTH), [mark]
 
 
 def title_line(view: Mapping[str, Any], game: str, viewer: str | None) -> str:
@@ -159,31 +167,116 @@ def title_line(view: Mapping[str, Any], game: str, viewer: str | None) -> str:
     return " · ".join(parts)
 
 
-def _players(view: Mapping[str, Any], viewer: str | None, top: float) -> tuple[list[str], float]:
-    out: list[str] = []
+def _players(view: Mapping[str, Any], viewer: str | None, top: float) -> list[Piece]:
+    """Each player's colour, name and score, a piece each (a score that did not change
+    is a tile the rasteriser kept)."""
+    out: list[Piece] = []
     colours = svg.player_colours(view["players"])
     column_width = (WIDTH - 2 * MARGIN) / PLAYERS_PER_ROW
-    row_height = 20.0
     for i, player in enumerate(view["players"]):
         row, column = divmod(i, PLAYERS_PER_ROW)
-        x, y = MARGIN + column * column_width, top + row * row_height
+        x, y = MARGIN + column * column_width, top + row * PLAYER_ROW
         fill, _ = colours[player["name"]]
-        out.append(svg.rect(x, y + 3, 14, 14, fill, stroke="#000000", width=0.8, radius=2))
         who = svg.shorten(player["name"], 22) + (" (you)" if player["name"] == viewer else "")
         state = "out" if player["eliminated"] else f"{player['score']} points"
+        line = f"{who}: {state}"
+        box = svg.text_box(x + 20, y + 15, line, 12)
         out.append(
-            svg.text(
-                x + 20,
-                y + 15,
-                f"{who}: {state}",
-                12,
-                bold=player["name"] == view.get("to_act"),
-                anchor="start",
-                strike=bool(player["eliminated"]),
+            (
+                (x, min(y + 3, box[1]), box[2], max(y + 17, box[3])),
+                [
+                    svg.rect(x, y + 3, 14, 14, fill, stroke="#000000", width=0.8, radius=2),
+                    svg.text(
+                        x + 20,
+                        y + 15,
+                        line,
+                        12,
+                        bold=player["name"] == view.get("to_act"),
+                        anchor="start",
+                        strike=bool(player["eliminated"]),
+                    ),
+                ],
             )
         )
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _board(variant: Variant, rows: int) -> tuple[tuple[str, ...], float]:
+    """
+    The board of ``variant`` with ``rows`` rows of players under it: the paper, the
+    lands, their signs and the signs' key, and the picture's height.  The same for every
+    view of such a game, so drawn once (its SVG text is then the key of its pixels).
+    """
+    grid = _grid()
+    layout = board_layout(variant.name)
+    lands = variant.lands
+    short = land_names.short_names(_name(variant, lands[n]) for n in layout)
+    board: list[str] = []
+    for number in sorted(layout):
+        name = short[_name(variant, lands[number])]
+        board += _land(grid, layout[number], lands[number].terrain, name)
+    for number in sorted(layout):
+        board += signs.land_signs(grid, lands[number], layout)
+    legend_y = _footer_top(grid) + rows * PLAYER_ROW + 14
+    board += signs.key(MARGIN, legend_y + SIGN_KEY_LINE, LEGEND_SIZE)
+    key_y = legend_y + SIGN_KEY_LINE
+    for line in land_names.key_lines(short):
+        key_y += KEY_LINE
+        board.append(svg.text(MARGIN, key_y, line, LEGEND_SIZE, anchor="start"))
+    height = key_y + MARGIN
+    return (svg.rect(0, 0, WIDTH, height, svg.PAPER), *board), height
+
+
+def _footer_top(grid: Grid) -> float:
+    _, board_h = grid.size(COLUMNS, ROWS)
+    return grid.top + board_h + MARGIN
+
+
+def _pieces(
+    view: Mapping[str, Any],
+    viewer: str | None,
+    game: str,
+    changed: Iterable[int],
+) -> tuple[tuple[str, ...], list[Piece], float, str]:
+    """
+    The board (``_board``: the same for every view with as many players), what the view
+    puts on it as pieces in drawing order (the title, each marker, each outline, each
+    player, the legend), the picture's height and its title.
+    """
+    grid = _grid()
+    variant = view_variant(view)
+    layout = board_layout(variant.name)
+    outlined = sorted(set(changed) & set(layout))
+    colours = svg.player_colours(view["players"])
+    by_land: dict[int, list[Mapping[str, Any]]] = {}
+    for legion in sorted(view["legions"], key=lambda lg: str(lg["marker"])):
+        if legion.get("land") is not None:
+            by_land.setdefault(int(legion["land"]), []).append(legion)
     rows = -(-len(view["players"]) // PLAYERS_PER_ROW)
-    return out, rows * row_height
+    board, height = _board(variant, rows)
+    title = title_line(view, game, viewer)
+    heading = svg.text(
+        MARGIN, MARGIN + 18, title, svg.fitting(title, 16, WIDTH - 2 * MARGIN), bold=True, anchor="start"
+    )
+    pieces: list[Piece] = [((0, 0, WIDTH, MARGIN + TITLE_BAND), [heading])]
+    for number in sorted(layout):
+        pieces += _markers(grid, layout[number], by_land.get(number, []), colours)
+    for number in outlined:
+        pieces.append(_outline(grid, layout[number]))
+    footer_top = _footer_top(grid)
+    pieces += _players(view, viewer, footer_top)
+    legend_y = footer_top + rows * PLAYER_ROW + 14
+    legend = "Boxes: legion marker and height, in its owner's colour."
+    if outlined:
+        legend += " Outlined: lands changed since your last board."
+    pieces.append(
+        (
+            svg.text_box(MARGIN, legend_y, legend, LEGEND_SIZE),
+            [svg.text(MARGIN, legend_y, legend, LEGEND_SIZE, anchor="start")],
+        )
+    )
+    return board, pieces, height, title
 
 
 def masterboard_layers(
@@ -192,62 +285,18 @@ def masterboard_layers(
     *,
     game: str = "",
     changed: Iterable[int] = (),
-) -> tuple[str, str]:
+) -> tuple[str, ...]:
     """
-    The masterboard as two SVG documents of one size: the board (the paper and the
-    lands, the same for every view with as many players) and, on a clear canvas, what
-    the view puts on it (the title, markers, outlines, players).  The rasteriser keeps
-    the board's pixels and draws only the second for each report.
+    The masterboard as SVG documents to draw one over the other: the board (the paper
+    and the lands, the same for every view with as many players), then each thing the
+    view puts on it (the title, each marker, each outline, the players) as a small
+    ``svg.tile``.  The rasteriser keeps the board's pixels and the tiles it saw lately,
+    so a report pays for what changed, not for an 800-pixel canvas.
     """
-    grid = _grid()
-    variant = view_variant(view)
-    layout = board_layout(variant.name)
-    outlined = sorted(set(changed) & set(layout))
-    lands = variant.lands
-    colours = svg.player_colours(view["players"])
-    by_land: dict[int, list[Mapping[str, Any]]] = {}
-    for legion in sorted(view["legions"], key=lambda lg: str(lg["marker"])):
-        if legion.get("land") is not None:
-            by_land.setdefault(int(legion["land"]), []).append(legion)
-    _, board_h = grid.size(COLUMNS, ROWS)
-    title = title_line(view, game, viewer)
-    short = land_names.short_names(_name(variant, lands[n]) for n in layout)
-    board: list[str] = []
-    body = [
-        svg.text(
-            MARGIN,
-            MARGIN + 18,
-            title,
-            svg.fitting(title, 16, WIDTH - 2 * MARGIN),
-            bold=True,
-            anchor="start",
-        ),
-    ]
-    for number in sorted(layout):
-        name = short[_name(variant, lands[number])]
-        board += _land(grid, layout[number], lands[number].terrain, name)
-        body += _markers(grid, layout[number], by_land.get(number, []), colours)
-    for number in sorted(layout):
-        board += signs.land_signs(grid, lands[number], layout)
-    for number in outlined:
-        body.append(_outline(grid, layout[number]))
-    footer_top = grid.top + board_h + MARGIN
-    players, players_h = _players(view, viewer, footer_top)
-    body += players
-    legend_y = footer_top + players_h + 14
-    legend = "Boxes: legion marker and height, in its owner's colour."
-    if outlined:
-        legend += " Outlined: lands changed since your last board."
-    body.append(svg.text(MARGIN, legend_y, legend, LEGEND_SIZE, anchor="start"))
-    board += signs.key(MARGIN, legend_y + SIGN_KEY_LINE, LEGEND_SIZE)
-    key_y = legend_y + SIGN_KEY_LINE
-    for line in land_names.key_lines(short):
-        key_y += KEY_LINE
-        board.append(svg.text(MARGIN, key_y, line, LEGEND_SIZE, anchor="start"))
-    height = key_y + MARGIN
-    board.insert(0, svg.rect(0, 0, WIDTH, height, svg.PAPER))
-    return svg.document(WIDTH, height, "masterboard", board), svg.document(
-        WIDTH, height, title, body
+    board, pieces, height, _ = _pieces(view, viewer, game, changed)
+    return (
+        svg.document(WIDTH, height, "masterboard", board),
+        *(svg.tile(WIDTH, height, box, body) for box, body in pieces),
     )
 
 
@@ -262,5 +311,8 @@ def masterboard_svg(
     The masterboard as ``viewer`` sees it in ``view`` (a ``player_view`` dict), as SVG.
     ``changed``: lands to outline (they changed since his last board).
     """
-    board, marks = masterboard_layers(view, viewer, game=game, changed=changed)
-    return svg.merge(board, marks)
+    board, pieces, height, title = _pieces(view, viewer, game, changed)
+    return svg.merge(
+        svg.document(WIDTH, height, "masterboard", board),
+        svg.document(WIDTH, height, title, [e for _, body in pieces for e in body]),
+    )

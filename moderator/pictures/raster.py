@@ -16,13 +16,21 @@ antialiasing to stay legible.  The palette is then the picture's own: every colo
 names that appears in it, kept exact (an adaptive quantiser merged Hills and Marsh
 into one brown at 24 colours), and the commonest other shades (text edges) up to
 ``colours``; every other pixel goes to its nearest entry, without dithering, and zlib
-compresses at its best level.  Measured on the six-player masterboard at 800 px
-(benchmarks/bench_pictures.py): 55.1 KB before (antialiased shapes, 32 adaptive
+compresses at level 8 (``COMPRESS_LEVEL``).  Measured on the six-player masterboard at
+800 px (benchmarks/bench_pictures.py): 55.1 KB before (antialiased shapes, 32 adaptive
 colours, zlib's default level), 43 KB after; the Tower battle 32.1 KB, 25 KB.  With
 hard-edged text, short land names and one-pixel outlines (issue 28): 29.5 KB and 17 KB.
 Neither 16 colours (Pillow then packs 4 bits a pixel, which deflate matches worse: 35 KB
 against 32 at 24 colours, measured with hard-edged text) nor a PNG row filter other
 than none (Sub, Up, or the per-row heuristics: 5-20% bigger) made the board smaller.
+
+A report's picture is drawn in tiles (``layers_to_png``): the land, the same for every
+report of a game, is rendered once and kept; each thing on it (a marker, the title, a
+player's score) is a small document of its own (``svg.tile``), rendered alone and laid
+where it belongs, and the small ones are kept (``TILES``).  resvg's cost is mostly per
+pixel of canvas and per text element, so a report pays for its new title and what
+moved, not for an 800-pixel canvas: the six-player board in ~55 ms of processor time,
+against ~170 ms when its markers were one full-size layer.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from __future__ import annotations
 import functools
 import io
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from typing import Final, cast
@@ -43,8 +52,10 @@ FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 DEFAULT_COLOURS = 24
 #: How resvg draws shapes (text keeps its antialiasing: see the module's docstring).
 SHAPES: Final = "crisp_edges"
-#: zlib's best: the worker draws each distinct picture once (``pictures.cache``).
-COMPRESS_LEVEL = 9
+#: zlib's level 8, not 9: on a board 43.7 KB instead of 43.5 (a battle 24.5, 24.0) for
+#: less than half the time (36 ms, 79; benchmarks/bench_pictures.py), which was the
+#: largest part of drawing a picture once the markers came from kept tiles.
+COMPRESS_LEVEL = 8
 _NAMED = re.compile(r"#[0-9a-fA-F]{6}\b")
 
 
@@ -94,14 +105,80 @@ def svg_to_png(svg_text: str, width: int | None = None, colours: int = DEFAULT_C
 
 def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> bytes:
     """
-    SVG documents of one size drawn one over the other, as a palette PNG.  The first is
-    rendered once and kept (``_bottom``): the masterboard's lands are most of its
-    pixels and the same in every report, so a report pays only for its markers.
+    SVG documents drawn one over the other, as a palette PNG.  The first is the whole
+    canvas, rendered once and kept (``_bottom``): the masterboard's lands are most of its
+    pixels and the same in every report.  Each other one is laid at the origin of its
+    ``viewBox`` (``svg.tile``: a marker, a title line), so a report pays for the few
+    pixels it changes; a small one seen lately (a marker that did not move) is not
+    rendered again (``TILES``).
     """
     canvas = _bottom(layers[0]).copy()
     for layer in layers[1:]:
-        canvas.alpha_composite(render_rgba(layer, canvas.width, clear=True))
+        x, y, w, h = _view_box(layer)
+        image = TILES.get(layer) if w * h <= SMALL_TILE else None
+        if image is None:
+            image = render_rgba(layer, clear=True).convert("RGBA")
+            if w * h <= SMALL_TILE:
+                TILES.keep(layer, image)
+        canvas.alpha_composite(image, dest=(x, y))
     return _palette_png(canvas, named_colours(layers), colours)
+
+
+#: A tile of at most this many pixels (a marker, a counter, a line of text, an entry
+#: side) is kept once drawn; a bigger one is rendered each time.
+SMALL_TILE = 100_000
+_VIEW_BOX = re.compile(r'viewBox="(-?\d+) (-?\d+) (\d+) (\d+)"')
+
+
+class TileCache:
+    """Small rendered tiles by their SVG text, least recently used forgotten first,
+    bounded in bytes: a board's markers are ~3 KB each, a line of text ~60 KB, and the
+    picture worker's memory stays flat."""
+
+    def __init__(self, max_bytes: int = 6 * 1024 * 1024) -> None:
+        self.max_bytes = max_bytes
+        self._kept: OrderedDict[str, Image.Image] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, svg_text: str) -> Image.Image | None:
+        image = self._kept.get(svg_text)
+        if image is None:
+            self.misses += 1
+            return None
+        self._kept.move_to_end(svg_text)
+        self.hits += 1
+        return image
+
+    def keep(self, svg_text: str, image: Image.Image) -> None:
+        self._kept[svg_text] = image
+        self._bytes += _size(image)
+        while self._bytes > self.max_bytes:
+            _, old = self._kept.popitem(last=False)
+            self._bytes -= _size(old)
+
+    @property
+    def size(self) -> int:
+        """The bytes of pixels kept now."""
+        return self._bytes
+
+
+def _size(image: Image.Image) -> int:
+    return image.width * image.height * 4
+
+
+#: The tiles this process rendered lately (in the picture worker, every picture's).
+TILES = TileCache()
+
+
+def _view_box(document: str) -> tuple[int, int, int, int]:
+    """The whole-pixel ``viewBox`` of a layer (a tile's place); (0, 0, 0, 0) if it has none."""
+    found = _VIEW_BOX.search(document[:400])
+    if found is None:
+        return 0, 0, 0, 0
+    x, y, w, h = (int(v) for v in found.groups())
+    return x, y, w, h
 
 
 @functools.lru_cache(maxsize=8)

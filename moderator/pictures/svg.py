@@ -13,6 +13,8 @@ the text without a word.  ``raster`` hands the same files to resvg.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -169,6 +171,19 @@ def text(
     return f"<text{_attrs(pairs)}>{escape(content)}</text>"
 
 
+#: The widest advance of a DejaVu Sans glyph a picture writes, in ems, with margin: a
+#: text's box (``text_box``) must hold it however its letters fall.
+WIDEST_GLYPH = 1.1
+
+
+def text_box(x: float, baseline: float, content: str, size: float, anchor: str = "start") -> Box:
+    """A box that surely holds ``text(x, baseline, content, size, anchor=...)``: every
+    letter taken as wide as the widest, ascent and descent of the font size."""
+    width = len(content) * size * WIDEST_GLYPH
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return left, baseline - size, left + width, baseline + 0.3 * size
+
+
 def fitting(content: str, size: float, width: float, bold: bool = True) -> float:
     """``size``, or smaller (down to 60% of it) if ``content`` would not fit ``width``."""
     per_char = 0.68 if bold else 0.6  # DejaVu Sans' mean advance, in ems, with margin
@@ -200,6 +215,47 @@ def document(width: float, height: float, title: str, body: Iterable[str]) -> st
         f"<title>{escape(title)}</title>\n"
     )
     return head + "\n".join(body) + "\n</svg>\n"
+
+
+#: (left, top, right, bottom) of a part of a picture, in the picture's pixels.
+Box = tuple[float, float, float, float]
+#: Pixels added around a tile's box: antialiasing and half a stroke reach past a shape.
+TILE_PAD = 3
+_POINTS = re.compile(r'points="([^"]*)"')
+
+
+def tile(width: float, height: float, box: Box, body: Iterable[str]) -> str:
+    """
+    ``body``, a part of a ``width`` x ``height`` picture lying within ``box``, as a
+    document of its own: the box widened by ``TILE_PAD`` to whole pixels (and cut to the
+    picture), with a ``viewBox`` at that origin and scale 1.  The rasteriser renders it
+    alone and lays it at its origin: the same pixels as where the whole picture has
+    them, for a fraction of the canvas (``raster.layers_to_png``).
+    """
+    left = max(0, math.floor(box[0]) - TILE_PAD)
+    top = max(0, math.floor(box[1]) - TILE_PAD)
+    right = min(math.ceil(width), math.ceil(box[2]) + TILE_PAD)
+    bottom = min(math.ceil(height), math.ceil(box[3]) + TILE_PAD)
+    w, h = max(1, right - left), max(1, bottom - top)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="{left} {top} {w} {h}">\n' + "\n".join(body) + "\n</svg>\n"
+    )
+
+
+def points_box(elements: Iterable[str], stroke: float = 0.0) -> Box:
+    """The box around every ``points`` of ``elements`` (polygons, polylines), widened
+    by half a ``stroke``."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for element in elements:
+        for found in _POINTS.findall(element):
+            for pair in found.split():
+                x, y = pair.split(",")
+                xs.append(float(x))
+                ys.append(float(y))
+    half = stroke / 2
+    return min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half
 
 
 def merge(bottom: str, top: str) -> str:

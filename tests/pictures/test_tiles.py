@@ -1,0 +1,74 @@
+"""
+A picture drawn in tiles: the board kept, each thing on it rendered on a canvas of its
+own size and laid where it belongs, the small ones kept for the next report.  The
+pixels must be those of the same things rendered on one whole canvas.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageChops
+
+from moderator.pictures import raster, svg
+from moderator.pictures.spec import layers, reach_picture, report_pictures
+
+from .positions import board_view
+
+
+def _whole_canvas(documents: tuple[str, ...]) -> Image.Image:
+    """The tiles' contents rendered together on one canvas the size of the board."""
+    base = raster.render_rgba(documents[0]).convert("RGBA")
+    bodies = [doc.split(">\n", 1)[1].removesuffix("\n</svg>\n") for doc in documents[1:]]
+    top = svg.document(base.width, base.height, "top", bodies)
+    base.alpha_composite(raster.render_rgba(top, base.width, clear=True))
+    return base
+
+
+def _tiled(documents: tuple[str, ...]) -> Image.Image:
+    canvas = raster.render_rgba(documents[0]).convert("RGBA")
+    for tile in documents[1:]:
+        x, y, _, _ = raster._view_box(tile)
+        canvas.alpha_composite(raster.render_rgba(tile, clear=True), dest=(x, y))
+    return canvas
+
+
+def test_tiles_give_the_pixels_of_one_whole_canvas() -> None:
+    """Each marker, counter, ring, title and footer rendered alone and laid at its
+    viewBox's origin is, pixel for pixel, what rendering them all at once gives."""
+    view = board_view(None)
+    pictures = [*report_pictures(view, "Ann", "g1", [41, 200]), reach_picture(view, "Ann", "g1", "D2", ["C1", "D1"])]
+    for picture in pictures:
+        documents = layers(picture)
+        assert len(documents) > 5, picture.kind  # the things on the board are tiles
+        assert ImageChops.difference(_tiled(documents), _whole_canvas(documents)).getbbox() is None, picture.kind
+
+
+def test_a_tile_is_cut_to_whole_pixels_inside_the_picture() -> None:
+    tile = svg.tile(800, 600, (-4.5, 10.2, 30.7, 20.0), [svg.rect(0, 10.2, 30, 9.8, "#000000")])
+    assert raster._view_box(tile) == (0, 7, 34, 16)
+    assert raster.render_rgba(tile, clear=True).size == (34, 16)
+    corner = svg.tile(800, 600, (790.5, 590.5, 820, 640), [])
+    assert raster._view_box(corner) == (787, 587, 13, 13)
+
+
+def test_a_marker_that_did_not_move_is_not_rendered_again() -> None:
+    """Two reports of one board that differ only in the outlined lands share every
+    marker tile: the second report renders none of them."""
+    view = board_view(None)
+    first = layers(report_pictures(view, "Ann", "g1", [41])[0])
+    second = layers(report_pictures(view, "Bob", "g1", [200])[0])
+    raster.layers_to_png(first)
+    hits, misses = raster.TILES.hits, raster.TILES.misses
+    raster.layers_to_png(second)
+    markers = [t for t in second[1:] if 'font-size="8"' in t and "<rect" in t]
+    assert markers and set(markers) <= set(first)
+    assert raster.TILES.hits - hits >= len(markers)
+    assert raster.TILES.misses - misses <= len(second) - 1 - len(markers)
+
+
+def test_the_tiles_kept_are_bounded_in_bytes() -> None:
+    """The worker draws for weeks: what it keeps of tiles stays under its bound."""
+    kept = raster.TileCache(max_bytes=40 * 21 * 4 * 3)
+    for n in range(10):
+        kept.keep(f"tile {n}", Image.new("RGBA", (40, 21)))
+    assert kept.size <= kept.max_bytes
+    assert kept.get("tile 9") is not None and kept.get("tile 0") is None
