@@ -6,9 +6,19 @@ A row is claimed (``outbox.claim_next``: its lease keeps other senders off it), 
 into its PGP/MIME message (``render_outgoing``), sent, and marked sent.  While the
 sender works on a row (GnuPG, the SMTP transaction) a task renews the row's lease every
 ``outbox.RENEW_EVERY``; a sender that dies stops renewing, and another takes the mail
-up once the lease (``outbox.LEASE``) has run out.  A sender that finds its claim taken
-over before it sends leaves the mail to the new holder; one that finds out only after
-sending has its result ignored, and the mail may go out twice, with one Message-ID.  A temporary
+up once the lease (``outbox.LEASE``) has run out.
+
+A slow round keeps its leases.  The renewals run in a thread of the sender's own
+(``_leases``), never queued behind the signatures, the poll's transactions or the
+robots' decisions that fill the loop's default threads under load (they did: a renewal
+waited there past the lease, and the sender's next worker took its own mail over); a
+renewal is measured from when it is written, not from when it was asked for; and a
+sender's claims leave out the mails its own workers hold, so however late a renewal
+comes, a service never takes a mail over from itself.  Right before a mail goes to SMTP
+its worker makes sure the claim still holds for at least half a lease (renewing it if
+less is left): a sender that lost its claim meanwhile leaves the mail to the new holder
+and never sends it too.  Only a sender that dies (or stalls) after handing the mail to
+SMTP and before recording it lets the mail go out twice, with one Message-ID.  A temporary
 failure is tried again later with a doubling, jittered wait (``smtp.next_attempt``); a
 permanent one (a 5xx answer, a recipient key that is missing) gives the row up at once,
 where ``db`` tools and the moderator can see it.  Signing runs in worker threads, so a
@@ -36,7 +46,8 @@ import logging
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import partial
@@ -64,6 +75,15 @@ class SendTally:
     sent: int = 0
     failed: int = 0
     given_up: int = 0
+
+
+@dataclass
+class _Claim:
+    """A mail a worker holds: until when its lease is known to run, and whether it was lost."""
+
+    mail: StoredMail
+    until: datetime
+    lost: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Sender:
@@ -119,6 +139,11 @@ class Sender:
         self.concurrency = max(1, concurrency)
         self.rng = rng or random.Random()
         self._lock = asyncio.Lock()
+        #: The mails this sender's workers hold now (its claims leave them out).
+        self._holding: set[int] = set()
+        self._holding_lock = threading.Lock()
+        #: The thread the leases are renewed in, one per round (see the module's text).
+        self._leases: ThreadPoolExecutor | None = None
 
     def render(self, mail: StoredMail) -> EmailMessage | bytes:
         """The mail as it goes to SMTP: its message, or its DKIM-signed bytes."""
@@ -161,7 +186,14 @@ class Sender:
         async with self._lock:
             tally = SendTally()
             budget = [limit]
-            await asyncio.gather(*(self._worker(tally, budget) for _ in range(self.concurrency)))
+            self._leases = ThreadPoolExecutor(1, thread_name_prefix="outbox-leases")
+            try:
+                await asyncio.gather(
+                    *(self._worker(tally, budget) for _ in range(self.concurrency))
+                )
+            finally:
+                self._leases.shutdown(wait=False)
+                self._leases = None
             return tally
 
     async def _worker(self, tally: SendTally, budget: list[int]) -> None:
@@ -175,41 +207,71 @@ class Sender:
                 await self._send(mail, tally, session)
 
     def _claim(self) -> StoredMail | None:
-        return outbox.claim_next(self.store, self.now(), wall=self.wall.now(), lease=self.lease)
+        with self._holding_lock:
+            holding = frozenset(self._holding)
+        mail = outbox.claim_next(
+            self.store, self.now(), wall=self.wall.now(), lease=self.lease, skip=holding
+        )
+        if mail is not None:
+            with self._holding_lock:
+                self._holding.add(mail.id)
+        return mail
 
     async def _send(self, mail: StoredMail, tally: SendTally, session: SmtpSession) -> None:
         """Send one claimed mail, its lease renewed until its result is recorded."""
-        lost = asyncio.Event()
-        keeper = asyncio.create_task(self._keep(mail, lost), name=f"lease-{mail.id}")
+        claim = _Claim(mail, mail.claimed_until or self.wall.now())
+        keeper = asyncio.create_task(self._keep(claim), name=f"lease-{mail.id}")
         try:
-            await self._sign_and_send(mail, tally, session, lost)
+            await self._sign_and_send(claim, tally, session)
         finally:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
+            with self._holding_lock:
+                self._holding.discard(mail.id)
 
-    async def _keep(self, mail: StoredMail, lost: asyncio.Event) -> None:
-        """Renew ``mail``'s lease every ``renew_every`` until cancelled or taken over."""
+    async def _renew(self, claim: _Claim) -> bool:
+        """Renew ``claim``'s lease in the leases' thread; False (and ``lost`` set) if taken."""
+        renew = partial(outbox.renew, self.store, claim.mail, wall=self.wall.now, lease=self.lease)
+        until = await asyncio.get_running_loop().run_in_executor(self._leases, renew)
+        if until is None:
+            if not claim.lost.is_set():
+                log.warning("mail %d: another sender has taken it over", claim.mail.id)
+            claim.lost.set()
+            return False
+        claim.until = until
+        return True
+
+    async def _keep(self, claim: _Claim) -> None:
+        """Renew ``claim``'s lease every ``renew_every`` until cancelled or taken over."""
         while True:
             await asyncio.sleep(self.renew_every.total_seconds())
             try:
-                held = await asyncio.to_thread(
-                    partial(outbox.renew, self.store, mail, wall=self.wall.now(), lease=self.lease)
-                )
+                if not await self._renew(claim):
+                    return
             except Exception as exc:  # noqa: BLE001 - the database may be back at the next renewal
-                log.warning("mail %d: its lease could not be renewed (%s)", mail.id, exc)
-                continue
-            if not held:
-                log.warning("mail %d: another sender has taken it over", mail.id)
-                lost.set()
-                return
+                log.warning("mail %d: its lease could not be renewed (%s)", claim.mail.id, exc)
 
-    async def _sign_and_send(
-        self, mail: StoredMail, tally: SendTally, session: SmtpSession, lost: asyncio.Event
-    ) -> None:
+    async def _still_ours(self, claim: _Claim) -> bool:
+        """
+        Whether ``claim`` holds its mail for at least half a lease more (renewed now if
+        less is left), so that no other sender can take it up while SMTP has it.
+        """
+        if claim.lost.is_set():
+            return False
+        if claim.until - self.wall.now() >= self.lease / 2:
+            return True
+        try:
+            return await self._renew(claim)
+        except Exception as exc:  # noqa: BLE001 - unsure: its lease runs out, a later round sends it
+            log.warning("mail %d: its lease could not be renewed (%s); left for later", claim.mail.id, exc)
+            return False
+
+    async def _sign_and_send(self, claim: _Claim, tally: SendTally, session: SmtpSession) -> None:
+        mail = claim.mail
         try:
             message = await asyncio.to_thread(self.render, mail)
-            if lost.is_set():
+            if not await self._still_ours(claim):
                 return  # its new holder sends it
             await session.send(message, self.return_path(mail), [mail.recipient])
         except (GpgError, DkimError, MailTransportError, ValueError) as exc:

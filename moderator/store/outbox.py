@@ -13,7 +13,10 @@ another: a mail is sent at least once, and its Message-ID, fixed when it was wri
 lets the receiving end recognise a repeat.  Renewing and recording the result
 (``mark_sent``, ``mark_failed``) change the row only while it still carries the
 claimant's token, so a sender that lost its claim cannot take it back from the one that
-holds it now, nor record over it.  A mail that fails ``max_attempts`` times is marked
+holds it now, nor record over it.  A renewal reads the time once its transaction has
+begun (a renewal that waited for the database still gets its whole lease), and a sender
+leaves out of its claims the mails its own workers hold (``skip``): however late their
+renewals, it never takes a mail over from itself.  A mail that fails ``max_attempts`` times is marked
 failed.  A sent mail that bounced is marked ``undelivered`` (``mark_undelivered``, through
 the unit of work) with the bounce's reason in ``last_error``.
 """
@@ -24,12 +27,12 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, func, insert, or_, select, true, update
 
 from moderator.ports.mail import FAILED, PENDING, SENT, UNDELIVERED, OutgoingMail, StoredMail
 from moderator.store.eventstore import EventStore, Tx
@@ -186,12 +189,14 @@ def claim_due(
     wall: datetime,
     claim: str | None = None,
     lease: timedelta = LEASE,
+    skip: Collection[int] = (),
 ) -> StoredMail | None:
     """
     Take the oldest mail due at ``now`` (the store's clock) that nobody holds (no claim,
-    or its lease over at ``wall``, real time): its attempt counted, held under a new
-    claim token (or ``claim``) until ``wall + lease``.  On PostgreSQL, rows another
-    sender is claiming are skipped (``SKIP LOCKED``).
+    or its lease over at ``wall``, real time) and that is not in ``skip`` (the mails the
+    claiming sender works on already): its attempt counted, held under a new claim token
+    (or ``claim``) until ``wall + lease``.  On PostgreSQL, rows another sender is
+    claiming are skipped (``SKIP LOCKED``).
     """
     token = claim or new_claim()
     free = or_(OUTBOX.c.claimed_until.is_(None), OUTBOX.c.claimed_until <= wall)
@@ -199,6 +204,7 @@ def claim_due(
         query = (
             select(OUTBOX)
             .where(OUTBOX.c.status == PENDING, OUTBOX.c.next_attempt_at <= now, free)
+            .where(OUTBOX.c.id.not_in(list(skip)) if skip else true())
             .order_by(OUTBOX.c.next_attempt_at, OUTBOX.c.id)
             .limit(1)
         )
@@ -223,11 +229,16 @@ def claim_due(
 
 
 def claim_next(
-    store: EventStore, now: datetime, *, wall: datetime, lease: timedelta = LEASE
+    store: EventStore,
+    now: datetime,
+    *,
+    wall: datetime,
+    lease: timedelta = LEASE,
+    skip: Collection[int] = (),
 ) -> StoredMail | None:
     """``claim_due`` in a transaction of its own: the sender's claim of its next mail."""
     with store.transaction() as tx:
-        return claim_due(tx, now, wall=wall, lease=lease)
+        return claim_due(tx, now, wall=wall, lease=lease, skip=skip)
 
 
 def due_pictures(store: EventStore, now: datetime, *, wall: datetime) -> dict[int, list[Any]]:
@@ -262,19 +273,21 @@ def renew(
     store: EventStore,
     mail: StoredMail,
     *,
-    wall: datetime,
+    wall: datetime | Callable[[], datetime],
     lease: timedelta = LEASE,
-) -> bool:
+) -> datetime | None:
     """
     Extend the lease on ``mail`` to ``wall + lease``, if its claim still holds it;
-    returns whether it did (False: another sender took it over, or it was recorded).
+    returns the lease's new end, or None (another sender took it over, or it was
+    recorded).  ``wall`` may be a clock: it is read once the transaction has begun, so
+    a renewal that waited for the database's lock is measured from when it is written.
     """
-    until = wall + lease
     with store.transaction() as tx:
+        until = (wall() if callable(wall) else wall) + lease
         done = tx.connection.execute(
             update(OUTBOX).where(*_held(mail)).values(claimed_until=until)
         )
-    return done.rowcount == 1
+    return until if done.rowcount == 1 else None
 
 
 def lease_ends(store: EventStore, wall: datetime) -> datetime | None:
