@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from moderator.cli import app
+from moderator.cli import main
 
-app(prog_name="titan-moderator")
+main()

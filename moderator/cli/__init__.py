@@ -7,83 +7,51 @@ players; ``serve``, ``game``, ``player`` and ``tournament`` run play by mail (th
 director role, tournaments created and scored by hand); ``demo`` shows it all on an
 embedded mail hub; ``simulate`` plays robot games through the mail service in one
 process and counts what they cost; ``verify`` checks a finished game's audit bundle;
-``variant`` lists the shipped variants and checks a group's own.  The work is done in ``moderator.usecases`` and ``moderator.store``; this package
-only reads options and prints.
+``variant`` lists the shipped variants and checks a group's own.  The work is done in
+``moderator.usecases`` and ``moderator.store``; this package only reads options and
+prints.
 
 One module per command group: ``local``, ``db``, ``service`` (serve, worker,
 check-config, game new), ``operator`` (player list, game list, game show, config
 example: what the operator looks at), ``demo`` (play, demo), ``simulate`` and
 ``tournament`` (player role, tournament ...); ``common`` holds the options and helpers
-they share.  Help is click's plain text (``rich_markup_mode=None``): flags without a
-``<bool>``, and text wrapped at the terminal's width, never cut.  This module builds ``app`` from
-them, in the order ``--help`` lists them.
+they share, and ``commands`` builds typer's ``app`` from them.
+
+``main`` is the command: it lets ``quick`` answer ``local show`` and ``local legal``
+first, without typer (issue 28: typer builds a pydantic validator for every option it
+reads, and a script reading a game once an order pays it each time), and hands every
+other command line, and those ``quick`` does not take, to ``app``.  This module imports
+nothing at its top, so that ``quick`` starts with nothing loaded.
 """
 
 from __future__ import annotations
 
-import inspect
+import sys
+from typing import TYPE_CHECKING, Any
 
-import typer
+if TYPE_CHECKING:
+    import typer
 
-from moderator.cli import (
-    db,
-    demo,
-    local,
-    operator,
-    robot_play,
-    service,
-    simulate,
-    tournament,
-    variants,
-    verify,
-)
-
-app = typer.Typer(
-    help="A play-by-email moderator for the board game Titan.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
-)
-service.game_app.command("list")(operator.game_list)
-service.game_app.command("show")(operator.game_show)
-tournament.player_app.command("list")(operator.player_list)
-app.add_typer(local.app, name="local")
-app.add_typer(db.app, name="db")
-app.command("play")(robot_play.play)
-app.command("serve")(service.serve)
-app.command("worker")(service.worker)
-app.command("check-config")(service.check_config)
-app.add_typer(operator.config_app, name="config")
-app.add_typer(service.game_app, name="game")
-app.command("demo")(demo.demo)
-app.command("simulate")(simulate.simulate)
-app.command("verify")(verify.verify)
-app.add_typer(variants.app, name="variant")
-app.add_typer(tournament.player_app, name="player")
-app.add_typer(tournament.tournament_app, name="tournament")
+    app: typer.Typer
 
 
-def _plain_help(group: typer.Typer) -> None:
-    """
-    Plain help for ``group`` and its commands, each listed with its docstring's first
-    paragraph whole (click would cut it to fit a line and end it with "...").
-    """
-    group.rich_markup_mode = None
-    for command in group.registered_commands:
-        if command.short_help is None and command.callback is not None:
-            command.short_help = _first_paragraph(command.callback.__doc__)
-    for sub in group.registered_groups:
-        if sub.typer_instance is not None:
-            if sub.short_help is None:
-                sub.short_help = sub.typer_instance.info.help
-            _plain_help(sub.typer_instance)
+def main() -> None:
+    """``titan-moderator``: ``quick``'s answer where it has one, else typer's ``app``."""
+    from moderator.cli.quick import answered
+
+    if answered(sys.argv[1:]):
+        return
+    from moderator.cli.commands import app
+
+    app(prog_name="titan-moderator")
 
 
-def _first_paragraph(doc: str | None) -> str | None:
-    return " ".join(inspect.cleandoc(doc).split("\n\n")[0].split()) if doc else None
+def __getattr__(name: str) -> Any:
+    if name == "app":  # the typer app (tests invoke it), built when first asked for
+        from moderator.cli.commands import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_plain_help(app)
-
-__all__ = ["app"]
+__all__ = ["app", "main"]

@@ -2,15 +2,16 @@
 ``local ...``: play a game kept in the event store, one order at a time.
 
 Each command imports what it uses when it runs (a script plays hundreds of orders, each
-a new process): ``show`` and ``legal`` need the store and the views, not the order
-runner; only ``board`` imports the raster.
+a new process): ``show`` and ``legal`` need the views and, on a SQLite file, only the
+quick reader (``cli.quick``, which answers them before typer loads when it can), not
+the order runner; only ``board`` imports the raster.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -23,10 +24,6 @@ app = typer.Typer(
 
 AsOption = Annotated[str, typer.Option("--as", help="The player whose view or orders these are.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 @app.command("new")
@@ -119,36 +116,31 @@ def local_show(
     game_id: GameArg, as_: AsOption, json_: JsonOption = False, db: DbOption = None
 ) -> None:
     """The game as one player sees it."""
-    from moderator.runners.unit import read
-    from moderator.usecases.games.planning import show
+    from moderator.cli.quick import printed, read_quickly
+    from moderator.usecases.games.reads import show
 
-    with _store(db, create=False) as store:
-        view = read(store, lambda lookup, _now: show(lookup, game_id, as_))
-    if json_:
-        _print_json(view)
-    else:
-        from moderator.letters.reports import status
+    view = read_quickly(db, lambda reader: show(reader, game_id, as_))
+    if view is None:
+        from moderator.runners.unit import read
 
-        typer.echo(status(view, as_))
+        with _store(db, create=False) as store:
+            view = read(store, lambda lookup, _now: show(lookup, game_id, as_))
+    printed("show", view, as_, json_)
 
 
 @app.command("legal")
 def local_legal(game_id: GameArg, json_: JsonOption = False, db: DbOption = None) -> None:
     """Who is to act and the orders they may give."""
-    from moderator.runners.unit import read
-    from moderator.usecases.games.planning import legal
+    from moderator.cli.quick import printed, read_quickly
+    from moderator.usecases.games.reads import legal
 
-    with _store(db, create=False) as store:
-        actions = read(store, lambda lookup, _now: legal(lookup, game_id))
-    if json_:
-        _print_json(actions)
-        return
-    if actions["player"] is None:
-        typer.echo("Nobody is to act: the game is over.")
-        return
-    typer.echo(f"{actions['player']} is to act and may order:")
-    for action in actions["actions"]:
-        typer.echo(f"  {action['order']}")
+    actions = read_quickly(db, lambda reader: legal(reader, game_id))
+    if actions is None:
+        from moderator.runners.unit import read
+
+        with _store(db, create=False) as store:
+            actions = read(store, lambda lookup, _now: legal(lookup, game_id))
+    printed("legal", actions, None, json_)
 
 
 @app.command("history")
@@ -161,7 +153,7 @@ def local_history(
 ) -> None:
     """The game record as one player may read it."""
     from moderator.runners.unit import read
-    from moderator.usecases.games.planning import history
+    from moderator.usecases.games.reads import history
 
     with _store(db, create=False) as store:
         lines = read(store, lambda lookup, _now: history(lookup, game_id, as_, first, last))

@@ -135,7 +135,7 @@ def master_view(state: GameState) -> dict[str, Any]:
 def player_seen(store: EventStore, game_id: str, viewer: str) -> dict[str, Any]:
     """``viewer``'s view, what he knows for certain of a legion counted as its contents."""
     from moderator.runners.unit import read
-    from moderator.usecases.games.planning import show
+    from moderator.usecases.games.reads import show
 
     view = read(store, lambda lookup, _now: show(lookup, game_id, viewer))
     for legion in view["legions"]:

@@ -14,40 +14,94 @@ sides speak of the same values.
 - ``writes``: game and tournament writes, new players, address changes, seals, ``Work``;
 - ``games``: the game's context, a loaded game, the ``Outcome``;
 - ``lookup``: the read-only ``Lookup`` protocol.
+
+The names below are imported when first asked for (PEP 562): a command that reads one
+game needs ``games`` and not the mail's, the deadlines' or the tournaments' types.
 """
 
 from __future__ import annotations
 
-from moderator.ports.deadlines import Deadline, DeadlineChange, Due
-from moderator.ports.errors import (
-    ConflictError,
-    GameExistsError,
-    GameNotFoundError,
-    MessageNotFoundError,
-    PlayerExistsError,
-    StoreError,
-    TournamentExistsError,
-    TournamentNotFoundError,
-    UnknownChangeError,
-)
-from moderator.ports.games import GameContext, LoadedGame, Outcome
-from moderator.ports.lookup import Lookup
-from moderator.ports.mail import InboundMessage, OutgoingMail, StoredMail
-from moderator.ports.players import PendingAddressChange, Player
-from moderator.ports.writes import (
-    ASK,
-    CANCEL,
-    MOVE,
-    AddressChange,
-    GameWrite,
-    MessageDone,
-    NewPlayer,
-    Seal,
-    TournamentWrite,
-    UsedSeal,
-    Work,
-    game_write,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from moderator.ports.deadlines import Deadline, DeadlineChange, Due
+    from moderator.ports.errors import (
+        ConflictError,
+        GameExistsError,
+        GameNotFoundError,
+        MessageNotFoundError,
+        PlayerExistsError,
+        StoreError,
+        TournamentExistsError,
+        TournamentNotFoundError,
+        UnknownChangeError,
+    )
+    from moderator.ports.games import GameContext, LoadedGame, Outcome
+    from moderator.ports.lookup import Lookup
+    from moderator.ports.mail import InboundMessage, OutgoingMail, StoredMail
+    from moderator.ports.players import PendingAddressChange, Player
+    from moderator.ports.writes import (
+        ASK,
+        CANCEL,
+        MOVE,
+        AddressChange,
+        GameWrite,
+        MessageDone,
+        NewPlayer,
+        Seal,
+        TournamentWrite,
+        UsedSeal,
+        Work,
+        game_write,
+    )
+
+#: Where each name of the package lives.
+_HOMES = {
+    "Deadline": "moderator.ports.deadlines",
+    "DeadlineChange": "moderator.ports.deadlines",
+    "Due": "moderator.ports.deadlines",
+    "ConflictError": "moderator.ports.errors",
+    "GameExistsError": "moderator.ports.errors",
+    "GameNotFoundError": "moderator.ports.errors",
+    "MessageNotFoundError": "moderator.ports.errors",
+    "PlayerExistsError": "moderator.ports.errors",
+    "StoreError": "moderator.ports.errors",
+    "TournamentExistsError": "moderator.ports.errors",
+    "TournamentNotFoundError": "moderator.ports.errors",
+    "UnknownChangeError": "moderator.ports.errors",
+    "GameContext": "moderator.ports.games",
+    "LoadedGame": "moderator.ports.games",
+    "Outcome": "moderator.ports.games",
+    "Lookup": "moderator.ports.lookup",
+    "InboundMessage": "moderator.ports.mail",
+    "OutgoingMail": "moderator.ports.mail",
+    "StoredMail": "moderator.ports.mail",
+    "PendingAddressChange": "moderator.ports.players",
+    "Player": "moderator.ports.players",
+    "ASK": "moderator.ports.writes",
+    "CANCEL": "moderator.ports.writes",
+    "MOVE": "moderator.ports.writes",
+    "AddressChange": "moderator.ports.writes",
+    "GameWrite": "moderator.ports.writes",
+    "MessageDone": "moderator.ports.writes",
+    "NewPlayer": "moderator.ports.writes",
+    "Seal": "moderator.ports.writes",
+    "TournamentWrite": "moderator.ports.writes",
+    "UsedSeal": "moderator.ports.writes",
+    "Work": "moderator.ports.writes",
+    "game_write": "moderator.ports.writes",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ASK",

@@ -8,15 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from moderator.ports.deadlines import DeadlineChange
-from moderator.ports.mail import OutgoingMail
-from moderator.ports.writes import AddressChange, GameWrite, NewPlayer, Seal, TournamentWrite
-from moderator.rules.events import Event
-from moderator.rules.state import GameState
-from moderator.schedule.record import GameRecord
-from moderator.tournament.state import TournamentState
+if TYPE_CHECKING:  # named in annotations only: a reader of one game imports none of them
+    from moderator.ports.deadlines import DeadlineChange
+    from moderator.ports.mail import OutgoingMail
+    from moderator.ports.writes import AddressChange, GameWrite, NewPlayer, Seal, TournamentWrite
+    from moderator.rules.events import Event
+    from moderator.rules.state import GameState
+    from moderator.schedule.record import GameRecord
+    from moderator.tournament.state import TournamentState
 
 __all__ = ["GameContext", "LoadedGame", "LoadedTournament", "Outcome"]
 

@@ -27,6 +27,8 @@ ENV_VAR = "TITAN_MODERATOR_DB"
 CONFIG_ENV_VAR = "TITAN_MODERATOR_CONFIG"
 #: A snapshot of the game state is stored every this many events unless configured.
 DEFAULT_SNAPSHOT_EVERY = 500
+#: How long a SQLite connection waits for another one's lock, in seconds.
+SQLITE_BUSY_TIMEOUT = 30.0
 
 
 def config_path() -> Path | None:

@@ -14,10 +14,10 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
+from moderator.store.config import SQLITE_BUSY_TIMEOUT
+
 #: Execution option that makes a SQLite transaction take the write lock at BEGIN.
 WRITE = "titan_write"
-#: How long a SQLite connection waits for another one's lock, in seconds.
-SQLITE_BUSY_TIMEOUT = 30.0
 
 
 def is_sqlite(url: str) -> bool:

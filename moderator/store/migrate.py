@@ -16,14 +16,11 @@ from sqlalchemy import Connection, Engine, inspect, text
 
 from moderator.store.engine import make_engine
 from moderator.store.errors import SchemaError
+from moderator.store.revision import FOUNDATION, HEAD
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
-#: The newest revision: what this code needs (a test checks it is the scripts' head).
-HEAD = "0012"
-#: The revision of a database the foundation's store made (before alembic).
-FOUNDATION = "0001"
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: Key of the PostgreSQL advisory lock held while upgrading.
 _UPGRADE_LOCK = 7_445_826_001

@@ -7,7 +7,7 @@ The use cases, grouped by the role that starts them.  They read through the
   message with its game...), ``now`` the runner's moment.  The ``Outcome`` is all they
   change; the runners (``moderator.runners``) own the unit of work that writes it;
 - **queries**, ``(lookup, ...) -> view``: what a decider, a runner or the command line
-  reads (``planning.show``, ``clockwork.due_now``, ``outages.outage_of``...).  They
+  reads (``reads.show``, ``clockwork.due_now``, ``outages.outage_of``...).  They
   never write (the lookup cannot).
 
 The steps a decider is made of are plain functions of values (``games_directed.

@@ -20,6 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from moderator.cli import app
+from moderator.cli.quick import parsed
 from moderator.rules.variant import shipped_variants
 
 runner = CliRunner()
@@ -54,9 +55,16 @@ STORE = frozenset(
 )
 
 
-def imported(*argv: str, ok: int = 0) -> set[str]:
-    """The modules ``python -m moderator ARGV`` imported, read from ``-X importtime``."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+
+def imported(*argv: str, ok: int = 0, env: dict[str, str] | None = None) -> set[str]:
+    """
+    The modules ``python -m moderator ARGV`` imported, read from ``-X importtime``
+    (``env``: more environment variables).
+    """
+    env = {**_env(), **(env or {})}
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "moderator", *argv],
         capture_output=True,
@@ -85,8 +93,11 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
     return url
 
 
-def test_issue_28_local_show_imports_no_adapter(db: str) -> None:
-    modules = imported("local", "show", "g1", "--as", "Ann", "--db", db)
+def test_issue_28_local_show_imports_no_adapter(db: str, tmp_path: Path) -> None:
+    # A group's own variants are the composition root's to install: the store reads
+    # the game then, not the quick reader.
+    own = {"TITAN_VARIANTS_DIRECTORY": str(tmp_path)}
+    modules = imported("local", "show", "g1", "--as", "Ann", "--db", db, env=own)
     assert "moderator.store.eventstore" in modules  # it did read the game
     assert loaded(modules, ADAPTERS) == set()
 
@@ -95,6 +106,67 @@ def test_issue_28_local_legal_json_imports_no_adapter_and_no_order_runner(db: st
     modules = imported("local", "legal", "g1", "--json", "--db", db)
     beyond = {"moderator.runners.commands", "moderator.audit.verify"}
     assert loaded(modules, ADAPTERS | beyond) == set()
+
+
+#: What the quick reads of a SQLite file do without: typer (which builds a pydantic
+#: validator for every option it reads), the store's SQLAlchemy and its tables.
+QUICK = frozenset({"typer", "pydantic", "sqlalchemy", "sqlmodel", "moderator.store.eventstore"})
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("local", "show", "g1", "--as", "Ann"),
+        ("local", "show", "--json", "--as=Ann", "g1"),
+        ("local", "legal", "g1"),
+        ("local", "legal", "g1", "--json"),
+    ],
+)
+def test_issue_28_a_read_of_a_sqlite_file_loads_neither_typer_nor_sqlalchemy(
+    db: str, argv: tuple[str, ...]
+) -> None:
+    modules = imported(*argv, "--db", db)
+    assert "moderator.store.quick" in modules  # it did read the game
+    assert loaded(modules, QUICK | ADAPTERS) == set()
+
+
+def test_issue_28_the_quick_path_takes_only_the_plain_read_command_lines() -> None:
+    assert parsed(["local", "show", "g1", "--as", "Ann", "--db", "sqlite:///x"]) == (
+        "show", "g1", {"--as": "Ann", "--db": "sqlite:///x"}
+    )
+    assert parsed(["local", "legal", "--json", "g1"]) == ("legal", "g1", {"--json": True})
+    for argv in (
+        ["local", "show", "g1"],  # --as is required: typer says so
+        ["local", "show", "g1", "--as", "Ann", "--as", "Bob"],
+        ["local", "show", "g1", "g2", "--as", "Ann"],
+        ["local", "show", "g1", "--as"],
+        ["local", "legal", "g1", "--json=yes"],
+        ["local", "legal", "g1", "--help"],
+        ["local", "legal", "--", "g1"],
+        ["local", "legal", "g1", "-j"],
+        ["local", "order", "g1", "roll", "--as", "Ann"],
+        ["local", "legal"],
+        ["--help"],
+    ):
+        assert parsed(argv) is None, argv
+
+
+def test_issue_28_what_the_quick_path_cannot_read_the_store_answers(
+    db: str, tmp_path: Path
+) -> None:
+    """A missing game or file gets the store's own error, whichever path a command takes."""
+    missing = f"sqlite:///{tmp_path / 'missing.sqlite'}"
+    for argv in (
+        ("local", "show", "nobody", "--as", "Ann", "--db", db),
+        ("local", "legal", "g1", "--json", "--db", missing),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "moderator", *argv],
+            capture_output=True, text=True, env=_env(), check=False,
+        )
+        typed = runner.invoke(app, list(argv))
+        assert (done.returncode, done.stderr) == (typed.exit_code, typed.output)
+        assert done.returncode == 2 and done.stderr.startswith("error: ")
 
 
 def test_issue_28_local_order_imports_no_adapter(db: str) -> None:
@@ -121,7 +193,7 @@ def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adap
     text = "".join(done.stdout.split())  # click wraps, at a hyphen too
     assert all(name in text for name in shipped_variants())
     modules = imported("--help")
-    beyond = {"moderator.runners", "moderator.usecases.games.planning", "moderator.rules.state"}
+    beyond = {"moderator.runners", "moderator.usecases.games.reads", "moderator.rules.state"}
     assert loaded(modules, ADAPTERS | STORE | beyond) == set()
 
 
@@ -133,7 +205,7 @@ def test_issue_28_the_quick_read_and_the_service_read_agree(tmp_path: Path) -> N
     """
     from moderator.runners.unit import read
     from moderator.runtime.bootstrap import bootstrap, database_config
-    from moderator.usecases.games.planning import legal, show
+    from moderator.usecases.games.reads import legal, show
 
     url = f"sqlite:///{tmp_path / 'agree.sqlite'}"
     made = runner.invoke(app, ["local", "new", "g1", "--players", "Ann,Bob,Cy", "--dice-seed", "4", "--db", url])

@@ -38,7 +38,7 @@ from moderator.schedule.record import GameRecord
 from moderator.store import EventStore, players
 from moderator.testing.clocks import TestClock
 from moderator.testing.stores import open_store
-from moderator.usecases.games.planning import history
+from moderator.usecases.games.reads import history
 from moderator.usecases.games.robot_seats import certain, robot_decision, robot_knowledge
 from moderator.usecases.games.starting import ROBOT_NAMES
 from moderator.usecases.mail.handler import MailGameHandler

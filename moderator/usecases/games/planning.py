@@ -1,6 +1,6 @@
 """
-Games: planned (set up with tower rolls, or from a position) for a runner to create,
-and read back through the lookup (a player's view, legal orders, history).
+Games planned (set up with tower rolls, or from a position) for a runner to create.
+A game is read back (a player's view, legal orders, history) by ``reads``.
 """
 
 from __future__ import annotations
@@ -10,11 +10,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from moderator.ports import DeadlineChange, GameContext, GameNotFoundError, GameWrite, Lookup
+from moderator.ports import DeadlineChange, GameWrite
 from moderator.ports.deadlines import with_time_limits
-from moderator.reporting.knowledge import known_contents
-from moderator.reporting.narrate import history_lines
-from moderator.reporting.views import legal_json, player_view
 from moderator.rules import events as ev
 from moderator.rules import setup
 from moderator.rules.decide import advance
@@ -146,44 +143,3 @@ def _check_same_players(players: Sequence[str] | None, loaded: ev.PositionLoaded
             f"({', '.join(listed)}): a restored game is played by the players, colours and "
             "towers its file gives, so leave the names out or name the same players"
         )
-
-
-def _game(lookup: Lookup, game_id: str) -> GameContext:
-    found = lookup.game(game_id)
-    if found is None:
-        raise GameNotFoundError(game_id)
-    return found
-
-
-def show(lookup: Lookup, game_id: str, viewer: str | None) -> dict[str, Any]:
-    """
-    ``viewer``'s JSON view of the game; each legion's ``known`` lists the characters he
-    knows for certain it holds (all of them for his own), from every event he has seen:
-    musters, looks, battles, what owners chose to show (Wolff 4.5).
-
-    Raises:
-        GameNotFoundError: there is no such game.
-    """
-    view = player_view(_game(lookup, game_id).state, viewer)
-    known = known_contents(lookup.events(game_id), viewer)
-    for legion in view["legions"]:
-        found = known.get(legion["marker"])
-        legion["known"] = list(found.known) if found is not None else []
-    return view
-
-
-def legal(lookup: Lookup, game_id: str) -> dict[str, Any]:
-    """The player to act's legal orders (``reporting.views.legal_json``)."""
-    return legal_json(_game(lookup, game_id).state)
-
-
-def history(
-    lookup: Lookup,
-    game_id: str,
-    viewer: str | None,
-    first_turn: int | None = None,
-    last_turn: int | None = None,
-) -> list[str]:
-    """The game's history as ``viewer`` may read it (turns ``first_turn`` to ``last_turn``)."""
-    _game(lookup, game_id)
-    return history_lines(lookup.events(game_id), viewer, first_turn, last_turn)
