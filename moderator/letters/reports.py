@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import Texts
-from moderator.pictures.spec import Picture
 from moderator.reporting.views import battle_model, status_model
+
+if TYPE_CHECKING:  # a picture's type only: the text of a view needs nothing drawn
+    from moderator.pictures.spec import Picture
 
 #: Order lines a report lists before cutting short (``legal`` lists them all).
 REPORT_ORDER_LINES = 60

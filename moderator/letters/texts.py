@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from moderator.pictures.spec import Picture
+if TYPE_CHECKING:  # a picture's type only: the text of a view needs nothing drawn
+    from moderator.pictures.spec import Picture
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,9 @@ import SQLAlchemy and the tables with it.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from moderator.lazy import lazy_names
 
 if TYPE_CHECKING:
     from moderator.ports.games import LoadedGame
@@ -44,13 +45,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)
 
 
 __all__ = [
