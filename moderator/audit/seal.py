@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import seed_bytes
 from moderator.rules import events as ev
-from moderator.rules.lateness import POLICIES, WOLFF
+from moderator.rules.policies import POLICIES, WOLFF
 from moderator.rules.state import Audience, GameState, Legion
 
 #: What a seal's ``order`` says for the moderator's own steps.

@@ -21,7 +21,9 @@ A game (or a tournament, for its games) chooses one when its time limits are set
   times the movement phase, the split comes before it (1982 6.1, and 5.2 has the two
   first legions formed before play), and the text gives no random split to make.
 
-Pure: the dice are the shell's, as for every other roll.
+Pure: the dice are the shell's, as for every other roll.  The policies' names and the
+timeouts' triggers that name them live in ``policies`` (what a game's time limits and
+the audit's seal read without the rules' decisions), and are named here too.
 """
 
 from __future__ import annotations
@@ -33,31 +35,15 @@ from moderator.rules.dice import Dice
 from moderator.rules.errors import RuleError
 from moderator.rules.evolve import evolve
 from moderator.rules.legal import legal_commands, to_act
+from moderator.rules.policies import (
+    POLICIES,
+    RANDOM_MOVE,
+    RULEBOOK_21_2,
+    WOLFF,
+    policy_of_trigger,
+    timeout_trigger,
+)
 from moderator.rules.state import GameState, Step
-
-WOLFF = "wolff"
-RULEBOOK_21_2 = "21.2"
-#: The lateness policies a game may choose, the default first.
-POLICIES = (WOLFF, RULEBOOK_21_2)
-#: What the audit's seal says of a move the dice drew (it has no order line).
-RANDOM_MOVE = "21.2:random-move"
-
-
-def timeout_trigger(policy: str) -> str:
-    """
-    How a timeout's dice and seal begin their trigger under ``policy``: the audit reads
-    from it which default the timeout must have given (``timeout:`` Wolff 20.4's,
-    ``timeout-21.2:`` rulebook 21.2's).
-    """
-    return "timeout:" if policy == WOLFF else f"timeout-{policy}:"
-
-
-def policy_of_trigger(trigger: str) -> str | None:
-    """The lateness policy a timeout's trigger names (None: the trigger is no timeout)."""
-    for policy in POLICIES:
-        if trigger.startswith(timeout_trigger(policy)):
-            return policy
-    return None
 
 
 def draw(dice: Dice, choices: int) -> tuple[int, tuple[int, ...]]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from datetime import timedelta
 from typing import Any
 
-from moderator.rules.lateness import POLICIES, WOLFF
+from moderator.rules.policies import POLICIES, WOLFF
 
 #: Kinds of step (the ``deadline`` table's ``kind`` of an acting deadline).
 SETUP, TURN, ENGAGEMENT, BATTLE, MUSTER = "setup", "turn", "engagement", "battle", "muster"
