@@ -312,8 +312,8 @@ HELP.update(
         "pictures": (
             "pictures changes|always|none: which pictures your reports carry: the board "
             "when it changed since the last one you were sent and a battle when it asks "
-            "you to act, not in the answers to your own orders while you are still at "
-            "the same step (changes, the default), every time (always), or none. "
+            "you to act and changed since your last, not when only your own orders "
+            "changed it (changes, the default), every time (always), or none. "
             "Example: pictures none"
         ),
     }

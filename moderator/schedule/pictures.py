@@ -7,8 +7,10 @@ size; a player who reads the board from the text, or who needs it only when it m
 says so:
 
 ``changes`` (the default)
-    the masterboard when the board changed since his last report (his first report
-    always has it), and a battle's picture when a battle step asks him to act;
+    the masterboard when the board changed since the last one he was sent (his first
+    report always has it), and a battle's picture when a battle step asks him to act and
+    the battle changed since his last; neither when only his own orders changed it
+    (``usecases.games.shown``);
 ``always``
     the masterboard in every report, and the battle's in every report of a battle;
 ``none``
@@ -30,8 +32,9 @@ _SAYS = {
     NONE: "Your reports will carry no pictures.",
     CHANGES: (
         "Your reports will carry the masterboard when the board changed since the last "
-        "one you were sent, and a battle's picture when the battle asks you to act; the "
-        "answers to your own orders at a step you are still at carry none."
+        "one you were sent, and a battle's picture when the battle asks you to act and "
+        "changed since your last; not when only your own orders changed them (the text "
+        "tells what they did)."
     ),
     ALWAYS: "Every report will carry the masterboard, and in a battle its picture.",
 }

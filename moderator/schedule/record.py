@@ -153,6 +153,8 @@ class GameRecord:
     pictures: Mapping[str, str] = field(default_factory=dict)
     #: The version each player's last masterboard showed: what his next one is compared with.
     boards: Mapping[str, int] = field(default_factory=dict)
+    #: The same for his last battle picture.
+    battles: Mapping[str, int] = field(default_factory=dict)
     #: The local day (ISO date) each ``digest`` player was last sent his digest.
     digest_sent: Mapping[str, str] = field(default_factory=dict)
     #: Each player's standing orders, as the lines he wrote (``orders.standing``): private
@@ -256,6 +258,7 @@ class GameRecord:
             "notify": dict(self.notify),
             "pictures": dict(self.pictures),
             "boards": dict(self.boards),
+            "battles": dict(self.battles),
             "digest_sent": dict(self.digest_sent),
             "standing": {seat: list(lines) for seat, lines in self.standing.items()},
             "undelivered": {
@@ -319,6 +322,7 @@ class GameRecord:
             notify={str(k): str(v) for k, v in dict(raw.get("notify") or {}).items()},
             pictures={str(k): str(v) for k, v in dict(raw.get("pictures") or {}).items()},
             boards={str(k): int(v) for k, v in dict(raw.get("boards") or {}).items()},
+            battles={str(k): int(v) for k, v in dict(raw.get("battles") or {}).items()},
             digest_sent={str(k): str(v) for k, v in dict(raw.get("digest_sent") or {}).items()},
             standing={
                 str(k): tuple(str(line) for line in v)

@@ -4,17 +4,24 @@ the board shows (markers, heights, scores), compared with the last board the pla
 was sent, not by which lands events named.  A battle's steps leave the board as it
 was until a legion's height changes, so the reports of a battle do not carry the same
 board again and again; and while a player is still at a step, his own orders' answers
-carry no picture: the next report that asks him for another step does.
+carry no picture.  Nor does a report whose board (or battle) changed only by his own
+orders since the last one he was sent (``usecases.games.shown``): the next that shows
+another's play does.
 """
 
 from __future__ import annotations
 
+import copy
+
 from moderator.pictures.spec import BATTLE, MASTERBOARD
 from moderator.reporting.views import legal_orders
+from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.store import EventStore
+from moderator.usecases.games.shown import battle_changed, own_doing
 
+from ..pictures.positions import board_view
 from .conftest import Table, address, carries_report
 from .test_reports import engaged_table
 
@@ -37,21 +44,38 @@ def test_the_steps_of_a_battle_do_not_send_the_unchanged_board_again(store: Even
     assert _reports(table, "Bob", "no more proposals") == {"ann": [], "bob": []}
     assert _reports(table, "Ann", "fight") == {"ann": [BATTLE], "bob": [], "cy": []}
     assert _reports(table, "Ann", "proceed") == {"ann": [], "bob": [BATTLE], "cy": []}
-    assert _reports(table, "Bob", "proceed") == {"ann": [], "bob": [BATTLE], "cy": []}
-    maneuver = next(c for c in legal_orders(table.state, "Bob") if c.startswith("move "))
-    assert _reports(table, "Bob", maneuver) == {"ann": [], "bob": [], "cy": []}  # his own
+
+
+def test_a_battle_picture_goes_when_another_changed_the_battle_not_at_each_step(
+    store: EventStore,
+) -> None:
+    """Issue 28: the battle's picture went with every step that asked a player to act,
+    the same fighters on the same hexes again and again.  It now goes when what it shows
+    (each character's hex, hits and fate) changed since the last one he was sent, and not
+    when only his own maneuvers changed it: he made them.  The report that asks him to
+    act after the other side's maneuvers and strikes carries it."""
+    table = engaged_table(store)
+    for name, line in (("Ann", "engage 1"), ("Bob", "no more proposals"), ("Ann", "fight")):
+        _reports(table, name, line)
+    assert _reports(table, "Ann", "proceed") == {"ann": [], "bob": [BATTLE], "cy": []}
+    assert _reports(table, "Bob", "proceed") == {"ann": [], "bob": [], "cy": []}  # a step
+    for _ in range(2):  # both his characters onto the battleland (none left off: 10.1)
+        maneuver = next(c for c in legal_orders(table.state, "Bob") if c.startswith("move "))
+        assert _reports(table, "Bob", maneuver) == {"ann": [], "bob": [], "cy": []}  # his own
     assert table.state.battle is not None and table.state.battle.step == "maneuver"
-    assert _reports(table, "Bob", "done") == {"ann": [], "bob": [BATTLE], "cy": []}
+    assert _reports(table, "Bob", "done") == {"ann": [], "bob": [], "cy": []}  # his own still
     assert table.state.battle is not None and table.state.battle.step == "strike"
+    assert _reports(table, "Bob", "done") == {"ann": [BATTLE], "bob": [], "cy": []}
+    assert to_act(table.state) == "Ann"
 
 
-def test_a_move_sends_the_board_to_the_others_and_to_the_mover_at_his_next_step(
+def test_a_move_sends_the_board_to_the_others_and_to_the_mover_with_the_next_others_play(
     store: EventStore,
 ) -> None:
     """The lands a legion left and entered changed: the others' reports of it carry the
-    board, and so does a move taken back.  The mover's answers do not while he is still
-    at his move step (he wrote the moves); the answer that asks him for his next step
-    carries the board with all of them."""
+    board, and so does a move taken back.  The mover's answers do not, at his move step
+    nor at the next (issue 28: he wrote the moves, the text tells what they did); the
+    first board that shows another's play carries his moves too, outlined."""
     table = engaged_table(store)
     _reports(table, "Ann", "engage 1")
     _reports(table, "Bob", "flee")
@@ -66,6 +90,40 @@ def test_a_move_sends_the_board_to_the_others_and_to_the_mover_at_his_next_step(
     _reports(table, "Bob", move)
     sent = table.orders("Bob", "done")
     assert to_act(table.state) == "Bob" and table.state.step is not Step.MOVE
+    assert not sent.report(address("Bob")).pictures
+    while to_act(table.state) == "Bob":
+        _reports(table, "Bob", "done")
+    cy = to_act(table.state)
+    _reports(table, cy, "roll")
+    theirs = next(c for c in legal_orders(table.state, cy) if c.startswith("move "))
+    sent = table.orders(cy, theirs)
     (board,) = sent.report(address("Bob")).pictures
     assert board["kind"] == MASTERBOARD
-    assert set(board["changed"]) == {300, int(move.split()[-1])}  # since his last board
+    ours = {300, int(move.split()[-1])}
+    assert ours <= set(board["changed"]) and len(board["changed"]) > len(ours)  # since his last
+
+
+def test_only_the_players_own_orders_count_as_his_own_doing(store: EventStore) -> None:
+    """A legion moved by the player to act is his own doing; one moved for him at random
+    (rulebook 21.2), by his standing order, or by another player is not, and the board
+    goes with the report."""
+    acting = engaged_table(store).state
+    assert to_act(acting) == "Ann"
+    moved = ev.LegionMoved(marker="Rd01", from_land=1, to_land=2)
+    assert own_doing([(moved, acting)], "Ann")
+    assert not own_doing([(moved, acting)], "Bob")
+    drawn = ev.LateMoveDrawn(player="Ann", rolls=(3, 4), marker="Rd01", land=2)
+    assert not own_doing([(drawn, acting), (moved, acting)], "Ann")
+    used = ev.StandingOrderUsed(player="Ann", order="move Rd01 to 2", standing="standing")
+    assert not own_doing([(used, acting), (moved, acting)], "Ann")
+    assert own_doing([(ev.TurnStarted(player="Ann", turn=2), acting)], "Bob")  # shows nothing
+
+
+def test_a_new_step_or_battle_turn_leaves_the_battle_picture_as_it_was() -> None:
+    before = board_view("Ann")
+    assert battle_changed(None, before)
+    later = copy.deepcopy(before)
+    later["battle"]["step"], later["battle"]["turn"] = "strike", later["battle"]["turn"] + 1
+    assert not battle_changed(before, later)
+    later["battle"]["characters"][0]["hits"] += 1
+    assert battle_changed(before, later)

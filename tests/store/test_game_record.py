@@ -86,6 +86,7 @@ def test_a_full_record_round_trips_through_its_json() -> None:
         report_from={"Ann": 30, "Bob": 31, "Cy": 32},
         pictures={"Bob": "always"},
         boards={"Ann": 38, "Bob": 41},
+        battles={"Bob": 40},
     )
     stored = record.to_json()
     assert stored["schema"] == SCHEMA

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from moderator.letters import notices as notice_letters
 from moderator.letters.texts import Texts
 from moderator.mail import compose
-from moderator.pictures.spec import MASTERBOARD
+from moderator.pictures.spec import BATTLE, MASTERBOARD
 from moderator.ports import DeadlineChange, GameContext, Lookup, OutgoingMail, Player
 from moderator.ports.deadlines import deadline_change
 from moderator.ports.players import normal_address
@@ -42,6 +42,7 @@ from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord, count_on, counted
 from moderator.usecases.games import audits, reports
 from moderator.usecases.games.caches import caches_of
+from moderator.usecases.games.shown import shown
 from moderator.usecases.players import auth
 
 #: Mail kinds (the outbox's ``kind``).
@@ -236,7 +237,10 @@ def _round(
             record = record.but(reported=reported)
         return record, [], None
     boards = dict(record.boards)  # the version each one's last board showed
-    timeline = game.timeline(min(min(since, boards.get(s, since)) for s, _, since, _ in due))
+    battles = dict(record.battles)  # and his last battle picture
+    timeline = game.timeline(
+        min(min(since, boards.get(s, since), battles.get(s, since)) for s, _, since, _ in due)
+    )
     allowed = record.allow_secrets
     ref = reference.current(game.game_id, state)
     knowledge = game.knowledge()
@@ -257,17 +261,21 @@ def _round(
             news_after=game.seq,
             digest=digest and seat in catch_up,
             answering=seat == answering,
-            shown=reports.shown_state(timeline, boards.get(seat), state),
+            shown=shown(timeline, boards.get(seat), battles.get(seat), state, seat),
         )
-        if any(picture.kind == MASTERBOARD for picture in texts.pictures):
+        kinds = {picture.kind for picture in texts.pictures}
+        if MASTERBOARD in kinds:
             boards[seat] = state.version
+        if BATTLE in kinds:
+            battles[seat] = state.version
         if seat == answering:
             own = texts
         else:
             mails.append(mail_to(sender, player, REPORT, texts, game.game_id, {}))
         reported[seat] = state.version
         began[seat] = since
-    return record.but(reported=reported, report_from=began, boards=boards), mails, own
+    record = record.but(reported=reported, report_from=began, boards=boards, battles=battles)
+    return record, mails, own
 
 
 def _out(state: GameState, seat: str) -> bool:

@@ -37,6 +37,7 @@ from moderator.schedule import pictures as pictures_choice
 from moderator.schedule.record import GameRecord
 from moderator.schedule.reference import StepRef
 from moderator.usecases.games import subjects
+from moderator.usecases.games.shown import NOTHING_SHOWN, Shown, battle_changed
 
 #: (event, the game just before it): what a report narrates.
 Timeline = Sequence[tuple[ev.Event, GameState]]
@@ -97,7 +98,7 @@ def report(
     news_after: int | None = None,
     digest: bool = False,
     answering: bool = False,
-    shown: GameState | None = None,
+    shown: Shown = NOTHING_SHOWN,
 ) -> Texts:
     """
     ``viewer``'s report of the game now: the events he may see in ``timeline`` (those
@@ -105,7 +106,8 @@ def report(
     orders he may give.  Its subject says why it is sent (``subjects.headline``: the
     events after ``news_after`` are the news, ``digest`` his daily digest,
     ``answering`` the answer to his mail).  ``shown``: the game as the last masterboard
-    he was sent showed it (``shown_state``), None if he has been sent none.
+    and battle picture he was sent showed it, and whether only his own orders changed
+    each since (``shown.shown``).
     """
     actor, over = _whose(state)
     your_move = actor == viewer and not over
@@ -119,7 +121,8 @@ def report(
     else:
         lines = [_legion_line(lg, names, state.variant) for lg in others if lg["contents"] is not None]
     everyone = player_view(state, None)
-    board_changed, changed = board_changes(player_view(shown or state, None), everyone)
+    board_changed, changed = board_changes(player_view(shown.board or state, None), everyone)
+    fought = battle_changed(None if shown.battle is None else player_view(shown.battle, None), everyone)
     sealed, opened = audit_notes(
         timeline, viewer, ref.game, record.dice.seed if record.dice.bound else None
     )
@@ -154,10 +157,11 @@ def report(
         pictures=chosen_pictures(
             report_pictures(everyone, viewer, ref.game, changed),
             record.pictures.get(viewer, pictures_choice.DEFAULT),
-            first=shown is None or resend,
-            board_changed=board_changed,
+            first=shown.board is None or resend,
+            board_changed=board_changed and (resend or not shown.board_own),
             acting=your_move,
             own_step=at_own_step(timeline[0][1] if timeline else state, state, viewer),
+            battle_changed=fought and (resend or not shown.battle_own),
         ),
     )
     headline = subjects.headline(
@@ -174,15 +178,18 @@ def chosen_pictures(
     board_changed: bool,
     acting: bool,
     own_step: bool = False,
+    battle_changed: bool = True,
 ) -> tuple[Picture, ...]:
     """
     The report's pictures the player's ``pictures`` choice keeps (``schedule.pictures``):
     with ``changes``, the masterboard in his ``first`` report (or one he asked for
     again) and when the board changed since the last one he was sent, and a battle's
-    when it asks him to act; neither while only his own orders of the ``own_step`` he
-    is still at changed them (he wrote them; the text tells their results, and the next
-    report that asks him for another step, or tells him of another's play, carries the
-    picture).
+    when it asks him to act and changed since the last one he was sent; neither while
+    only his own orders of the ``own_step`` he is still at changed them (he wrote them;
+    the text tells their results, and the next report that asks him for another step,
+    or tells him of another's play, carries the picture).  A change that is only his
+    own doing is no change here (``shown``: the caller says so in ``board_changed`` and
+    ``battle_changed``).
     """
     if mode == pictures_choice.NONE:
         return ()
@@ -190,7 +197,10 @@ def chosen_pictures(
         return tuple(pictures)
     fresh = first or not own_step
     return tuple(
-        p for p in pictures if fresh and (acting if p.kind == BATTLE else first or board_changed)
+        p
+        for p in pictures
+        if fresh
+        and (acting and (first or battle_changed) if p.kind == BATTLE else first or board_changed)
     )
 
 
@@ -207,21 +217,6 @@ def _step_of(state: GameState) -> tuple[object, ...]:
     battle = state.battle
     fight = None if battle is None else (battle.land, battle.turn, battle.phasing, battle.step)
     return state.turn, state.active, state.step, fight
-
-
-def shown_state(
-    timeline: Sequence[tuple[int, ev.Event, GameState]], version: int | None, now: GameState
-) -> GameState | None:
-    """
-    The game at ``version`` (the last board a player was sent showed it), from a
-    ``timeline`` of (number, event, the game before it) that reaches back to it; None
-    if he has been sent no board, or the timeline does not reach back that far.
-    """
-    if version is None:
-        return None
-    if version >= now.version:
-        return now
-    return next((before for number, _, before in timeline if number == version + 1), None)
 
 
 def standing_lines(lines: Sequence[str], variant: Variant) -> list[str]:
