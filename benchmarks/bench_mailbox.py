@@ -10,8 +10,8 @@ it travels: the headers, the signed text, the board PNG (base64), the signature,
 encrypted private part (ASCII armour), and inside it, decrypted with the robot's kept
 GnuPG home, the private text and the battle PNG.  ``--turns N`` counts only the mails up
 to the end of turn N (a mail's turn is the last "turn N" its subject named), which
-measures the first N turns of a longer game.  The average report is over the reports
-(the first two kinds).
+measures the first N turns of a longer game.  The average report is over the mails that
+carry one (the reports, and the answers: each carries the player's report after a rule).
 """
 
 from __future__ import annotations
@@ -97,10 +97,11 @@ def measure(path: Path, gnupg_home: Path, turns: int | None) -> None:
         sizes["other"] += max(0, len(raw) - counted)
         by_kind[mail_kind].update(sizes)
     total = sum(totals.values())
-    reports = counts["report, you to act"] + counts["report, another's play"]
-    report_bytes = totals["report, you to act"] + totals["report, another's play"]
+    reports = sum(counts.values()) - counts["other"]
+    report_bytes = total - totals["other"]
     print(f"{path.name}: {total / 1e6:.2f} MB, {sum(counts.values())} mails to turn {turn}; "
-          f"average report {report_bytes / max(reports, 1) / 1024:.1f} KB ({reports} reports)")
+          f"average report {report_bytes / max(reports, 1) / 1024:.1f} KB ({reports} mails "
+          f"carrying one: reports and answers), average mail {total / max(sum(counts.values()), 1) / 1024:.1f} KB")
     for mail_kind, count in counts.most_common():
         split = ", ".join(
             f"{part} {by_kind[mail_kind][part] / 1e3:.0f}"

@@ -127,3 +127,20 @@ def test_a_new_step_or_battle_turn_leaves_the_battle_picture_as_it_was() -> None
     assert not battle_changed(before, later)
     later["battle"]["characters"][0]["hits"] += 1
     assert battle_changed(before, later)
+
+
+def test_the_record_of_battle_pictures_is_dropped_when_the_battle_ends(store: EventStore) -> None:
+    """Each report round reads the log back to the last picture each player was sent; a
+    battle picture of a battle long over would have it read back further every time."""
+    table = engaged_table(store)
+    for name, line in (("Ann", "engage 1"), ("Bob", "no more proposals"), ("Ann", "fight")):
+        _reports(table, name, line)
+    assert set(table.record.battles) == {"Ann"}
+    for _ in range(60):
+        if table.state.battle is None:
+            break
+        who = to_act(table.state)
+        orders = legal_orders(table.state, who)
+        pick = next((c for c in orders if c.startswith(("move ", "strike "))), None)
+        _reports(table, str(who), pick or next((c for c in orders if c in ("done", "proceed")), orders[0]))
+    assert table.state.battle is None and not table.record.battles

@@ -237,7 +237,8 @@ def _round(
             record = record.but(reported=reported)
         return record, [], None
     boards = dict(record.boards)  # the version each one's last board showed
-    battles = dict(record.battles)  # and his last battle picture
+    # and his last battle picture, while a battle is on (so the log is not read back further)
+    battles = dict(record.battles) if state.battle else {}
     timeline = game.timeline(
         min(min(since, boards.get(s, since), battles.get(s, since)) for s, _, since, _ in due)
     )
