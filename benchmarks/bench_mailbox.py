@@ -78,13 +78,14 @@ def measure(path: Path, gnupg_home: Path, turns: int | None) -> None:
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     counts: Counter[str] = Counter()
     totals: Counter[str] = Counter()
-    turn = 0
+    turn = last = 0
     for message in mailbox.mbox(str(path)):
         subject = str(message.get("Subject") or "")
         named = _TURN.findall(subject)
         turn = int(named[-1]) if named else turn
         if turns is not None and turn > turns:
             break
+        last = turn
         raw = message.as_bytes()
         mail_kind = kind(subject)
         counts[mail_kind] += 1
@@ -99,7 +100,7 @@ def measure(path: Path, gnupg_home: Path, turns: int | None) -> None:
     total = sum(totals.values())
     reports = sum(counts.values()) - counts["other"]
     report_bytes = total - totals["other"]
-    print(f"{path.name}: {total / 1e6:.2f} MB, {sum(counts.values())} mails to turn {turn}; "
+    print(f"{path.name}: {total / 1e6:.2f} MB, {sum(counts.values())} mails to turn {last}; "
           f"average report {report_bytes / max(reports, 1) / 1024:.1f} KB ({reports} mails "
           f"carrying one: reports and answers), average mail {total / max(sum(counts.values()), 1) / 1024:.1f} KB")
     for mail_kind, count in counts.most_common():
