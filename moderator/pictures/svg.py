@@ -156,16 +156,21 @@ def text(
     anchor: str = "middle",
     strike: bool = False,
 ) -> str:
-    """One line of text; ``y`` is its baseline.  Hard-edged if ``crisp``."""
+    """
+    One line of text; ``y`` is its baseline.  Hard-edged if ``crisp``, on a whole pixel:
+    a hard-edged glyph drawn a fraction of a pixel lower can lose a thin stroke (a bold
+    9-pixel "De" read "Dc").
+    """
+    hard = crisp(size, bold)
     pairs: list[tuple[str, str | float | None]] = [
         ("x", x),
-        ("y", y),
+        ("y", round(y) if hard else y),
         ("font-family", FONT),
         ("font-size", size),
         ("font-weight", "bold" if bold else None),
         ("text-anchor", anchor),
         ("text-decoration", "line-through" if strike else None),
-        ("text-rendering", "optimizeSpeed" if crisp(size, bold) else None),
+        ("text-rendering", "optimizeSpeed" if hard else None),
         ("fill", fill),
     ]
     return f"<text{_attrs(pairs)}>{escape(content)}</text>"
