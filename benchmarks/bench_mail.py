@@ -374,7 +374,7 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
     tally.seconds = time.monotonic() - window
     conn.send(tally)
     for bot in every:
-        await bot.source.close()
+        await bot.close()
     store.close()
     await told()  # the service has stopped
 

@@ -316,7 +316,7 @@ async def run_serve(
             serve.send_signal(signal.SIGTERM)
             await asyncio.wait_for(serve.wait(), 120)
         for bot in soak.robots:
-            await bot.source.close()
+            await bot.close()
         text = log.read_text(errors="replace")
         print(f"serve exited {serve.returncode}; tracebacks in its log: "
               f"{text.count('Traceback')}", flush=True)

@@ -133,7 +133,7 @@ async def _run(
     finally:
         await service.stop()
         for bot in bots.values():
-            await bot.source.close()
+            await bot.close()
     return summarise(run, config)
 
 

@@ -52,6 +52,8 @@ from moderator.testing.stamps import MailStamps, next_deadline_time
 #: The game's time limits (the defaults: days, which the demo clock never reaches but
 #: for a silent robot).
 LIMITS = TimeLimits()
+#: The longest a robot waits for mail before the game is looked at again (seconds).
+ROBOT_WAIT = 0.5
 #: The flags the moderator's poller marks its processed mail with (``ImapSource.done_flag``).
 PROCESSED_FLAGS = frozenset({DONE_KEYWORD, "\\Seen"})
 
@@ -210,7 +212,7 @@ async def play_by_mail(
     finally:
         await service.stop()
         for bot in robots:
-            await bot.source.close()
+            await bot.close()
     return robots
 
 
@@ -243,8 +245,7 @@ async def _play_to_the_end(
             acted |= await bot.play_once(service.store, game.game_id)
         if not acted and to_act(state) in game.silent:
             acted = await asyncio.to_thread(_move_clock_on, service.store, clock, game.game_id)
-        # Wait for the answers: the robot to act hears by IDLE, the others are read too.
-        waits = [bot.read_mail(0.0 if acted else 0.5) for bot in robots]
+        waits = [bot.read_mail(wait) for bot, wait in zip(robots, _waits(state, robots, acted))]
         await asyncio.gather(*waits)
         if isinstance(mail, MailHub):
             await forget_read_mail(mail, robots)
@@ -260,6 +261,23 @@ async def forget_read_mail(hub: MailHub, robots: Sequence[MailRobot]) -> None:
         if bot.read_upto is not None:
             await hub.discard(bot.address, upto=bot.read_upto)
     await hub.discard(MODERATOR, flagged=PROCESSED_FLAGS)
+
+
+def _waits(state: GameState, robots: Sequence[MailRobot], acted: bool) -> list[float]:
+    """
+    How long each robot waits for mail (by IDLE) before the game is looked at again.
+    After an order, nobody waits: the moderator has it to answer.  Otherwise the mail
+    the game waits on goes to the robot to act (the answer to his order, or the report
+    that asks him to), so he waits and the others' mail is read as it stands; waiting
+    on all of them would cost every order the full wait of a robot mailed nothing.  A
+    silent robot to act gets no answer: then all wait, for the moderator's notices.
+    """
+    if acted:
+        return [0.0] * len(robots)
+    awaited = to_act(state)
+    if not any(bot.name == awaited and not bot.silent for bot in robots):
+        return [ROBOT_WAIT] * len(robots)
+    return [ROBOT_WAIT if bot.name == awaited else 0.0 for bot in robots]
 
 
 def _show_turn(

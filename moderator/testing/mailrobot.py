@@ -138,6 +138,8 @@ class MailRobot:
     order_ids: dict[str, str] = field(default_factory=dict)
     _uid: int | None = None
     _validity: int | None = None
+    #: The mailbox file, open from the first mail read to ``close``.
+    _box: mailbox.mbox | None = None
 
     def __post_init__(self) -> None:
         check_kind(self.kind)
@@ -227,15 +229,31 @@ class MailRobot:
         if not found.messages:
             return 0
         self._uid = found.last_uid
-        box = mailbox.mbox(self.mbox_path)
+        box = self._mailbox()
         try:
             for _uid, raw in found.messages:
                 box.add(lf_line_ends(raw))
                 self._note(raw)
         finally:
-            box.close()
+            box.flush()
         self.tally.mails_read += len(found.messages)
         return len(found.messages)
+
+    def _mailbox(self) -> mailbox.mbox:
+        """The robot's mailbox file, kept open: a ``mailbox.mbox`` opened anew reads the
+        whole file before its first ``add``, which over a game cost more than the mail."""
+        if self._box is None:
+            self._box = mailbox.mbox(self.mbox_path)
+        return self._box
+
+    async def close(self) -> None:
+        """Close the robot's IMAP connection and its mailbox file (all it read is in it)."""
+        try:
+            await self.source.close()
+        finally:
+            if self._box is not None:
+                self._box.close()
+                self._box = None
 
     def _note(self, raw: bytes) -> None:
         headers = BytesHeaderParser(policy=policy.default).parsebytes(raw)
