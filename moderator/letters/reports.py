@@ -84,7 +84,6 @@ class Report:
     orders: Sequence[str] = ()
     muster_notes: Sequence[str] = ()
     standing: Sequence[str] = ()
-    audit: Sequence[str] = ()
     pictures: tuple[Picture, ...] = field(default=())
     #: Whether the standing explanations are written out in full (his first report, and
     #: it sent again); later reports name them in a line each.
@@ -136,7 +135,6 @@ def report(facts: Report, headline: str) -> Texts:
         muster_notes=list(facts.muster_notes),
         standing=list(facts.standing),
         more_orders=max(0, len(facts.orders) - REPORT_ORDER_LINES),
-        audit=list(facts.audit),
     )
     return Texts(f"{headline} (ref {facts.ref})", public, private, facts.pictures)
 

@@ -1,49 +1,45 @@
 """
 The audit's notes as a player's report lists them (docs/audit.md): the commitments to
-hidden legions and the last order's seal in the signed part (a hash says nothing
-without its salt, a seal nothing without the seed), with the openings every player
-saw (a legion public once it fights: its contents are in the signed events already);
-the salts of the viewer's own legions and the openings shown to him and a few in the
-private part, since both tell what a hidden legion holds and the moderator signs no
-such contents (Wolff 4.5).  One line each, in a form ``titan-moderator verify
---report`` reads back.
+hidden legions and the last order's seal (a hash says nothing without its salt, a seal
+nothing without the seed), with the openings every player saw (a legion public once it
+fights: its contents are in the signed events already).  All go in the signed part,
+one line each, in a form ``titan-moderator verify --report`` reads back.
+
+No salt goes to anybody while the game runs, not even to the owner of the legion, and
+no opening shown to a few only (the look at an engagement, a ``show``): with the salt
+and the contents a player recomputes a commitment that every other player holds signed
+by the moderator, which proves what the legion holds, and a player may tell what a
+legion holds but never prove it (Wolff 4.5).  The salts come with the audit, once the
+game is over.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from moderator.audit.commitments import salt_for
 from moderator.reporting.visibility import may_see
 from moderator.rules import events as ev
 from moderator.rules.state import GameState
 
 
-def audit_notes(
-    timeline: Sequence[tuple[ev.Event, GameState]], viewer: str, game: str, seed: int | None
-) -> tuple[list[str], list[str]]:
+def audit_notes(timeline: Sequence[tuple[ev.Event, GameState]], viewer: str) -> list[str]:
     """
-    (lines for the signed part, lines for the private part) of ``timeline``.  The
-    signed part ends with the last seal the viewer may see: it chains every seal before
-    it, so a signed report pins the log up to it (``audit.seal.seal_mac``).
+    The signed part's notes of ``timeline``: its commitments, the openings every player
+    saw, and last the last seal the viewer may see (it chains every seal before it, so
+    a signed report pins the log up to it: ``audit.seal.seal_mac``).
     """
-    public: list[str] = []
-    private: list[str] = []
+    lines: list[str] = []
     last_seal = ""
     for event, before in timeline:
         seq = before.version + 1
         if isinstance(event, ev.OrderSealed) and event.mac and may_see(event, viewer):
             last_seal = f"event {seq}: order seal {event.mac}"
         if isinstance(event, ev.LegionCommitted):
-            public.append(f"event {seq}: {event.marker} commitment {event.commitment}")
-            legion = before.legions.get(event.marker)
-            if seed is not None and legion is not None and legion.owner == viewer:
-                salt = salt_for(seed, game, event.marker, seq)
-                private.append(f"event {seq}: {event.marker} salt {salt}")
-        elif isinstance(event, ev.CommitmentOpened) and may_see(event, viewer):
+            lines.append(f"event {seq}: {event.marker} commitment {event.commitment}")
+        elif isinstance(event, ev.CommitmentOpened) and event.visible_to is None:
             held = ", ".join(event.contents) or "nothing"
-            (public if event.visible_to is None else private).append(
+            lines.append(
                 f"event {seq}: {event.marker} opened: commitment of event {event.seq}, "
                 f"salt {event.salt}, held {held}"
             )
-    return [*public, last_seal] if last_seal else public, private
+    return [*lines, last_seal] if last_seal else lines

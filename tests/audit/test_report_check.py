@@ -1,7 +1,10 @@
 """
 ``verify BUNDLE --report MAIL`` (``moderator.audit.report_check``): the seed hash,
-commitments, openings and salts a report showed, as ``reporting.audit_notes`` writes
+commitments, openings and seals a report showed, as ``reporting.audit_notes`` writes
 them, must be the bundle's (Wolff 4.5: the moderator may be held to what he showed).
+Reports sent before salts were kept back until the game's end also carried, in their
+private part, the salts of the reader's legions and the openings shown to him alone
+(``earlier_private_notes``): a decrypted copy of one is held to the bundle too.
 """
 
 from __future__ import annotations
@@ -37,8 +40,28 @@ def report(public: list[str], private: list[str], *, split: bool = False) -> byt
 
 
 def notes(game: Played, viewer: str) -> tuple[list[str], list[str]]:
-    public, private = audit_notes(game.timeline, viewer, GAME, game.secret)
-    return [f"  Dice seed SHA-256: {seed_hash(game.secret)}", *public], private
+    """(the signed part's notes of ``viewer``'s reports over the game, the private notes
+    reports carried before salts were kept back)."""
+    public = audit_notes(game.timeline, viewer)
+    seed = f"  Dice seed SHA-256: {seed_hash(game.secret)}"
+    return [seed, *public], earlier_private_notes(game, viewer)
+
+
+def earlier_private_notes(game: Played, viewer: str) -> list[str]:
+    """What the private part of ``viewer``'s reports once held for the audit: the salts
+    of his legions' commitments and the openings shown to him and a few only."""
+    bundle = game.bundle()
+    salts = {int(s["event"]): s["salt"] for s in bundle["salts"]}
+    lines = []
+    for record in bundle["events"]:
+        seq, payload = int(record["seq"]), record["payload"]
+        if record["type"] == "legion-committed":
+            legion = game.befores[seq - 1].legions.get(payload["marker"])
+            if legion is not None and legion.owner == viewer:
+                lines.append(f"event {seq}: {payload['marker']} salt {salts[seq]}")
+        elif record["type"] == "commitment-opened" and viewer in (payload["visible_to"] or ()):
+            lines.append(opening_line(record))
+    return lines
 
 
 def names(game: Played) -> list[str]:
@@ -68,19 +91,16 @@ def test_wolff_4_5_the_notes_of_a_report_are_the_bundles(all_played: list[Played
 
 def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
     """Every commitment of the game is in the signed part, with the openings every
-    player saw; each owner gets the salts of his legions' commitments, and each player
-    the openings shown to him and a few only, in the private part (issue 24, item 9:
-    "commitments opened for you" listed openings everyone saw)."""
+    player saw and the last seal; no salt and no opening shown to a few only, for with
+    a salt a player could prove what a legion holds (the salts come with the audit)."""
     bundle = played.bundle()
     committed = [r for r in bundle["events"] if r["type"] == "legion-committed"]
     openings = [r for r in bundle["events"] if r["type"] == "commitment-opened"]
-    salts = {s["event"]: s for s in bundle["salts"]}
-    seen_salts = 0
+    assert any(r["payload"]["visible_to"] is not None for r in openings)  # kept back
     for viewer in names(played):
-        public, private = notes(played, viewer)
         sealed = [r for r in bundle["events"] if r["type"] == "order-sealed"]
         last = sealed[-1]
-        assert public[1:] == [
+        assert audit_notes(played.timeline, viewer) == [
             *(
                 f"event {r['seq']}: {r['payload']['marker']} commitment {r['payload']['commitment']}"
                 if r["type"] == "legion-committed"
@@ -90,18 +110,6 @@ def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
             ),
             f"event {last['seq']}: order seal {last['payload']['mac']}",  # it chains the rest
         ]
-        for line in private:
-            seq = int(line.split(":")[0].removeprefix("event "))
-            if " opened: " in line:
-                record = openings[[r["seq"] for r in openings].index(seq)]
-                visible = record["payload"]["visible_to"]
-                assert visible is not None and viewer in visible
-            else:
-                marker, salt = line.split(": ")[1].split(" salt ")
-                assert salts[seq] == {"event": seq, "marker": marker, "salt": salt}
-                assert played.befores[seq - 1].legions[marker].owner == viewer
-                seen_salts += 1
-    assert seen_salts == len(salts)  # every salt goes to the legion's owner
 
 
 def opening_line(record: dict[str, Any]) -> str:

@@ -39,10 +39,10 @@ def report_file(folder: Path, bundle: dict, viewer: str) -> Path:
         event = decode(record)
         timeline.append((event, state))
         state = evolve(state, event)
-    public, private = audit_notes(timeline, viewer, "cli", int(bundle["seed"], 16))
+    public = audit_notes(timeline, viewer)
     mail = EmailMessage()
     mail["Subject"] = "[titan cli] report"
-    mail.set_content("\n".join(["  " + line for line in [*public, *private]]) + "\n")
+    mail.set_content("\n".join(["  " + line for line in public]) + "\n")
     path = folder / f"{viewer}.eml"
     path.write_bytes(mail.as_bytes())
     return path

@@ -123,9 +123,7 @@ def report(
     everyone = player_view(state, None)
     board_changed, changed = board_changes(player_view(shown.board or state, None), everyone)
     fought = battle_changed(None if shown.battle is None else player_view(shown.battle, None), everyone)
-    sealed, opened = audit_notes(
-        timeline, viewer, ref.game, record.dice.seed if record.dice.bound else None
-    )
+    sealed = audit_notes(timeline, viewer)
     facts = letters.Report(
         game=ref.game,
         viewer=viewer,
@@ -152,7 +150,6 @@ def report(
         orders=legal_lines(state, viewer) if your_move else [],
         muster_notes=muster_notes(state, viewer),
         standing=standing_lines(record.standing.get(viewer, ()), state.variant),
-        audit=opened,
         explain=since == 0,
         pictures=chosen_pictures(
             report_pictures(everyone, viewer, ref.game, changed),
