@@ -18,6 +18,8 @@ import json
 import mailbox
 import re
 import shlex
+import subprocess
+import sys
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -83,6 +85,30 @@ def run_demo(folder: Path, *args: str) -> Demo:
     result = CliRunner().invoke(app, ["demo", *args, "--keep", str(folder)])
     assert result.exit_code == 0, result.output[-3000:]
     return Demo(folder, result.output, game_state(folder))
+
+
+def run_demo_twice(first: Path, again: Path, *args: str) -> tuple[Demo, Demo]:
+    """
+    ``demo ARGS`` played twice at the same time: in this process (``run_demo``) and,
+    beside it, as a user runs it, ``python -m moderator demo ARGS`` in a process of its
+    own.  A demo's robots and moderator take turns by mail, each waiting on the other,
+    so one run leaves much of a core idle; the second run fills it, and a replay costs
+    the suite's wall time little more than one game.
+    """
+    output = again.parent / f"{again.name}.out"
+    with output.open("w") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "moderator", "demo", *args, "--keep", str(again)],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            demo = run_demo(first, *args)
+        finally:
+            code = process.wait()
+    text = output.read_text()
+    assert code == 0, text[-3000:]
+    return demo, Demo(again, text, game_state(again))
 
 
 def messages(path: Path) -> list[EmailMessage]:
@@ -239,12 +265,17 @@ WHOLE_GAME_GROUP = pytest.mark.xdist_group("demo-whole-game")
 
 @pytest.fixture(scope="module")
 def whole_game(tmp_path_factory) -> tuple[Demo, Played]:
-    """``demo WHOLE_GAME`` played, then played again by the command its summary prints
-    (the issue's replay; the whole-game checks use the first run)."""
-    demo = run_demo(tmp_path_factory.mktemp("demo-whole"), *WHOLE_GAME)
-    again = [words for words in printed_commands(demo.output) if words[0] == "demo"]
-    assert again == [["demo", *WHOLE_GAME]]
-    second = run_demo(tmp_path_factory.mktemp("demo-whole-again"), *again[0][1:])
+    """``demo WHOLE_GAME`` played twice (``run_demo_twice``): the command its summary
+    prints to play the same game again is the one the second run was (the issue's
+    replay; the whole-game checks use the first run)."""
+    demo, second = run_demo_twice(
+        tmp_path_factory.mktemp("demo-whole"),
+        tmp_path_factory.mktemp("demo-whole-again"),
+        *WHOLE_GAME,
+    )
+    for run in (demo, second):
+        again = [words for words in printed_commands(run.output) if words[0] == "demo"]
+        assert again == [["demo", *WHOLE_GAME]]
     return demo, played(second.folder)
 
 
@@ -328,12 +359,13 @@ SILENT_GAME_GROUP = pytest.mark.xdist_group("demo-silent-game")
 
 @pytest.fixture(scope="module")
 def silent_game(tmp_path_factory) -> tuple[Demo, Demo]:
-    """``demo SILENT_GAME`` played twice, each run in a folder of its own."""
-    first, again = (
-        run_demo(tmp_path_factory.mktemp(f"demo-silent-{name}"), *SILENT_GAME)
-        for name in ("first", "again")
+    """``demo SILENT_GAME`` played twice (``run_demo_twice``), each run in a folder of
+    its own."""
+    return run_demo_twice(
+        tmp_path_factory.mktemp("demo-silent-first"),
+        tmp_path_factory.mktemp("demo-silent-again"),
+        *SILENT_GAME,
     )
-    return first, again
 
 
 @SILENT_GAME_GROUP
