@@ -12,6 +12,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from moderator.rules.variant import shipped_variants
 from moderator.store import migrate
 
@@ -36,6 +38,7 @@ def _build_wheel(out: Path) -> Path:
     return wheel
 
 
+@pytest.mark.long
 def test_wheel_contains_templates_and_data(tmp_path: Path) -> None:
     wheel = _build_wheel(tmp_path / "dist")
     names = set(zipfile.ZipFile(wheel).namelist())

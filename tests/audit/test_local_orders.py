@@ -13,6 +13,8 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from moderator import robot
 from moderator.audit.bundle import make_bundle
 from moderator.audit.verify import verify
@@ -27,6 +29,7 @@ from moderator.usecases.games.planning import plan_game
 GAME = "g9"
 
 
+@pytest.mark.long
 def test_wolff_1_3_local_orders_on_a_game_by_mail_keep_its_audit_true(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path, "local.sqlite")
     store = open_store(url)

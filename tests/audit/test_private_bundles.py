@@ -188,6 +188,7 @@ def edits(bundle: dict[str, Any], played: AsideGame, rng: random.Random, count: 
     return out
 
 
+@pytest.mark.long
 @settings(
     max_examples=3,
     deadline=None,
@@ -211,6 +212,7 @@ def test_wolff_1_3_and_4_5_every_single_field_edit_of_any_event_is_refused(
             assert not verdict.ok, f"{played}, {reader}: {kind} {key} of event {seq} passed"
 
 
+@pytest.mark.long
 def test_wolff_1_3_and_4_5_an_edit_of_every_kind_of_field_is_refused() -> None:
     """Every (event type, field) that the games' bundles hold, edited at the first of
     its events in the bundle of a player who sees it (the property test above edits

@@ -244,6 +244,7 @@ def test_scripted_dice(db: str, tmp_path: Path) -> None:
     assert events(db, "s") == count
 
 
+@pytest.mark.long
 def test_seeded_dice_survive_between_calls(db: str) -> None:
     new(db, "a", seed="11")
     new(db, "b", seed="11")

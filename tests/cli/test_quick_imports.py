@@ -197,6 +197,7 @@ def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adap
     assert loaded(modules, ADAPTERS | STORE | beyond) == set()
 
 
+@pytest.mark.long
 def test_issue_28_the_quick_read_and_the_service_read_agree(tmp_path: Path) -> None:
     """
     ``local show`` and ``local legal`` in a process of their own (no adapter) answer

@@ -730,6 +730,7 @@ def check(knowledge: Knowledge, event: ev.Event) -> None:
                 assert known.complete, (viewer, known, truth)
 
 
+@pytest.mark.long
 @settings(
     max_examples=8,
     deadline=None,

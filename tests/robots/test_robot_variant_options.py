@@ -84,6 +84,7 @@ def test_badlands_a_battle_on_the_fort_reinforces_from_the_plains() -> None:
     assert reinforced.attacker_wins < alone.attacker_wins
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("variant", ["badlands", "badlands-fixed"])
 def test_badlands_competent_robots_fight_on_the_battleland_in_play_to_the_games_end(variant: str) -> None:
     result = play_match(["competent", "competent"], 4, variant=variant)

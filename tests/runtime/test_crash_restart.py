@@ -21,6 +21,8 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from moderator.ports import LoadedGame
 from moderator.ports.mail import SENT
 from moderator.store import EventStore, inbox, outbox
@@ -130,6 +132,7 @@ def test_the_kills_fall_one_in_each_slice_of_the_window_in_a_random_order() -> N
     assert len(orders) > 1
 
 
+@pytest.mark.long
 def test_kill_9_of_serve_again_and_again_each_restart_serves_at_once_and_leaves_no_process(
     db_url: str, tmp_path: Path
 ) -> None:

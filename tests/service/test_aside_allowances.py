@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from moderator.mail.intake import ReplyBudget
 from moderator.rules import events as ev
 from moderator.schedule.record import GameRecord
@@ -113,6 +115,7 @@ def test_a_tell_written_as_a_standing_order_relays_nothing(store: EventStore) ->
     assert sent.to(address("Cy")) == []
 
 
+@pytest.mark.long
 def test_a_flood_of_300_show_only_mails_is_refused_past_the_allowance_and_capped(
     store: EventStore,
 ) -> None:

@@ -422,6 +422,7 @@ def test_a_silent_robots_timeouts_come_at_the_same_moments_in_every_run(silent_g
     assert again.digests == first.digests
 
 
+@pytest.mark.long
 def test_the_service_plays_by_mail_through_a_real_dovecot(tmp_path, dovecot: TemporaryDovecot):
     """The same service and robot players (``moderator.testing.mailgame``) against
     Dovecot over IMAP (with IDLE) and a delivering SMTP server: sign-on, first reports,

@@ -207,6 +207,7 @@ def test_the_heartbeat_keeps_the_lock_and_a_service_that_lost_it_stops(
     assert any("is no longer ours" in e for e in errors), errors
 
 
+@pytest.mark.long
 def test_a_second_serve_process_refuses_to_start(
     tmp_path: Path, dovecot: TemporaryDovecot
 ) -> None:

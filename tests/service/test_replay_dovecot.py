@@ -13,6 +13,8 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
+
 from moderator.ports.players import DIRECTOR as DIRECTOR_ROLE
 from moderator.runners.commands import new_game
 from moderator.runtime.bootstrap import bootstrap
@@ -53,6 +55,7 @@ def prepare(db: str, world: World) -> None:
                     players.seat_player(tx, game_id, name, address(name))
 
 
+@pytest.mark.long
 def test_each_kind_of_signed_line_counts_once_through_a_real_imap_server(
     dovecot: TemporaryDovecot, world: World, tmp_path: Path
 ) -> None:

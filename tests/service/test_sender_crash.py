@@ -21,6 +21,7 @@ from datetime import timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select as select_rows
 
 from moderator.clock import SystemClock
@@ -79,6 +80,7 @@ def service_config(hub: MailHub, url: str) -> Config:
     return loopback_config(hub, url, user=MODERATOR)
 
 
+@pytest.mark.long
 def test_a_dead_senders_mail_goes_out_from_another_within_30_seconds(
     any_store: EventStore,
 ) -> None:

@@ -17,6 +17,8 @@ from email.message import EmailMessage, MIMEPart
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
+import pytest
+
 from moderator.clock import SystemClock
 from moderator.mail import compose
 from moderator.mail.imap import ImapSource
@@ -101,6 +103,7 @@ async def run(*args: str, env: dict[str, str]) -> tuple[int, str]:
     return process.returncode or 0, out.decode()
 
 
+@pytest.mark.long
 def test_serve_answers_a_sign_on_by_mail_and_stops_cleanly_on_sigterm(
     tmp_path: Path, dovecot: TemporaryDovecot
 ) -> None:

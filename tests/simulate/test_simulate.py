@@ -102,6 +102,7 @@ def _figures(options: Options) -> dict[str, Any]:
     return figures
 
 
+@pytest.mark.long
 def test_the_same_seed_gives_the_same_figures() -> None:
     for strict, robot, games, mails in ((False, RANDOM, 2, 25), (True, RANDOM, 2, 25),
                                         (True, COMPETENT, 1, 10)):

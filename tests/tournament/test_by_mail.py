@@ -12,6 +12,7 @@ import mailbox
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from moderator.cli import app
@@ -40,6 +41,7 @@ def subjects(path: Path) -> list[str]:
     return [str(m.get("Subject", "")) for m in mails(path)]
 
 
+@pytest.mark.long
 def test_a_small_tournament_by_mail(tmp_path: Path) -> None:
     need_gpg()
     result = CliRunner().invoke(
