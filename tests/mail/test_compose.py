@@ -380,3 +380,22 @@ def test_real_signed_mail_is_recognized_as_signed_by_an_unknown_key(gpg_world, p
     assert result.reason is SignatureStatus.UNKNOWN_KEY
     assert result.issuer
     assert result.signed_data == b""
+
+
+def test_each_header_class_is_made_once_and_the_names_kept_are_bounded() -> None:
+    """Composing a mail asks the policy's registry for each header's class; the standard
+    library makes a new class every time, ours keeps one per name (but never more than
+    a bound, whatever names a parsed mail brings), and they work as the standard's do."""
+    from moderator.mail import compose
+
+    registry = compose.POLICY.header_factory
+    assert registry["Content-Type"] is registry["content-type"]
+    assert registry["X-Titan-Moderator"] is registry["X-Titan-Moderator"]
+    standard = email.policy.SMTP.header_factory
+    assert standard["Content-Type"] is not standard["Content-Type"]
+    for n in range(2 * compose._HEADER_CLASSES):
+        registry[f"X-Many-{n}"]
+    assert len(registry._made) <= compose._HEADER_CLASSES
+    part = text_part("the text\n", description="a description")
+    assert part["Content-Description"] == "a description"
+    assert part.get_content_type() == "text/plain"

@@ -155,8 +155,13 @@ def play_robots(
     """
     The robots' orders while a seat they hold is to act, the reports that follow and the
     next deadline; nothing if no robot is to act.  ``woken``: the clock's ``ROBOT_TURN``
-    deadline fell (a game with a delay acts only then).
+    deadline fell (a game with a delay acts only then).  The game's record is read
+    first: a game where the robot holds no seat (most games) is not loaded again after
+    every mail that changed it.
     """
+    record = lookup.record(game_id)
+    if record is None or not record.robots:
+        return Outcome()
     game = lookup.game(game_id)
     if game is None:
         return Outcome()
