@@ -632,7 +632,9 @@ def signing_costs(rows: list[StoredMail], ring: Keyring, key: str, count: int) -
                  lambda r: compose.signed_mime([r.body], ring, key).as_bytes())
     gpg = timed("report's GnuPG work (sign public, encrypt private)", reports, gpg_of)
     if specs:
-        timed("a picture drawn (each distinct one once, no cache)", sorted(specs), draw)
+        # As the worker draws them: each distinct picture once, the lands and tiles of the
+        # ones before it kept (``pictures.raster``), as they are in a worker that has run.
+        timed("a picture drawn (each distinct one once, tiles kept)", sorted(specs), draw)
     if replies:
         timed("render_outgoing: reply (signed)", replies,
               lambda r: render_outgoing(r, ring, key, now).as_bytes())

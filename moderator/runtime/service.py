@@ -32,8 +32,9 @@ lease brings the ``send`` job forward to the moment the first lease ends, so a m
 whose sender died goes out within about ``outbox.LEASE``.
 
 A sixth job (``collect``) runs Python's full cycle collection every ``COLLECT_EVERY``.
-Every mail made leaves cycles behind (the standard library's email package makes a new
-header class for each header it writes), and Python collects its oldest generation only
+Mail handling leaves cycles behind (parse trees, frames; the standard library's email
+policies make a new header class for each header, which ``compose.POLICY`` no longer
+does for the mails we make), and Python collects its oldest generation only
 once its survivors have grown by a quarter of the objects that live on (the caches, the
 imports): a service waited for tens of megabytes of garbage before each collection, and
 its memory crept up for hours (issue 28, ``benchmarks/soak_serve.py``).
