@@ -20,6 +20,7 @@ import argparse
 import email
 import mailbox
 import re
+import subprocess
 from collections import Counter, defaultdict
 from email.message import Message
 from pathlib import Path
@@ -120,7 +121,11 @@ def main() -> None:
     for path in sorted((args.folder / "mail").glob("*.mbox")):
         if path.stem == "moderator":
             continue
-        measure(path, args.folder / "players" / path.stem / "gnupg", args.turns)
+        home = args.folder / "players" / path.stem / "gnupg"
+        try:
+            measure(path, home, args.turns)
+        finally:  # decrypting started the robot's gpg-agent: end it
+            subprocess.run(["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False)
 
 
 if __name__ == "__main__":
