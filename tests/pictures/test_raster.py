@@ -73,3 +73,13 @@ def test_large_and_bold_text_is_drawn_hard_edged_small_text_keeps_its_shades() -
     assert _shades(svg.CRISP_ANY, bold=False) == 2
     assert _shades(10, bold=False) > 10
     assert _dark_pixels(_label_svg("Ann 1000").replace('font-size="24"', 'font-size="24" text-rendering="optimizeSpeed"')) > 150
+
+
+def test_a_picture_of_few_colours_keeps_8_bits_a_pixel() -> None:
+    """Pillow packs a palette of 16 colours or fewer at 4 bits a pixel, which deflate
+    compresses worse (a two-player board, or one before colours are chosen, was 15-20%
+    bigger); the palette is padded so that every PNG is at 8 bits."""
+    png = svg_to_png(_label_svg("Titan"), colours=16)
+    assert png[24] == 8  # IHDR's bit depth
+    image = Image.open(io.BytesIO(png))
+    assert len(image.getcolors(256) or ()) <= 16
