@@ -27,6 +27,7 @@ from moderator.pictures.cache import digest
 from moderator.pictures.spec import MASTERBOARD, Picture
 from moderator.ports import StoredMail
 from moderator.reporting.views import legal_orders
+from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.runners.commands import order
@@ -34,6 +35,7 @@ from moderator.runtime.outgoing import picture_spec, render_outgoing
 from moderator.store import EventStore, inbox
 from moderator.testing.clocks import TestClock
 from moderator.testing.stores import open_store, sqlite_url
+from moderator.usecases.games.shown import own_doing
 
 from .conftest import Table, address
 
@@ -137,3 +139,19 @@ def test_a_shared_board_picture_names_nothing_but_the_game_and_its_turn(
         assert "masterboard" in str(part["Content-Description"])
         parts[name] = (part.get_filename(), str(part["Content-Description"]), part.get_content())
     assert parts[BYSTANDER] == parts[SHOWN]
+
+
+def test_an_event_a_player_may_not_see_counts_neither_way_for_his_pictures(
+    make_table: Callable[..., Table],
+) -> None:
+    """Whether a change was only the player's own doing (no picture then) was decided on
+    every event since his last picture, those he may not see too: a declaration made
+    between two others alone (Wolff 9.3) made his own moves count as another's play, so
+    the board he then got told him something had passed between them."""
+    state = _at_split(make_table, None).state
+    moved = ev.LegionMoved(marker="Br01", from_land=600, to_land=7)
+    between = ev.NoMoreProposals(player=SHOWN, visible_to=frozenset({SHOWN, BYSTANDER}))
+    assert own_doing([(moved, state)], MOVER)
+    assert own_doing([(between, state), (moved, state)], MOVER)
+    seen = ev.NoMoreProposals(player=SHOWN, visible_to=frozenset({SHOWN, MOVER}))
+    assert not own_doing([(seen, state), (moved, state)], MOVER)  # one he sees counts

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.reporting.visibility import is_bookkeeping
+from moderator.reporting.visibility import is_bookkeeping, may_see
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
@@ -69,10 +69,13 @@ NOTHING_SHOWN = Shown()
 
 
 def own_doing(events: Sequence[tuple[ev.Event, GameState]], viewer: str) -> bool:
-    """Whether every one of ``events`` (each with the game before it) is ``viewer``'s own
-    doing, or changes nothing a picture shows."""
+    """Whether every one of ``events`` (each with the game before it) that ``viewer`` may
+    see is his own doing, or changes nothing a picture shows.  One he may not see counts
+    neither way (it changes nothing a picture shows): whether a picture comes must not
+    tell him it happened."""
     return all(
-        ev.is_aside(event)
+        not may_see(event, viewer)
+        or ev.is_aside(event)
         or is_bookkeeping(event)
         or isinstance(event, UNSEEN)
         or (isinstance(event, OWN_DOING) and to_act(before) == viewer)
