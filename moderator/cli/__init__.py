@@ -26,6 +26,7 @@ nothing at its top, so that ``quick`` starts with nothing loaded.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +40,14 @@ def main() -> None:
     """``titan-moderator``: ``quick``'s answer where it has one, else typer's ``app``."""
     from moderator.cli.quick import answered
 
-    if answered(sys.argv[1:]):
-        return
+    try:
+        if answered(sys.argv[1:]):
+            return
+    except BrokenPipeError:
+        # The reader went away (``| head``): exit 1 without a word, as click does for
+        # typer's commands; what is still buffered goes nowhere rather than failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     from moderator.cli.commands import app
 
     app(prog_name="titan-moderator")

@@ -236,3 +236,23 @@ def test_issue_28_the_quick_read_and_the_service_read_agree(tmp_path: Path) -> N
     finally:
         service.close()
 
+
+
+def test_issue_28_a_read_whose_reader_went_away_ends_quietly_either_way(
+    db: str, tmp_path: Path
+) -> None:
+    """``local legal | head``: exit 1 and no traceback, on the quick path as under typer."""
+    ends = []
+    for extra in ({}, {"TITAN_VARIANTS_DIRECTORY": str(tmp_path)}):  # quick, then typer's
+        read_end, write_end = os.pipe()
+        os.close(read_end)  # nobody reads: the first write fails
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "moderator", "local", "legal", "g1", "--json", "--db", db],
+                stdout=write_end, stderr=subprocess.PIPE, text=True, env={**_env(), **extra},
+                check=False,
+            )
+        finally:
+            os.close(write_end)
+        ends.append((done.returncode, done.stderr))
+    assert ends == [(1, ""), (1, "")]
