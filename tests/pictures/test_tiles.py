@@ -72,3 +72,16 @@ def test_the_tiles_kept_are_bounded_in_bytes() -> None:
         kept.keep(f"tile {n}", Image.new("RGBA", (40, 21)))
     assert kept.size <= kept.max_bytes
     assert kept.get("tile 9") is not None and kept.get("tile 0") is None
+
+
+def test_a_text_tile_holds_the_widest_letters_of_the_shipped_fonts() -> None:
+    """A player's name is his to choose: a line of the widest glyphs the fonts have is
+    still inside its tile, so the PNG shows what the whole SVG shows."""
+    from PIL import ImageFont
+
+    for path in raster.font_paths():
+        font = ImageFont.truetype(path, 100)
+        for glyph in ("W", "\u0152", "\u2031", "\u1676"):
+            assert font.getlength(glyph) <= 100 * svg.WIDEST_GLYPH, (path, glyph)
+    left, _, right, _ = svg.text_box(20, 40, "\u1676" * 5, 12)
+    assert right - left >= 5 * 12 * 2.02
