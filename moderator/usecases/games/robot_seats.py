@@ -9,7 +9,9 @@ Seats the robot holds (issue 26): the robot plays them, and seats change hands.
   is a seed derived from the game's seed and the event count, so a replay decides the
   same.  With a delay (``GameRecord.robot_delay``) it only sets a ``ROBOT_TURN``
   deadline, and acts when the clock wakes it.  The runners call it after every change
-  to a game (``runners.unit``), in the same unit of work.
+  to a game (``runners.unit``), in the same unit of work; a player's order mail has the
+  robots that follow it act first (``following``), so that one report round tells
+  their orders with his.
 - ``drop_seat``: a seat goes to the robot (its player missed deadlines in a row, or
   withdrew from the tournament); every player is told.
 - ``take_back``: the seat's player took it back with a mail, or a standby took it by
@@ -147,6 +149,20 @@ def robot_orders(
         state, record = carried.state, carried.record
         given.append(f"{seat}: {line}")
     return Played(tuple(events), state, record, tuple(given))
+
+
+def following(
+    game_id: str, state: GameState, record: GameRecord, knowledge: Knowledge
+) -> Played | None:
+    """
+    The robots' orders that follow a change at once (a seat the robot holds is to act
+    in ``state`` and the game has no delay), for the use case that made the change to
+    report them with its own in one round: the player whose order woke the robots gets
+    one mail, not his answer and then their report.  None: no robot acts at once.
+    """
+    if record.robot_delay > 0 or robot_to_act(state, record) is None:
+        return None
+    return robot_orders(game_id, state, record, knowledge, robot_to_act)
 
 
 def play_robots(

@@ -136,6 +136,9 @@ def play(
     carried = standing.carry_out(run.state, run.record, game.game_id, replies.message_digest)
     new_events = [*run.events, *carried.events]
     carried = _count_asides(carried, seat, allowance, now)
+    own_state = carried.state  # the game after his mail, before the robots that follow it
+    carried, robots_too = _robots_follow(game, lookup, carried, new_events)
+    new_events = [*new_events, *robots_too]
     now_state = carried.state
     after = reference.current(game.game_id, now_state)
     results = mail_answers.in_mail_order(written, absent, run.results)
@@ -193,7 +196,7 @@ def play(
     note = f"refused: {', '.join(r.code for r in refused)}" if refused else ""
     counted: tuple[TournamentWrite, ...] = ()
     if run.events and reliability.moved_in_time(
-        game.record, game.state, now_state, seat, now
+        game.record, game.state, own_state, seat, now
     ):  # a tournament game counts it for the seat's holder
         counted, uncounted = reliability.count_quietly(
             lookup, game.game_id, seat, on_time=1, now=now
@@ -225,6 +228,24 @@ def _seat_back(
         replies.moderator_address, lookup, game.game_id, game.state, game.record, seat
     )
     return dataclasses.replace(game, record=seats.met(record, seat)), told
+
+
+def _robots_follow(
+    game: GameContext, lookup: Lookup, carried: standing.Carried, new: list[ev.Event]
+) -> tuple[standing.Carried, tuple[ev.Event, ...]]:
+    """
+    The robots' orders that follow the mail's change at once (``robot_seats.following``),
+    so that the answer carries the report after them: the player whose order woke them
+    gets one mail, not his answer and then their report moments later.  A mail that
+    changed nothing, or leaves the game waiting on a person, wakes no robot here.
+    """
+    if not new:
+        return carried, ()
+    knowledge = caches_of(lookup).knowledge.knowledge_after(game, lookup, new)
+    played = robot_seats.following(game.game_id, carried.state, carried.record, knowledge)
+    if played is None or not played.events:
+        return carried, ()
+    return dataclasses.replace(carried, state=played.state, record=played.record), played.events
 
 
 def _notify_choices(
