@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from moderator.cli.common import DbOption, GameArg, _fail, _store
+from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
 from moderator.rules.variant import STANDARD, shipped_variants
 
 app = typer.Typer(
@@ -100,12 +100,17 @@ def local_order(
     text: Annotated[str, typer.Argument(help="The orders, one per line.")],
     as_: AsOption,
     db: DbOption = None,
+    config: ConfigOption = None,
 ) -> None:
-    """Give orders as a player; prints the reply. Exit status 1 if an order is rejected."""
+    """
+    Give orders as a player; prints the reply. Exit status 1 if an order is rejected.
+    The robots holding seats then act if it is their turn, as after a mail.
+    """
     from moderator.runners.commands import order
 
+    sender = _config(config).moderator.address  # the From of the robots' reports
     with _store(db, create=False) as store:
-        reply, ok = order(store, game_id, as_, text)
+        reply, ok = order(store, game_id, as_, text, sender=sender)
     typer.echo(reply)
     if not ok:
         raise typer.Exit(1)

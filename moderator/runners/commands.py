@@ -98,13 +98,23 @@ def new_game(
     return _state_of(unit.run(store, decide))
 
 
-def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str, bool]:
+def order(
+    store: EventStore,
+    game_id: str,
+    player: str,
+    text: str,
+    *,
+    sender: str = "moderator@localhost",
+) -> tuple[str, bool]:
     """
     Carry out ``player``'s orders (one per line, ``usecases.games.messages.carry_out``) and return
     the reply and whether every order was accepted.  Orders are carried out in turn; the
     first one that cannot be read or is not legal changes nothing, and the lines after it
     are not carried out.  The events of the orders carried out are written together, or
-    (if anything fails) none of them.
+    (if anything fails) none of them.  Then the robots holding seats act if one is to, as
+    after a mail (``robot_seats.play_robots``, in the same unit of work), their reports
+    written to the outbox from ``sender`` (the moderator's address; default: the
+    configuration's default).
 
     Raises:
         GameNotFoundError: there is no such game.
@@ -126,7 +136,7 @@ def order(store: EventStore, game_id: str, player: str, text: str) -> tuple[str,
         )
         return Outcome(games=(changed,))
 
-    unit.run(store, decide)
+    unit.run(store, decide, robots=robot_seats.acting_for(sender))
     return answer[0].reply, answer[0].ok
 
 
