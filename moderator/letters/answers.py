@@ -13,11 +13,11 @@ goes in the same mail (one mail per mail), ``with_report`` joins the two.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from moderator.letters.moments import mail_named
 from moderator.letters.templates import letter, render
-from moderator.letters.texts import MailInfo, Texts
+from moderator.letters.texts import LineResult, MailInfo, Texts
 from moderator.orders.conditional import is_conditional
 from moderator.pictures.spec import BATTLE, Picture
 from moderator.schedule import reference
@@ -27,23 +27,6 @@ from moderator.schedule.reference import StepRef
 HINT_LINES = 30
 #: What became of a line (``moderator.usecases.games.run``'s outcomes).
 _ANSWERED, _DONE, _REFUSED = "answered", "done", "refused"
-
-
-class LineResult(Protocol):
-    """What became of one line of a mail, as ``moderator.usecases.games.run.LineResult`` holds it."""
-
-    @property
-    def line(self) -> str: ...
-    @property
-    def outcome(self) -> str: ...
-    @property
-    def lines(self) -> tuple[str, ...]: ...
-    @property
-    def reason(self) -> str: ...
-    @property
-    def code(self) -> str: ...
-    @property
-    def hint(self) -> str: ...
 
 
 def counts(results: Sequence[LineResult], unprocessed: int, ignored: int) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from moderator.letters.templates import letter, render
-from moderator.letters.texts import Texts
+from moderator.letters.texts import LineResult, Texts
 from moderator.tournament import events as ev
 from moderator.tournament.ratings import Rating, format_rating, ratings_around
 from moderator.tournament.scoring import DIRECTOR, PLAY, TIME, place_points
@@ -205,21 +205,6 @@ def game_start(
         ends_at=ends_at,
     )
     return Texts(f"Tournament {tournament}: your game {game}", text)
-
-
-class LineResult(Protocol):
-    """What became of one tournament line (``service.tournaments``' results)."""
-
-    @property
-    def line(self) -> str: ...
-    @property
-    def outcome(self) -> str: ...
-    @property
-    def lines(self) -> Sequence[str]: ...
-    @property
-    def code(self) -> str: ...
-    @property
-    def reason(self) -> str: ...
 
 
 @letter("tournament.reply.txt.j2", "tournament.reply-private.txt.j2")

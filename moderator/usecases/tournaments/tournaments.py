@@ -81,6 +81,7 @@ class _Result:
     lines: list[str] = field(default_factory=list)
     code: str = ""
     reason: str = ""
+    hint: str = ""  # a tournament line's refusal lists no legal lines
 
 
 def tournament_lines(lines: Sequence[str]) -> tuple[list[str], list[str]]:
