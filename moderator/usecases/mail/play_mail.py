@@ -12,6 +12,7 @@ move in time counted for a tournament game's reliability.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
@@ -255,33 +256,49 @@ def _notify_choices(
     The mail's ``notify`` lines (they change no game state): the record after them, a
     result per line, and the player's digest deadline set or closed.
     """
-    results: list[LineResult] = []
-    rows: list[DeadlineChange] = []
-    for line in lines:
-        try:
-            choice = notify_choice.parse(line)
-        except ValueError as exc:
-            results.append(LineResult(line, REFUSED, reason=str(exc), code=NOTIFY_REFUSED))
-            continue
-        record = record.but(notify={**record.notify, seat: str(choice)})
-        rows = [digests.digest_change(str(choice), seat, now, player.time_zone)]
-        results.append(LineResult(line, DONE, (choice.describe(),)))
-    return record, results, rows
+
+    def choose(record: GameRecord, line: str) -> tuple[GameRecord, str]:
+        choice = notify_choice.parse(line)
+        return record.but(notify={**record.notify, seat: str(choice)}), choice.describe()
+
+    record, results = _choices(record, lines, choose, NOTIFY_REFUSED)
+    if not any(r.outcome == DONE for r in results):
+        return record, results, []
+    chosen = record.notify[seat]  # the last line read is the choice kept
+    return record, results, [digests.digest_change(chosen, seat, now, player.time_zone)]
 
 
 def _pictures_choices(
     record: GameRecord, seat: str, lines: list[str]
 ) -> tuple[GameRecord, list[LineResult]]:
     """The mail's ``pictures`` lines (they change no game state): the record after them."""
+
+    def choose(record: GameRecord, line: str) -> tuple[GameRecord, str]:
+        mode = pictures_choice.parse(line)
+        return record.but(pictures={**record.pictures, seat: mode}), pictures_choice.describe(mode)
+
+    return _choices(record, lines, choose, PICTURES_REFUSED)
+
+
+def _choices(
+    record: GameRecord,
+    lines: list[str],
+    choose: Callable[[GameRecord, str], tuple[GameRecord, str]],
+    refused: str,
+) -> tuple[GameRecord, list[LineResult]]:
+    """
+    Lines that set one of the seat's choices in the game's record, in turn: ``choose``
+    reads a line into the record after it and what to tell him, or raises ``ValueError``
+    (the line is refused with the code ``refused``, its reason the error's).
+    """
     results: list[LineResult] = []
     for line in lines:
         try:
-            mode = pictures_choice.parse(line)
+            record, told = choose(record, line)
         except ValueError as exc:
-            results.append(LineResult(line, REFUSED, reason=str(exc), code=PICTURES_REFUSED))
+            results.append(LineResult(line, REFUSED, reason=str(exc), code=refused))
             continue
-        record = record.but(pictures={**record.pictures, seat: mode})
-        results.append(LineResult(line, DONE, (pictures_choice.describe(mode),)))
+        results.append(LineResult(line, DONE, (told,)))
     return record, results
 
 
