@@ -44,9 +44,9 @@ def send_digest(due: Due, lookup: Lookup, now: datetime) -> Outcome:
     choice = notify_choice.choice_of(game.record.notify.get(seat))
     if choice.mode != notify_choice.DIGEST or game.state.step is Step.OVER:
         return Outcome(closed=closed)
+    asked = notify.Asked(catch_up=frozenset({seat}), digest=True)
     record, mails, _ = notify.report_round(
-        sender, game, lookup, [], game.state, game.record, set(),
-        catch_up=frozenset({seat}), digest=True,
+        sender, game, lookup, [], game.state, game.record, asked
     )
     following = digest_change(game.record.notify.get(seat), seat, now, player.time_zone)
     reported = game_write(row.game_id, game.seq, [], record=record, deadlines=(following,))

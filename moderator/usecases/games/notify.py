@@ -94,6 +94,25 @@ def mail_to(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """
+    What a report round is asked beyond the players' notification choices:
+    ``resend``, the seats whose last report goes again; ``answering``, the seat whose
+    mail is being answered (his report goes in the answer: one mail per mail);
+    ``catch_up``, seats reported all they may see since their last report, if anything,
+    whatever their choice (a daily digest, a player the moderator just acted for), and
+    as their daily digests with ``digest``; ``aside_cap``, how many reports one
+    player's shows and messages may cause another to get at once today.
+    """
+
+    resend: frozenset[str] = frozenset()
+    answering: str | None = None
+    catch_up: frozenset[str] = frozenset()
+    aside_cap: AsideCap | None = None
+    digest: bool = False
+
+
 def report_round(
     sender: str,
     game: GameContext,
@@ -101,29 +120,22 @@ def report_round(
     new: Sequence[ev.Event],
     state: GameState,
     record: GameRecord,
-    resend: set[str],
-    answering: str | None = None,
-    catch_up: frozenset[str] = frozenset(),
-    aside_cap: AsideCap | None = None,
-    digest: bool = False,
+    asked: Asked = Asked(),
 ) -> tuple[GameRecord, list[OutgoingMail], Texts | None]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,
-    by each player's notification choice (``schedule.notify``), and those ``resend``
-    asks for again; and the game's ``record`` with each player's reported version
-    brought up to date.  The report of ``answering`` (the seat whose mail is being
-    answered) is returned as texts, to go in the answer to his mail: one mail per mail.
-    A seat in ``catch_up`` (a daily digest, a player the moderator just acted for) is
-    reported all it may see since his last report, if anything, whatever his choice.
-    ``aside_cap``: a report only other players' shows and messages call for goes at
-    once within the cap (``record.aside_mails`` counts them), else it waits for his next.
-    ``digest``: the reports of ``catch_up`` are their daily digests.  A player out of
-    the game hears only what ``notify_choice.hears_while_out`` lets through, and what
-    he asks for (``resend``, the answer to his mail).
+    by each player's notification choice (``schedule.notify``), and those ``asked``
+    for; and the game's ``record`` with each player's reported version brought up to
+    date.  The report of ``asked.answering`` is returned as texts, to go in the answer
+    to his mail.  A report only other players' shows and messages call for goes at once
+    within ``asked.aside_cap`` (``record.aside_mails`` counts them), else it waits for
+    his next.  A player out of the game hears only what
+    ``notify_choice.hears_while_out`` lets through, and what he asks for (a resend, the
+    answer to his mail).
     """
     return _round(
         sender, _Stored(game, lookup, new), lookup.seated_players(game.game_id), new, state,
-        record, resend, answering, catch_up, aside_cap, digest,
+        record, asked,
     )
 
 
@@ -140,7 +152,7 @@ def first_reports(
     ``state``, to its ``seated`` players (seat -> player); and its ``record`` with
     their reported versions.  Nothing is read back: the game has no past.
     """
-    record, mails, _ = _round(sender, _Fresh(game_id, new), seated, new, state, record, set())
+    record, mails, _ = _round(sender, _Fresh(game_id, new), seated, new, state, record, Asked())
     return record, mails
 
 
@@ -188,12 +200,9 @@ def _round(
     new: Sequence[ev.Event],
     state: GameState,
     record: GameRecord,
-    resend: set[str],
-    answering: str | None = None,
-    catch_up: frozenset[str] = frozenset(),
-    aside_cap: AsideCap | None = None,
-    digest: bool = False,
+    asked: Asked,
 ) -> tuple[GameRecord, list[OutgoingMail], Texts | None]:
+    resend, answering, catch_up = asked.resend, asked.answering, asked.catch_up
     reported = dict(record.reported)
     began = dict(record.report_from)
     aside_mails: Mapping[str, str] = record.aside_mails
@@ -214,13 +223,13 @@ def _round(
             reported[seat] = state.version  # he chose not to hear: nothing is kept for him
             continue
         if new and (sees or (seat == actor and not all(ev.is_aside(e) for e in new))):
-            asked = seat in resend or seat == answering or seat in catch_up
-            if asked or (
+            requested = seat in resend or seat == answering or seat in catch_up
+            if requested or (
                 _meant_for(seat, new)
                 or notify_choice.wants_report(choice, seat, new, game.before, state, actor)
             ):
-                authors = set() if asked else _aside_authors(seat, new, actor)
-                aside_mails, at_once = _within_cap(aside_mails, aside_cap, authors, seat)
+                authors = set() if requested else _aside_authors(seat, new, actor)
+                aside_mails, at_once = _within_cap(aside_mails, asked.aside_cap, authors, seat)
                 if at_once:  # else over the cap: his next report tells them
                     due.append((seat, player, last, False))
             # else held back: his next report tells the net result
@@ -260,7 +269,7 @@ def _round(
             how=auth.how_to_authenticate(player, allowed),
             resend=again,
             news_after=game.seq,
-            digest=digest and seat in catch_up,
+            digest=asked.digest and seat in catch_up,
             answering=seat == answering,
             shown=shown(timeline, boards.get(seat), battles.get(seat), state, seat),
         )
@@ -372,9 +381,8 @@ def settle(
     """
     record, change = timing.follow(state, record, now)
     cap = None if aside_mails_a_day is None else AsideCap(aside_mails_a_day, _utc_day(now))
-    record, mails, own = report_round(
-        sender, game, lookup, new, state, record, resend or set(), answering, catch_up, cap
-    )
+    asked = Asked(frozenset(resend or ()), answering, catch_up, cap)
+    record, mails, own = report_round(sender, game, lookup, new, state, record, asked)
     if state.step is Step.OVER and game.state.step is not Step.OVER:
         mails += _audit_mails(sender, game, lookup, new, record, now)
         caches_of(lookup).forget(lookup.database, game.game_id)  # its last reports are made
