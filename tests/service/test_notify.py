@@ -7,12 +7,10 @@ from collections.abc import Callable
 
 from moderator import robot
 from moderator.rules.legal import to_act
-from moderator.runners.commands import new_game
 from moderator.store import EventStore, inbox
-from moderator.usecases.mail.handler import MailGameHandler
 
-from .conftest import MODERATOR, Table, address, seat_players
-from .test_reports import ENGAGED, SPLIT, at_first_split
+from .conftest import Table, address
+from .test_reports import SPLIT, at_first_split, engaged_table
 
 
 def test_one_mail_answers_a_mail_and_reports_the_game(make_table: Callable[..., Table]) -> None:
@@ -59,10 +57,7 @@ def test_etiquette_16_a_bystander_hears_the_net_result_when_a_turn_ends(
 
 def test_a_player_whose_legion_is_attacked_is_told_at_once(store: EventStore) -> None:
     """Bob's legion is engaged: he is mailed; Cy, not in it, waits for the turn's end."""
-    new_game(store, "g1", None, seed=3, position=ENGAGED)
-    seat_players(store, "g1", ["Ann", "Bob", "Cy"])
-    table = Table(store, MailGameHandler(None, MODERATOR))
-    table.set_record(allow_secrets=True, reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1))
+    table = engaged_table(store, notify=None)
     sent = table.orders("Ann", "engage 1")
     assert sent.status == inbox.PROCESSED, sent.note
     assert [m.kind for m in sent.to(address("Bob"))] == ["report"]

@@ -186,16 +186,17 @@ ENGAGED = {
 }
 
 
-def engaged_table(store: EventStore) -> Table:
-    """ENGAGED by mail: Ann, Bob and Cy seated, each reported once and asking for every report."""
+def engaged_table(store: EventStore, notify: str | None = "all") -> Table:
+    """
+    ENGAGED by mail: Ann, Bob and Cy seated, each reported once and choosing ``notify``
+    (default: every report; None: the default choice).
+    """
     new_game(store, "g1", None, seed=3, position=ENGAGED)
-    seat_players(store, "g1", ["Ann", "Bob", "Cy"])
+    seated = ["Ann", "Bob", "Cy"]
+    seat_players(store, "g1", seated)
     table = Table(store, MailGameHandler(None, MODERATOR))
-    table.set_record(
-        allow_secrets=True,
-        reported=dict.fromkeys(["Ann", "Bob", "Cy"], 1),
-        notify=dict.fromkeys(["Ann", "Bob", "Cy"], "all"),
-    )
+    chosen = {} if notify is None else {"notify": dict.fromkeys(seated, notify)}
+    table.set_record(allow_secrets=True, reported=dict.fromkeys(seated, 1), **chosen)
     return table
 
 
