@@ -100,6 +100,18 @@ DOMAIN = "robots.titan.invalid"
 
 
 
+def timed(fn: Callable[..., Any], record: Callable[[float], None]) -> Callable[..., Any]:
+    """``fn``, the wall time of each of its calls handed to ``record``."""
+    @wraps(fn)
+    def timing(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            record(time.perf_counter() - started)
+    return timing
+
+
 class Meter:
     """Wall time summed per label; wraps callables (sync or async) to feed it."""
 
@@ -129,14 +141,7 @@ class Meter:
                     self.add(label, time.perf_counter() - started)
             return timed_async
 
-        @wraps(fn)
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                self.add(label, time.perf_counter() - started)
-        return timed
+        return timed(fn, lambda seconds: self.add(label, seconds))
 
     def line(self, label: str, window: float, orders: int) -> str:
         total, count = self.totals.get(label, 0.0), self.counts.get(label, 0)
@@ -166,16 +171,11 @@ class Renders:
 
     def part(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         """``fn`` timed into the render call under way in this thread (``gpg``, ``pictures``)."""
-        @wraps(fn)
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                parts = getattr(self._local, "parts", None)
-                if parts is not None:
-                    parts[name] += time.perf_counter() - started
-        return timed
+        def add(seconds: float) -> None:
+            parts = getattr(self._local, "parts", None)
+            if parts is not None:
+                parts[name] += seconds
+        return timed(fn, add)
 
     def render(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(fn)
