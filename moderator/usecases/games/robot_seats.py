@@ -152,17 +152,18 @@ def robot_orders(
 
 
 def following(
-    game_id: str, state: GameState, record: GameRecord, knowledge: Knowledge
+    game_id: str, state: GameState, record: GameRecord, knowledge: Callable[[], Knowledge]
 ) -> Played | None:
     """
     The robots' orders that follow a change at once (a seat the robot holds is to act
     in ``state`` and the game has no delay), for the use case that made the change to
     report them with its own in one round: the player whose order woke the robots gets
     one mail, not his answer and then their report.  None: no robot acts at once.
+    ``knowledge`` gives what every seat knows at ``state``, asked only if a robot acts.
     """
     if record.robot_delay > 0 or robot_to_act(state, record) is None:
         return None
-    return robot_orders(game_id, state, record, knowledge, robot_to_act)
+    return robot_orders(game_id, state, record, knowledge(), robot_to_act)
 
 
 def play_robots(

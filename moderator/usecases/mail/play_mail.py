@@ -242,8 +242,10 @@ def _robots_follow(
     """
     if not new:
         return carried, ()
-    knowledge = caches_of(lookup).knowledge.knowledge_after(game, lookup, new)
-    played = robot_seats.following(game.game_id, carried.state, carried.record, knowledge)
+    played = robot_seats.following(
+        game.game_id, carried.state, carried.record,
+        lambda: caches_of(lookup).knowledge.knowledge_after(game, lookup, new),
+    )
     if played is None or not played.events:
         return carried, ()
     return dataclasses.replace(carried, state=played.state, record=played.record), played.events
