@@ -35,6 +35,7 @@ KEYS = (
 )
 
 
+@pytest.mark.long
 def test_a_strict_game_ends_with_one_line_in_every_mail() -> None:
     game = play_game(Options(players=2, seed=SEED, strict=True, robot=RANDOM), 0, APP)
     assert game.finished  # won, or a draw (both Titans slain)
@@ -43,6 +44,7 @@ def test_a_strict_game_ends_with_one_line_in_every_mail() -> None:
     assert game.signed_mails > game.player_mails  # an answer each, and reports
 
 
+@pytest.mark.long
 def test_a_default_game_ends_with_several_orders_a_mail() -> None:
     game = play_game(Options(players=2, seed=SEED, robot=RANDOM), 0, APP)
     assert game.finished  # won, or a draw (both Titans slain)
@@ -50,6 +52,7 @@ def test_a_default_game_ends_with_several_orders_a_mail() -> None:
     assert game.timeouts == 0  # generous limits: no deadline fires
 
 
+@pytest.mark.long
 def test_json_has_every_figure_with_its_median_and_mean() -> None:
     args = ["simulate", "--players", "2", "--games", "1", "--seed", str(SEED), "--json"]
     args += ["--max-mails", "40"]
@@ -68,6 +71,7 @@ def test_json_has_every_figure_with_its_median_and_mean() -> None:
     assert figures["player_mails_per_game"]["median"] > 0
 
 
+@pytest.mark.long
 def test_issue_26_simulate_plays_the_competent_robot_unless_told_otherwise() -> None:
     """The figures are those of plausible games: the competent robot holds every seat
     by default (the table and the JSON say which); ``--robot random`` is the switch."""

@@ -40,6 +40,7 @@ SEEDS = {"titanplus": 6, "badlands": 6}
 SEED = 8
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("variant", shipped_variants())
 def test_issue_27_a_game_by_mail_of_each_variant_ends_and_its_audit_verifies(
     variant: str, tmp_path: Path
@@ -85,6 +86,7 @@ def test_issue_27_a_game_by_mail_of_each_variant_ends_and_its_audit_verifies(
             assert named in report.body, report.body[:400]
 
 
+@pytest.mark.long
 def test_issue_27_simulate_and_the_demo_take_a_variant_by_name() -> None:
     """``--variant`` is named in both commands' help, refused with the names there are
     when unknown, and simulate's figures say which variant they were played in."""

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from moderator.ports import ConflictError
 from moderator.runners import mail as processing
 from moderator.schedule.record import GameRecord
@@ -120,6 +122,7 @@ def test_racing_appends_leave_no_gap_or_duplicate(make_store: Callable[..., Even
         assert sum(conflicts) > 0  # they did race: the losers reloaded and went on
 
 
+@pytest.mark.long
 def test_two_worker_processes(db_url: str, tmp_path: Path) -> None:
     """Two real worker processes on the same queue: every message is done exactly once."""
     with open_store(db_url) as store:
