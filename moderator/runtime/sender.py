@@ -84,6 +84,8 @@ class _Claim:
     mail: StoredMail
     until: datetime
     lost: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Its result is being recorded: a renewal that finds it no longer pending is not a loss.
+    settling: bool = False
 
 
 class Sender:
@@ -235,7 +237,7 @@ class Sender:
         renew = partial(outbox.renew, self.store, claim.mail, wall=self.wall.now, lease=self.lease)
         until = await asyncio.get_running_loop().run_in_executor(self._leases, renew)
         if until is None:
-            if not claim.lost.is_set():
+            if not claim.lost.is_set() and not claim.settling:
                 log.warning("mail %d: another sender has taken it over", claim.mail.id)
             claim.lost.set()
             return False
@@ -280,6 +282,7 @@ class Sender:
                 isinstance(exc, MailTransportError) and exc.permanent
             )
             retry = next_attempt(mail.attempts, self.now(), rng=self.rng)
+            claim.settling = True
             gave_up = await asyncio.to_thread(
                 outbox.mark_failed, self.store, mail, str(exc), give_up=permanent, retry_at=retry
             )
@@ -293,5 +296,6 @@ class Sender:
                 exc,
             )
             return
+        claim.settling = True
         await asyncio.to_thread(outbox.mark_sent, self.store, mail)
         tally.sent += 1

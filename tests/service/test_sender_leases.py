@@ -194,3 +194,38 @@ def test_a_sender_never_takes_a_mail_over_from_its_own_worker(store: EventStore)
         assert row(store, ANN).attempts == 1
 
     on_hub(scenario)
+
+
+def test_a_mail_being_recorded_is_not_reported_as_taken_over(
+    store: EventStore, caplog: Any
+) -> None:
+    """
+    A renewal that runs while the worker records its sent mail finds the row no longer
+    pending: that is the worker's own doing, not another sender's, and is not logged as
+    one (a loaded demo printed "another sender has taken it over" for such mails).  A
+    claim truly taken by another sender still is.
+    """
+    from moderator.runtime.sender import _Claim
+
+    queue(store, ANN, picture=False)
+    queue(store, BOB, picture=False)
+    wall = TestClock()
+
+    async def scenario(hub: MailHub) -> None:
+        sender = sender_on(hub, store, wall, HeldDrawing("Cy"))
+        ann = outbox.claim_next(store, store.clock(), wall=wall.now())
+        assert ann is not None
+        outbox.mark_sent(store, ann)
+        recorded = _Claim(ann, wall.now(), settling=True)
+        with caplog.at_level("WARNING", logger="moderator"):
+            assert await sender._renew(recorded) is False
+        assert "taken it over" not in caplog.text
+        bob = outbox.claim_next(store, store.clock(), wall=wall.now())
+        assert bob is not None
+        wall.advance(LEASE + timedelta(seconds=1))
+        assert outbox.claim_next(store, store.clock(), wall=wall.now()) is not None
+        with caplog.at_level("WARNING", logger="moderator"):
+            assert await sender._renew(_Claim(bob, wall.now())) is False
+        assert f"mail {bob.id}: another sender has taken it over" in caplog.text
+
+    on_hub(scenario)
