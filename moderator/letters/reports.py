@@ -2,11 +2,13 @@
 Reports and game records: what a player reads of a game, and the board as text.
 
 A report has two parts.  The **public** part is signed by the moderator when it is
-sent, so it holds only what every player may know: the public view of the game, the
-public events, counts, whose move it is.  The **private** part (never signed,
-encrypted to the player when he has a key: Wolff 4.5) holds what only its recipient
-may see: his legions, the contents he knows, the events he alone (or with a few) was
-shown, the orders he may give.  The use case (``service.reports``) chooses those
+sent, so it holds only what every player may know and that names no legion's contents:
+markers, lands, heights, scores, whose move it is, the public events that name no
+character of a legion, the commitments.  The **private** part (never signed,
+encrypted to the player when he has a key: Wolff 4.5) holds the rest: his legions, the
+contents he knows, the events he alone (or with a few) was shown, and what every
+player saw but the moderator may not sign: reveals, musters, a battle and its strikes,
+the openings of commitments.  The use case (``service.reports``) chooses those
 values from ``player_view(state, viewer)`` and the events the viewer may see; this
 module only words and cuts them.
 """
@@ -37,8 +39,8 @@ def status(view: dict[str, Any], viewer: str | None = None, *, contents: bool = 
     """
     A readable rendering of ``player_view``'s dict (turn, whose move, scores, board, and
     the battle when one is on).  ``contents`` False leaves out what the legions hold
-    (the signed part of a report: the moderator never signs legion contents, Wolff 4.5)
-    and points ``viewer`` to the private part for his own.
+    (the signed part of a report: the moderator never signs legion contents, Wolff 4.5),
+    the battle's characters with them, and points ``viewer`` to the private part.
     """
     model = status_model(view, viewer)
     return render("status.txt.j2", **model, contents=contents, viewer=viewer)
@@ -72,10 +74,14 @@ class Report:
     resend: bool = False
     digest: bool = False
     public_events: Sequence[str] = ()
+    #: Public events that name what a legion holds: every player saw them, but they go
+    #: in the private part (Wolff 4.5).
+    told_events: Sequence[str] = ()
     private_events: Sequence[str] = ()
     dice_commitment: str = ""
     dice_not_secret: bool = False
     commitments: Sequence[str] = ()
+    openings: Sequence[str] = ()  # the audit's openings every player saw: private part
     how: Sequence[str] = ()
     own: Sequence[str] = ()
     known: Sequence[str] = ()
@@ -113,6 +119,7 @@ def report(facts: Report, headline: str) -> Texts:
         out=facts.out,
         events=list(facts.public_events[more:]),
         more_events=more,
+        told=len(facts.told_events),
         status=status(facts.public_view, facts.viewer, contents=False),
         dice_commitment=facts.dice_commitment,
         dice_not_secret=facts.dice_not_secret,
@@ -126,6 +133,9 @@ def report(facts: Report, headline: str) -> Texts:
         viewer=facts.viewer,
         ref=facts.ref,
         events=list(facts.private_events[-REPORT_EVENTS:]),
+        told=list(facts.told_events[-REPORT_EVENTS:]),
+        battle=battle(facts.public_view, facts.viewer),
+        openings=list(facts.openings),
         own=list(facts.own),
         known=list(facts.known),
         engagement=facts.engagement,

@@ -1,9 +1,10 @@
 """
 The audit's notes as a player's report lists them (docs/audit.md): the commitments to
-hidden legions and the last order's seal (a hash says nothing without its salt, a seal
-nothing without the seed), with the openings every player saw (a legion public once it
-fights: its contents are in the signed events already).  All go in the signed part,
-one line each, in a form ``titan-moderator verify --report`` reads back.
+hidden legions and the last order's seal go in the signed part (a hash says nothing
+without its salt, a seal nothing without the seed); the openings every player saw (a
+legion public once it fights) go in the private part, for they name what the legion
+held and the moderator signs no contents (Wolff 4.5).  One line each, in a form
+``titan-moderator verify --report`` reads back from either part.
 
 No salt goes to anybody while the game runs, not even to the owner of the legion, and
 no opening shown to a few only (the look at an engagement, a ``show``): with the salt
@@ -24,9 +25,9 @@ from moderator.rules.state import GameState
 
 def audit_notes(timeline: Sequence[tuple[ev.Event, GameState]], viewer: str) -> list[str]:
     """
-    The signed part's notes of ``timeline``: its commitments, the openings every player
-    saw, and last the last seal the viewer may see (it chains every seal before it, so
-    a signed report pins the log up to it: ``audit.seal.seal_mac``).
+    The signed part's notes of ``timeline``: its commitments, and last the last seal the
+    viewer may see (it chains every seal before it, so a signed report pins the log up
+    to it: ``audit.seal.seal_mac``).
     """
     lines: list[str] = []
     last_seal = ""
@@ -36,10 +37,21 @@ def audit_notes(timeline: Sequence[tuple[ev.Event, GameState]], viewer: str) -> 
             last_seal = f"event {seq}: order seal {event.mac}"
         if isinstance(event, ev.LegionCommitted):
             lines.append(f"event {seq}: {event.marker} commitment {event.commitment}")
-        elif isinstance(event, ev.CommitmentOpened) and event.visible_to is None:
+    return [*lines, last_seal] if last_seal else lines
+
+
+def audit_openings(timeline: Sequence[tuple[ev.Event, GameState]]) -> list[str]:
+    """
+    The private part's notes of ``timeline``: the openings every player saw, each with
+    what the legion held (never signed: Wolff 4.5).  Openings shown to a few only wait
+    for the audit, as the docstring of this module says.
+    """
+    lines: list[str] = []
+    for event, before in timeline:
+        if isinstance(event, ev.CommitmentOpened) and event.visible_to is None:
             held = ", ".join(event.contents) or "nothing"
             lines.append(
-                f"event {seq}: {event.marker} opened: commitment of event {event.seq}, "
-                f"salt {event.salt}, held {held}"
+                f"event {before.version + 1}: {event.marker} opened: commitment of event "
+                f"{event.seq}, salt {event.salt}, held {held}"
             )
-    return [*lines, last_seal] if last_seal else lines
+    return lines

@@ -39,3 +39,30 @@ def robot_mark(event: ev.Event) -> str | None:
     if robot_seat_of(event.trigger) != event.player:
         return None
     return f"{event.player}'s seat (played by the robot): {event.order}"
+
+
+#: Events whose every telling names characters a legion holds (or held): a reveal, a
+#: muster with its recruiter shown, a proposal's or a fight's losses, an angel taken, a
+#: battle's characters, the legions of a player who left or lost.
+_CONTENTS_EVENTS: tuple[type[ev.Event], ...] = (
+    ev.LegionRevealed, ev.CreatureMustered, ev.ProposalsMade, ev.EngagementResolved,
+    ev.AngelSummoned, ev.AngelAcquired, ev.SplitContents, ev.LegionShown,
+    ev.FighterMoved, ev.FightersLeftOff, ev.JoinUndone, ev.DriftDamaged, ev.StrikeRolled,
+    ev.CarryAllocated, ev.SlainRemoved, ev.CommitmentOpened,
+)
+
+
+def names_contents(event: ev.Event) -> bool:
+    """
+    Whether the telling of ``event`` names what a legion holds.  Such a line never goes
+    in a signed part, not even when every player saw it (Wolff 4.5: a signed line would
+    let a player prove what a legion held, which he may tell but never prove); reports
+    put it in each reader's private part instead.
+    """
+    if isinstance(event, _CONTENTS_EVENTS):
+        return True
+    if isinstance(event, ev.LegionMoved):
+        return event.lord_shown is not None  # a teleport shows the lord it needs
+    if isinstance(event, ev.PlayerWithdrew | ev.PlayerEliminated | ev.GameOver | ev.GameScored):
+        return bool(event.legions)
+    return False

@@ -2,6 +2,8 @@
 ``verify BUNDLE --report MAIL`` (``moderator.audit.report_check``): the seed hash,
 commitments, openings and seals a report showed, as ``reporting.audit_notes`` writes
 them, must be the bundle's (Wolff 4.5: the moderator may be held to what he showed).
+The signed part carries the commitments and the seal; the openings every player saw
+name what a legion held, so they are in the private part (a decrypted copy checks them).
 Reports sent before salts were kept back until the game's end also carried, in their
 private part, the salts of the reader's legions and the openings shown to him alone
 (``earlier_private_notes``): a decrypted copy of one is held to the bundle too.
@@ -18,7 +20,7 @@ import pytest
 
 from moderator.audit.dice import seed_hash
 from moderator.audit.report_check import check_report, mail_text
-from moderator.reporting.audit_notes import audit_notes
+from moderator.reporting.audit_notes import audit_notes, audit_openings
 
 from .conftest import GAME, Played, other_hex
 
@@ -40,11 +42,12 @@ def report(public: list[str], private: list[str], *, split: bool = False) -> byt
 
 
 def notes(game: Played, viewer: str) -> tuple[list[str], list[str]]:
-    """(the signed part's notes of ``viewer``'s reports over the game, the private notes
-    reports carried before salts were kept back)."""
+    """(the signed part's notes of ``viewer``'s reports over the game, the private part's:
+    the openings every player saw, with the notes reports carried before salts were
+    kept back)."""
     public = audit_notes(game.timeline, viewer)
     seed = f"  Dice seed SHA-256: {seed_hash(game.secret)}"
-    return [seed, *public], earlier_private_notes(game, viewer)
+    return [seed, *public], [*audit_openings(game.timeline), *earlier_private_notes(game, viewer)]
 
 
 def earlier_private_notes(game: Played, viewer: str) -> list[str]:
@@ -74,14 +77,14 @@ def test_wolff_4_5_the_notes_of_a_report_are_the_bundles(all_played: list[Played
         for viewer in names(game):
             public, private = notes(game, viewer)
             openings = [line for line in private if " opened: " in line]
-            seen = [line for line in public if " opened: " in line]  # by every player
+            assert not [line for line in public if " opened: " in line]  # Wolff 4.5
             salts = len(private) - len(openings)
             for split in (False, True):
                 verdict = check_report(bundle, report(public, private, split=split))
                 assert verdict.ok, (game, viewer, verdict.problem)
                 counts = {
-                    "seeds": 1, "commitments": len(public) - 2 - len(seen),
-                    "openings": len(openings) + len(seen), "salts": salts, "seals": 1,
+                    "seeds": 1, "commitments": len(public) - 2,
+                    "openings": len(openings), "salts": salts, "seals": 1,
                 }
                 line = "report: " + ", ".join(
                     f"{n} {what if n != 1 else what[:-1]}" for what, n in counts.items()
@@ -90,9 +93,10 @@ def test_wolff_4_5_the_notes_of_a_report_are_the_bundles(all_played: list[Played
 
 
 def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
-    """Every commitment of the game is in the signed part, with the openings every
-    player saw and the last seal; no salt and no opening shown to a few only, for with
-    a salt a player could prove what a legion holds (the salts come with the audit)."""
+    """Every commitment of the game is in the signed part, with the last seal; no salt
+    and no opening, for an opening names what a legion held (the moderator signs no
+    contents, even those every player saw).  The openings every player saw are the
+    private part's notes; those shown to a few only wait for the audit."""
     bundle = played.bundle()
     committed = [r for r in bundle["events"] if r["type"] == "legion-committed"]
     openings = [r for r in bundle["events"] if r["type"] == "commitment-opened"]
@@ -103,13 +107,13 @@ def test_wolff_4_5_the_notes_say_what_the_bundle_holds(played: Played) -> None:
         assert audit_notes(played.timeline, viewer) == [
             *(
                 f"event {r['seq']}: {r['payload']['marker']} commitment {r['payload']['commitment']}"
-                if r["type"] == "legion-committed"
-                else opening_line(r)
-                for r in bundle["events"]
-                if r in committed or (r in openings and r["payload"]["visible_to"] is None)
+                for r in committed
             ),
             f"event {last['seq']}: order seal {last['payload']['mac']}",  # it chains the rest
         ]
+    assert audit_openings(played.timeline) == [
+        opening_line(r) for r in openings if r["payload"]["visible_to"] is None
+    ]
 
 
 def opening_line(record: dict[str, Any]) -> str:

@@ -6,8 +6,10 @@ subject why it is sent.
 
 Everything here is built from ``player_view(state, viewer)`` and the events ``viewer``
 may see, so no report can hold anything its recipient may not know: the public part
-(signed) gets the public view and the public events only, the private part (never
-signed, encrypted to the player when he has a key: Wolff 4.5) the rest.
+(signed) gets the public view and those public events that name no legion's contents;
+the private part (never signed, encrypted to the player when he has a key: Wolff 4.5)
+the rest, with the public events that do name contents (reveals, musters, a battle's
+strikes) and the openings of commitments: every player saw them, none may prove them.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from moderator.orders.errors import OrderError
 from moderator.orders.standing import read as read_standing
 from moderator.pictures.changes import board_changes
 from moderator.pictures.spec import BATTLE, Picture, report_pictures
-from moderator.reporting.audit_notes import audit_notes
+from moderator.reporting.audit_notes import audit_notes, audit_openings
 from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.move_plan import plan_lines
 from moderator.reporting.muster_notes import muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
-from moderator.reporting.visibility import robot_mark
+from moderator.reporting.visibility import names_contents, robot_mark
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
@@ -67,9 +69,14 @@ def _known_line(
     return legion_line(known, land, terrain, names.get(known.marker) or None) + moved
 
 
-def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str]]:
-    """(public lines, private lines) of the events ``viewer`` may see in ``timeline``."""
+def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str], list[str]]:
+    """
+    (public lines, lines every player saw that name what a legion holds, private lines)
+    of the events ``viewer`` may see in ``timeline``: the first go in the signed part,
+    the other two in the private part (Wolff 4.5: nothing signed names contents).
+    """
     public: list[str] = []
+    told: list[str] = []
     private: list[str] = []
     for event, before in timeline:
         if not may_see(event, viewer):
@@ -79,8 +86,11 @@ def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str]]:
             (public if event.visible_to is None else private).append(mark)
         if is_bookkeeping(event):
             continue
-        (public if event.visible_to is None else private).append(describe(event, before))
-    return public, private
+        if event.visible_to is not None:
+            private.append(describe(event, before))
+        else:
+            (told if names_contents(event) else public).append(describe(event, before))
+    return public, told, private
 
 
 def report(
@@ -111,7 +121,7 @@ def report(
     """
     actor, over = _whose(state)
     your_move = actor == viewer and not over
-    public_events, private_events = visible(timeline, viewer)
+    public_events, told_events, private_events = visible(timeline, viewer)
     names = marker_names(state.variant)
     mine = player_view(state, viewer)
     own = [_legion_line(lg, names, state.variant) for lg in mine["legions"] if lg["owner"] == viewer]
@@ -124,6 +134,7 @@ def report(
     board_changed, changed = board_changes(player_view(shown.board or state, None), everyone)
     fought = battle_changed(None if shown.battle is None else player_view(shown.battle, None), everyone)
     sealed = audit_notes(timeline, viewer)
+    opened = audit_openings(timeline)
     facts = letters.Report(
         game=ref.game,
         viewer=viewer,
@@ -138,10 +149,12 @@ def report(
         resend=resend,
         digest=digest,
         public_events=public_events,
+        told_events=told_events,
         private_events=private_events,
         dice_commitment=record.dice.commitment if record.dice.bound and since == 0 else "",
         dice_not_secret=record.insecure_dice,
         commitments=sealed,
+        openings=opened,
         how=how,
         own=own,
         known=lines,
