@@ -176,12 +176,12 @@ def test_the_results_list_the_lines_in_the_order_they_were_written(
     assert lines == ["> notify all", "> colour red", "> notify turn", "> status"]
 
 
-def test_commitments_opened_for_you_are_only_those_not_seen_by_all(store: EventStore) -> None:
+def test_wolff_4_5_openings_seen_by_all_are_private_and_those_shown_to_two_in_no_mail(store: EventStore) -> None:
     """The finding: "commitments opened for you" also listed openings everyone saw.
-    Those go in the signed part's notes, beside the battle that showed the legions to
-    all; those shown to the two engaged players alone go in no mail before the game
-    ends (Wolff 4.5: with the salt one could prove to a third what the other's legion
-    holds)."""
+    Those go in the private part, beside the battle that showed the legions to all (an
+    opening names what the legion held: never signed, Wolff 4.5); those shown to the
+    two engaged players alone go in no mail before the game ends (with the salt one
+    could prove to a third what the other's legion holds)."""
     planned, _ = plan_game("g1", None, None, None, ENGAGED, store.clock(), bound=True)
     with store.transaction() as tx:
         write(tx, Work(games=(planned,)))
@@ -201,10 +201,11 @@ def test_commitments_opened_for_you_are_only_those_not_seen_by_all(store: EventS
             public, private = mail.body, mail.private_body or ""
             for number, opening in openings:
                 line = f"event {number}: {opening.marker} opened: commitment of event"
-                assert line not in private
-                assert opening.visible_to is None or line not in public
+                assert line not in public
+                assert opening.visible_to is None or line not in private
         everyone = [n for n, e in openings if e.visible_to is None]
-        assert all(f"event {n}: " in sent.report(address(name)).body for n in everyone)
+        fought = sent.report(address(name)).private_body or ""
+        assert all(f"event {n}: " in fought for n in everyone)
     cy = table.orders("Cy", "report").report(address("Cy"))  # all since his first report
-    assert all(f"event {n}: " in cy.body for n in everyone)
-    assert " opened: " not in (cy.private_body or "")
+    assert all(f"event {n}: " in (cy.private_body or "") for n in everyone)
+    assert " opened: " not in cy.body
