@@ -227,7 +227,7 @@ def send_order(bench: Bench, target: Target) -> Sample:
     with store.reading() as tx:
         holders = {seat: address for address, seat in players.seats(tx, game_id).items()}
     line, _command = robot_order(state, CountingDice.from_record(loaded.record.dice), target.rng)
-    raw = order_mail(bench, target.people[holders[actor]], game_id, state.version, line)
+    raw = order_mail(bench, target.people[holders[actor]], game_id, state.steps_seen(actor), line)
     counted_before = tournament_seq(store, target.tournament)
     started = time.perf_counter()
     message_id = inbox.receive(store, raw)
@@ -301,7 +301,8 @@ def grow(tx: Tx, game_id: str, target: int, rng: random.Random) -> tuple[GameSta
         add(decide(state, moves[0], dice))
         undo = next(c for c in legal_commands(state) if isinstance(c, cmd.UndoMove))
         add(decide(state, undo, dice))
-    if dice.rolled != rolled or replace(state, version=start.version) != start:
+    steps = {"public_steps": start.public_steps, "own_steps": start.own_steps}
+    if dice.rolled != rolled or replace(state, version=start.version, **steps) != start:
         raise SystemExit(f"{game_id}: moving and taking back changed the game")
     seats = players.seats(tx, game_id).values()
     record = record.but(dice=dice.record(), reported=dict.fromkeys(seats, state.version))

@@ -239,7 +239,7 @@ async def _walk(folder: Path) -> Walk:
             message["From"], message["To"] = person[1], MODERATOR
             message["Subject"] = "[titan g1] orders"
             message["Message-ID"] = "<walk-1@example.org>"
-            message.set_content(f"game g1\nref g1-{state.version}\nsecret {person[2]}\n{line}\n")
+            message.set_content(f"game g1\nref g1-{state.steps_seen(actor)}\nsecret {person[2]}\n{line}\n")
             await aiosmtplib.send(message, hostname=hub.host, port=hub.smtp_port)
             walk.order = f"{actor}: {line}"
             loop = asyncio.get_running_loop()

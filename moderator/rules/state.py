@@ -227,11 +227,21 @@ class GameState:
     # round ``final_turn`` is over (players eliminated meanwhile drop out); see ``timelimit``.
     final_turn: int | None = None
     final_player: str | None = None
-    version: int = 0  # number of events folded so far: the step reference
+    version: int = 0  # number of events folded so far (the log's numbering, the dice's)
+    #: The step references (``schedule.reference``) count only the moves of play a
+    #: player saw, so that one never tells him of what passed between others: the moves
+    #: everybody saw, and per player those he saw of the moves only a few could see.
+    public_steps: int = 0
+    own_steps: tuple[tuple[str, int], ...] = ()
     #: The variant the game is played in, as its setup named it (an old log: standard).
     variant_name: str = STANDARD
     #: The digest of a group's own variant's data as the game began ("" for a shipped one).
     variant_digest: str = ""
+
+    def steps_seen(self, player: str | None) -> int:
+        """The moves of play ``player`` (None: the public) was told of so far."""
+        own = dict(self.own_steps).get(player, 0) if player is not None else 0
+        return self.public_steps + own
 
     @property
     def variant(self) -> Variant:

@@ -1,5 +1,13 @@
 """
-Step references: ``ref g7-123`` names game ``g7`` after its 123rd event.
+Step references: ``ref g7-123`` names game ``g7`` after the 123rd move of play its
+player was told of.
+
+A reference counts only what its player may see (``GameState.steps_seen``): the moves
+everybody saw and those he was shown, never a move only others saw (a split's detail,
+the look two players take at an engagement), nor any show or message (Wolff 4.5: they
+leave the game where it was).  Counting every event would tell a bystander, by how far
+his reference jumped, that something passed between others.  Two players may thus hold
+different references for the same moment; each mail is checked against its sender's.
 
 Every report and reply quotes the game's current reference; a mail with orders that
 change the game must quote it back (a line ``ref g7-123`` among its orders, or in the
@@ -37,7 +45,7 @@ E_REF_AHEAD = "E-REF-AHEAD"
 
 @dataclass(frozen=True, slots=True)
 class StepRef:
-    """A game and the number of its events at one moment (``GameState.version``)."""
+    """A game and the moves of play one player was told of (``GameState.steps_seen``)."""
 
     game: str
     version: int
@@ -51,8 +59,9 @@ class StepRef:
         return f"ref {self}"
 
 
-def current(game_id: str, state: GameState) -> StepRef:
-    return StepRef(game_id, state.version)
+def current(game_id: str, state: GameState, player: str | None) -> StepRef:
+    """The reference ``player`` (a seat; None: someone with no seat) is given now."""
+    return StepRef(game_id, state.steps_seen(player))
 
 
 def split_refs(lines: list[str]) -> tuple[list[StepRef], list[str], list[str]]:

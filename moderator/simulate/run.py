@@ -245,7 +245,7 @@ class _Game:
             if not lines:
                 return state  # its first orders carried its settings
         self.world.clock.set(max(self.world.clock.now(), at))
-        header = [f"game {self.game_id}", f"ref {self.game_id}-{state.version}"]
+        header = [f"game {self.game_id}", f"ref {self.game_id}-{state.steps_seen(name)}"]
         header.append(f"secret {secret_of(name, self.game_id)}")
         # A secret mail acts once (its seal): a comment keeps a mail said again its own.
         header.append(f"# mail {self.tally.player_mails + 1}")

@@ -287,7 +287,7 @@ class MailRobot:
         state, line = await asyncio.to_thread(look)
         if line is None:
             return False
-        await self.order(game_id, state.version, line)
+        await self.order(game_id, state.steps_seen(self.name), line)
         return True
 
     # -- tournaments (issue 7): lines that are not orders, and more than one game ---------
@@ -305,9 +305,9 @@ class MailRobot:
         """``choose`` for the seat ``seat`` (in a tournament it may differ from the name)."""
         if self.silent or to_act(state) != seat:
             return None
-        if self.heard.get(game_id) != state.version:
+        if self.heard.get(game_id) != state.steps_seen(seat):
             return None  # our mail has not caught up with the game
-        if self.ordered_on.get(game_id) == state.version:
+        if self.ordered_on.get(game_id) == state.steps_seen(seat):
             return None  # ordered on this reference already; its answer is on its way
         return seat_order(self.kind, state, seat, self.rng)
 
@@ -317,15 +317,17 @@ class MailRobot:
         handed to another player is no longer the robot's to play).
         """
 
-        def look() -> tuple[GameState, str | None]:
+        def look() -> tuple[int, str | None]:
             with store.reading() as tx:
                 seat = players.seats(tx, game_id).get(self.address)
                 state = tx.load(game_id).state
-            return state, None if seat is None else self.choose_as(game_id, seat, state)
+            if seat is None:
+                return 0, None
+            return state.steps_seen(seat), self.choose_as(game_id, seat, state)
 
-        state, line = await asyncio.to_thread(look)
+        version, line = await asyncio.to_thread(look)
         if line is None:
             return False
-        await self.order(game_id, state.version, line)
+        await self.order(game_id, version, line)
         return True
 

@@ -239,12 +239,12 @@ class Order:
 
 
 def next_order(store: EventStore, game: str) -> tuple[str, str, int]:
-    """(the player to act, a legal order line for him, the game's version)."""
+    """(the player to act, a legal order line for him, his step reference's number)."""
     state = store.load_state(game).state
     player = to_act(state)
     assert player is not None, "the game is over"
     lines = [line for line in legal_orders(state, player) if not line.startswith("withdraw")]
-    return player, lines[0], state.version
+    return player, lines[0], state.steps_seen(player)
 
 
 def order_mail(game: str, player: str, line: str, version: int) -> tuple[bytes, str]:

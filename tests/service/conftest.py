@@ -22,6 +22,7 @@ from moderator.mail import compose
 from moderator.mail.gpg import Keyring
 from moderator.ports import StoredMail
 from moderator.rules.events import Event
+from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
 from moderator.runners import mail as processing
 from moderator.runners.commands import new_game
@@ -211,7 +212,12 @@ class OrderMail:
 
     @property
     def ref(self) -> str:
-        return f"ref {self.game_id}-{self.state.version}"
+        """The step reference of the player to act (the public one once nobody is)."""
+        return self.ref_of(to_act(self.state))
+
+    def ref_of(self, seat: str | None) -> str:
+        """The step reference ``seat`` is given: it counts only what he may see."""
+        return f"ref {self.game_id}-{self.state.steps_seen(seat)}"
 
     def next_id(self) -> str:
         self.counter[0] += 1
@@ -234,7 +240,7 @@ class OrderMail:
         if isinstance(ref, str):
             lines.append(ref)
         elif ref:
-            lines.append(self.ref)
+            lines.append(self.ref_of(name))
         if how == "secret":
             lines.append(f"secret {secret_of(name)}")
         text = "\n".join([*lines, body]) + "\n"

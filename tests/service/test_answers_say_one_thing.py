@@ -37,14 +37,15 @@ def test_an_answer_with_a_stale_ref_and_a_show_says_the_show_was_carried_out_and
     """The finding: "nothing was changed ... send 'ref g1-79'" while the show was
     carried out and the report beside it asked for g1-82."""
     table = _engaged(store)
-    old = table.ref
+    old = table.ref_of("Cy")
     assert table.orders("Ann", "engage 1").status == inbox.PROCESSED  # the game moves on
-    read_at = table.ref
+    read_at = table.ref_of("Cy")
+    assert read_at != old
     sent = table.orders("Cy", "show Gd01 to Bob: titan\nengage 1", ref=old)
     assert sent.status == inbox.PROCESSED, sent.note
     assert any(isinstance(e, ev.LegionShown) for e in table.store.load("g1"))
-    after = table.ref
-    assert after != read_at  # the show moved the reference on
+    after = table.ref_of("Cy")
+    assert after == read_at  # a show leaves the game, and so his reference, where it was
     (answer,) = sent.to(address("Cy"))
     assert "quotes an earlier step of game g1" in answer.body
     assert "were not carried out, but 1 other line(s) were" in answer.body
@@ -61,19 +62,19 @@ def test_a_stale_ref_with_nothing_carried_out_still_says_nothing_was_changed(
     store: EventStore,
 ) -> None:
     table = _engaged(store)
-    old = table.ref
+    old = table.ref_of("Bob")
     table.orders("Ann", "engage 1")
     sent = table.orders("Bob", "fight", ref=old)
     (answer,) = sent.to(address("Bob"))
     assert "quotes an earlier step of game g1: nothing was changed" in answer.body
-    assert _refs(full_text(answer)) == {table.ref}
+    assert _refs(full_text(answer)) == {table.ref_of("Bob")}
 
 
 def test_a_ref_ahead_of_the_game_is_answered_as_ahead(store: EventStore) -> None:
     """The finding: a reference the game never reached was answered "has moved on"."""
     table = _engaged(store)
-    now = table.ref
-    ahead = f"ref g1-{table.state.version + 5}"
+    now = table.ref_of("Ann")
+    ahead = f"ref g1-{table.state.steps_seen('Ann') + 5}"
     sent = table.orders("Ann", "engage 1", ref=ahead)
     assert sent.status == inbox.PROCESSED and sent.note == "refused: E-REF-AHEAD"
     assert not any(isinstance(e, ev.EngagementStarted) for e in table.store.load("g1"))
@@ -85,7 +86,7 @@ def test_a_ref_ahead_of_the_game_is_answered_as_ahead(store: EventStore) -> None
         f"reached (it is at '{now}')" in (answer.private_body or "")
     assert ahead.removeprefix("ref ") not in answer.body  # his words, never signed
     assert _refs(text) == {now}
-    shown = table.orders("Cy", "show Gd01 to Bob", ref=f"ref g1-{table.state.version + 9}")
+    shown = table.orders("Cy", "show Gd01 to Bob", ref=f"ref g1-{table.state.steps_seen('Cy') + 9}")
     assert any(isinstance(e, ev.LegionShown) for e in table.store.load("g1"))  # Wolff 4.5
     assert "Cy shows Gd01 to Bob" in (shown.one(address("Bob"), "report").private_body or "")
 

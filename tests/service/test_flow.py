@@ -24,10 +24,10 @@ def test_good_orders_are_carried_out_and_answered(make_table: Callable[..., Tabl
     private = reply.private_body or ""
     assert f"> {line}" in private and "done." in private
     assert line not in reply.body  # the signed part never echoes the orders
-    assert f"ref g1-{table.state.version}" in reply.body
+    assert table.ref_of(actor) in reply.body
     # one mail per mail: the answer carries the report, under the game as it is now
     assert reply.subject.startswith("[titan g1] Re: Turn 1, colour step")
-    assert reply.subject.endswith(f"(ref g1-{table.state.version})")
+    assert reply.subject.endswith(f"({table.ref_of(actor)})")
     assert reply.token and reply.headers["In-Reply-To"] == "<mail-g1-1@example.org>"
     assert reply.headers["From"] == "moderator@titan.example"
     other = next(a for a in ("ann@example.org", "bob@example.org") if a != address(actor))

@@ -136,7 +136,7 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
                 body,
                 how=how,
                 party=world.players[other],
-                ref=f"ref {game_id}-{state.version}",
+                ref=f"ref {game_id}-{state.steps_seen(other)}",
             )
             assert sent.status == inbox.PROCESSED, sent.note
             checked += check(sent.mails, knowledge)
@@ -144,7 +144,7 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
         if shows:
             sent = table.orders(
                 who, "\n".join(shows), how=how, party=world.players[who],
-                ref=f"ref {game_id}-{state.version}",
+                ref=f"ref {game_id}-{state.steps_seen(who)}",
             )
             assert sent.status == inbox.PROCESSED and sent.note in (None, ""), sent.note
             with store.reading() as tx:
@@ -162,7 +162,7 @@ def play_by_mail(store: EventStore, world: World, number: int) -> int:
         line, command = robot.choose_order(state, play_rng)
         body = "\n".join([line, *queries_for(state, actor, play_rng)])
         sent = table.orders(
-            actor, body, how=how, party=world.players[actor], ref=f"ref {game_id}-{state.version}"
+            actor, body, how=how, party=world.players[actor], ref=f"ref {game_id}-{state.steps_seen(actor)}"
         )
         assert sent.status == inbox.PROCESSED, sent.note
         assert sent.note in (None, ""), f"{line!r}: {sent.note}"

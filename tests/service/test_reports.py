@@ -53,8 +53,8 @@ def test_the_player_to_act_is_told_first_thing(make_table: Callable[..., Table])
     assert "move Bu01 to" in (ann.private_body or "")
     assert "It is your move" not in bob.body and "Waiting for Ann." in bob.body
     assert "You may write" not in (bob.private_body or "")
-    for mail in (ann, bob):
-        assert f"Step reference: ref g1-{table.state.version}" in mail.body
+    for name, mail in (("Ann", ann), ("Bob", bob)):
+        assert f"Step reference: {table.ref_of(name)}" in mail.body
         assert "Deadline: no deadline set" in mail.body
 
 
@@ -229,9 +229,12 @@ def test_19_4_an_eliminated_player_is_informed_but_not_asked_for_orders(
     state = table.state
     out = [replace(p, eliminated=True) if p.name == "Bob" else p for p in state.players]
     ended = replace(state, players=tuple(out))
-    ref = reference.current("g1", ended)
-    bob = reports.report(ref, ended, "Bob", [], 0, record=GameRecord())
-    ann = reports.report(ref, ended, "Ann", [], 0, record=GameRecord())
+    bob = reports.report(
+        reference.current("g1", ended, "Bob"), ended, "Bob", [], 0, record=GameRecord()
+    )
+    ann = reports.report(
+        reference.current("g1", ended, "Ann"), ended, "Ann", [], 0, record=GameRecord()
+    )
     assert "You are out of this game" in bob.public
     assert "To give orders" not in bob.public
     assert "To give orders" in ann.public and "You are out" not in ann.public

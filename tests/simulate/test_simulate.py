@@ -136,7 +136,7 @@ def test_a_robot_reads_its_refused_lines_from_the_answer(tmp_path: Any) -> None:
         state = world.start("g1", ["Ann", "Bob"], 3, Options().time_limits)
         world.new_mails()
         actor = next(p.name for p in state.players if p.name in ("Ann", "Bob"))
-        lines = ["game g1", f"ref g1-{state.version}", f"secret {secret_of(actor, 'g1')}"]
+        lines = ["game g1", f"ref g1-{state.steps_seen(actor)}", f"secret {secret_of(actor, 'g1')}"]
         delivered = world.mail(actor, [*lines, "frobnicate the dice"])
         texts = [text for m in delivered.mails for text in (m.body, m.private_body)]
         assert refusals(texts) == [("frobnicate the dice", "E-UNKNOWN-ORDER")]

@@ -110,7 +110,7 @@ def test_games_start_by_the_job_and_moves_and_timeouts_are_counted(
     status, mails = send(
         store,
         name,
-        [f"ref {game_id}-{state.version}", legal_orders(state, actor)[0], "standings duel"],
+        [f"ref {game_id}-{state.steps_seen(actor)}", legal_orders(state, actor)[0], "standings duel"],
         subject=f"[titan {game_id}] orders",
     )
     assert status == inbox.PROCESSED, mails

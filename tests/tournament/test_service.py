@@ -175,7 +175,7 @@ def test_a_seat_is_handed_to_a_standby(any_store: EventStore, clock: Clock) -> N
     holder = seats_of(store, game_id)[actor]
     name = holder.split("@")[0].title()
     body = (
-        f"game {game_id}\nref {game_id}-{state.version}\nsecret {secret_of(name)}\n"
+        f"game {game_id}\nref {game_id}-{state.steps_seen(actor)}\nsecret {secret_of(name)}\n"
         f"{legal_orders(state, actor)[0]}\n"
     )
     headers = headers_of(name, sender=holder)

@@ -202,7 +202,7 @@ def _remind(
     if player is None:
         line = f"{row.game_id}: no reminder for {row.player}: nobody has that seat"
         return Outcome(reminded=counted, log=(line,))
-    ref = str(reference.current(row.game_id, game.state))
+    ref = str(reference.current(row.game_id, game.state, row.player))
     texts = notices.reminder(
         row.game_id,
         ref,
@@ -254,7 +254,6 @@ def _time_out(
     events, state, record = [*events, *carried.events], carried.state, carried.record
     late = frozenset({row.player or ""})  # told what was done for him, whatever his choice
     settled = notify.settle(sender, game, lookup, events, state, record, now, catch_up=late)
-    ref = str(reference.current(row.game_id, state))
     actor = to_act(state)
     told = [
         _mail(
@@ -262,7 +261,7 @@ def _time_out(
             player,
             notices.timeout(
                 row.game_id,
-                ref,
+                str(reference.current(row.game_id, state, viewer)),
                 seat,
                 viewer,
                 row.kind,
@@ -342,7 +341,6 @@ def _time_called(lookup: Lookup, sender: str, row: Deadline, now: datetime) -> O
         game.state, events, game.record, row.game_id, trigger, TIME_CALLED
     )
     settled = notify.settle(sender, game, lookup, events, state, record, now)
-    ref = str(reference.current(row.game_id, state))
     called = next((e for e in events if isinstance(e, ev.TimeCalled)), None)
     told: list[OutgoingMail] = []
     if called is not None:
@@ -350,7 +348,13 @@ def _time_called(lookup: Lookup, sender: str, row: Deadline, now: datetime) -> O
             _mail(
                 sender,
                 player,
-                notices.time_called(row.game_id, ref, row.due_at, called, player.time_zone),
+                notices.time_called(
+                    row.game_id,
+                    str(reference.current(row.game_id, state, seat)),
+                    row.due_at,
+                    called,
+                    player.time_zone,
+                ),
                 row.game_id,
             )
             for seat, player in _seated(lookup, row.game_id, state)

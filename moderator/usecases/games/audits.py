@@ -74,7 +74,7 @@ def audit(
         orders=len(used),
         commitments=len(bundle["salts"]),
         hidden=hidden,
-        ref=str(reference.current(game_id, replay(events))),
+        ref=str(reference.current(game_id, replay(events), reader)),
         asked=asked,
     )
     texts = letters.audit(facts)

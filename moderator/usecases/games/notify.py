@@ -252,13 +252,12 @@ def _round(
         min(min(since, boards.get(s, since), battles.get(s, since)) for s, _, since, _ in due)
     )
     allowed = record.allow_secrets
-    ref = reference.current(game.game_id, state)
     knowledge = game.knowledge()
     mails: list[OutgoingMail] = []
     own: Texts | None = None
     for seat, player, since, again in due:
         texts = reports.report(
-            ref,
+            reference.current(game.game_id, state, seat),  # his own: what he may see
             state,
             seat,
             [(event, before) for number, event, before in timeline if number > since],
@@ -388,10 +387,10 @@ def settle(
         caches_of(lookup).forget(lookup.database, game.game_id)  # its last reports are made
     scored = [e for e in new if isinstance(e, ev.GameScored)]
     if scored:
-        ref = str(reference.current(game.game_id, state))
-        texts = notice_letters.result(game.game_id, ref, scored[-1])
         for seat, player in sorted(lookup.seated_players(game.game_id).items()):
             if state.has_player(seat):
+                ref = str(reference.current(game.game_id, state, seat))
+                texts = notice_letters.result(game.game_id, ref, scored[-1])
                 mails.append(mail_to(sender, player, NOTICE, texts, game.game_id, {}))
     return Settled(record, mails, deadline_change(change), own)
 

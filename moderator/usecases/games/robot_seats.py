@@ -242,7 +242,6 @@ def drop_seat(
     """
     missed = record.missed.get(seat, 0)
     record = seats.taken(record, seat)
-    ref = str(reference.current(game_id, state))
     standby = record.robots.get(seat) == seats.STANDBY
     mails = [
         notify.mail_to(
@@ -250,7 +249,13 @@ def drop_seat(
             player,
             notify.NOTICE,
             letters.robot_took(
-                game_id, ref, seat, viewer, missed=missed, standby=standby, withdrew=withdrew
+                game_id,
+                _ref(game_id, state, viewer),
+                seat,
+                viewer,
+                missed=missed,
+                standby=standby,
+                withdrew=withdrew,
             ),
             game_id,
             {},
@@ -258,6 +263,11 @@ def drop_seat(
         for viewer, player in [*_everyone(lookup, game_id, state), *_director(lookup, record, seat)]
     ]
     return record, mails
+
+
+def _ref(game_id: str, state: GameState, viewer: str) -> str:
+    """The reference ``viewer`` is given (the director, with no seat: the public one)."""
+    return str(reference.current(game_id, state, viewer or None))
 
 
 def _director(lookup: Lookup, record: GameRecord, seat: str) -> list[tuple[str, Player]]:
@@ -286,7 +296,6 @@ def take_back(
     if not seats.held(record, seat) or seats.robot_seat(record, seat):
         return record, []
     record = seats.given_back(record, seat)
-    ref = str(reference.current(game_id, state))
     told = dict(_everyone(lookup, game_id, state))
     told.update(dict(also))
     mails = [
@@ -294,7 +303,9 @@ def take_back(
             sender,
             player,
             notify.NOTICE,
-            letters.robot_gave_back(game_id, ref, seat, viewer, standby=standby),
+            letters.robot_gave_back(
+                game_id, _ref(game_id, state, viewer), seat, viewer, standby=standby
+            ),
             game_id,
             {},
         )

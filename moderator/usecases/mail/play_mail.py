@@ -33,7 +33,6 @@ from moderator.ports import (
 )
 from moderator.ports.deadlines import ABSENCE_END, deadline_change
 from moderator.reporting.narrate import history_lines
-from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import Variant
@@ -103,16 +102,9 @@ def play(
     quoted = refs[0] if refs else None
     if quoted is None and method != auth.PGP:  # the subject is not covered by a signature
         quoted = reference.subject_ref(info.subject)  # the subject as written
-    current = reference.current(game.game_id, game.state)
+    # His own reference: shows, messages and what only others saw do not move it.
+    current = reference.current(game.game_id, game.state, seat)
     problem = reference.check(quoted, current)
-    if (
-        problem is not None
-        and problem[0] == reference.E_REF_STALE
-        and quoted is not None
-        and quoted.version < current.version
-        and all(ev.is_aside(e) for e in lookup.events(game.game_id, after=quoted.version))
-    ):
-        problem = None  # only shows and messages since (Wolff 4.5): the step is the same
     record, absent, changes, moved = _absences(game, seat, player, away, now)
     record, notified, digest_rows = _notify_choices(record, seat, choices, player, now)
     record, pictured = _pictures_choices(record, seat, shown)
@@ -141,7 +133,7 @@ def play(
     carried, robots_too = _robots_follow(game, lookup, carried, new_events)
     new_events = [*new_events, *robots_too]
     now_state = carried.state
-    after = reference.current(game.game_id, now_state)
+    after = reference.current(game.game_id, now_state, seat)
     results = mail_answers.in_mail_order(written, absent, run.results)
     if problem is not None:
         results = mail_answers.reworded(results, quoted, problem[0], after)
