@@ -90,8 +90,8 @@ def test_the_allowance_counts_across_mails_and_renews_the_next_utc_day(
     make_table: Callable[..., Table], clock: Clock
 ) -> None:
     table = at_first_split(make_table, notify=None)
-    for _ in range(2):
-        table.orders("Bob", "\n".join(f"tell Ann: x{n}" for n in range(12)))
+    for mail in range(2):  # two mails of their own (the same text twice is a replay)
+        table.orders("Bob", "\n".join(f"tell Ann: x{mail}-{n}" for n in range(12)))
     assert len(_relayed(table, "Bob")) == play_mail.RELAYS_A_DAY  # 12 + 8: 4 refused
     clock.advance(hours=14)  # 2024-07-02 00:00 UTC
     table.orders("Bob", "tell Ann: a new day")
@@ -151,7 +151,7 @@ def test_asides_beyond_the_days_cap_wait_for_the_recipients_next_report(
     at_once = 0
     for n in range(8):
         line = "show Gd01 to Bob" if n % 2 else f"tell Bob: note {n}"
-        sent = table.orders("Cy", line)
+        sent = table.orders("Cy", f"# mail {n}\n{line}")  # each mail its own (no replay)
         assert sent.status == inbox.PROCESSED
         at_once += len(sent.to(address("Bob")))
     assert at_once == 3
