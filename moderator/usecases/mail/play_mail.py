@@ -33,6 +33,7 @@ from moderator.ports import (
 )
 from moderator.ports.deadlines import ABSENCE_END, deadline_change
 from moderator.reporting.narrate import history_lines
+from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import Variant
