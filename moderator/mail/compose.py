@@ -46,43 +46,16 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message, MIMEPart
 from email.parser import BytesParser
 from email.utils import collapse_rfc2231_value, format_datetime, parseaddr
 
+from moderator.mail.header_classes import HeaderClasses
 from moderator.mail.pgp_packets import find_clearsigned, signature_hash
 from moderator.mail.signatures import SignatureStatus, Signer, Verification, Verifier
 
-#: Header names whose classes are kept: ours are a few dozen; a parsed mail may name
-#: any number, which are then made as the standard library makes them.
-_HEADER_CLASSES = 128
-
-
-class _HeaderClasses(HeaderRegistry):
-    """
-    The standard library's header registry, each header's class made once.  Its
-    ``__getitem__`` builds a new class for every header it is asked for (a mail asks for
-    forty), which cost about a fifth of composing a report (2 of 11 ms) and left a class
-    and its cycles for the garbage collector each time.  The classes are the same; at
-    most ``_HEADER_CLASSES`` names are kept.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._made: dict[str, type[BaseHeader]] = {}
-
-    def __getitem__(self, name: str) -> type[BaseHeader]:
-        made = self._made.get(name.lower())
-        if made is None:
-            made = super().__getitem__(name)
-            if len(self._made) < _HEADER_CLASSES:
-                self._made[name.lower()] = made
-        return made
-
-
 #: The policy of everything built here: CRLF line ends, 7bit-clean output.
-POLICY = email.policy.SMTP.clone(cte_type="7bit", header_factory=_HeaderClasses())
+POLICY = email.policy.SMTP.clone(cte_type="7bit", header_factory=HeaderClasses())
 #: Our loop-detection header; its value is the game id.
 LOOP_HEADER = "X-Titan-Moderator"
 

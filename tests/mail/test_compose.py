@@ -12,6 +12,7 @@ from pathlib import Path
 import gnupg
 import pytest
 
+from moderator.mail import header_classes
 from moderator.mail.compose import (
     LOOP_HEADER,
     decrypt_mime,
@@ -393,9 +394,9 @@ def test_each_header_class_is_made_once_and_the_names_kept_are_bounded() -> None
     assert registry["X-Titan-Moderator"] is registry["X-Titan-Moderator"]
     standard = email.policy.SMTP.header_factory
     assert standard["Content-Type"] is not standard["Content-Type"]
-    for n in range(2 * compose._HEADER_CLASSES):
+    for n in range(2 * header_classes.KEPT):
         registry[f"X-Many-{n}"]
-    assert len(registry._made) <= compose._HEADER_CLASSES
+    assert len(registry._made) <= header_classes.KEPT
     part = text_part("the text\n", description="a description")
     assert part["Content-Description"] == "a description"
     assert part.get_content_type() == "text/plain"

@@ -18,6 +18,7 @@ from moderator.ports.deadlines import DIGEST, DONE
 from moderator.rules.state import Step
 from moderator.schedule import notify as notify_choice
 from moderator.usecases.games import notify
+from moderator.usecases.games.asked import Asked
 
 #: The ``step`` of every digest deadline (one per player and game).
 STEP = "digest"
@@ -44,7 +45,7 @@ def send_digest(due: Due, lookup: Lookup, now: datetime) -> Outcome:
     choice = notify_choice.choice_of(game.record.notify.get(seat))
     if choice.mode != notify_choice.DIGEST or game.state.step is Step.OVER:
         return Outcome(closed=closed)
-    asked = notify.Asked(catch_up=frozenset({seat}), digest=True)
+    asked = Asked(catch_up=frozenset({seat}), digest=True)
     record, mails, _ = notify.report_round(
         sender, game, lookup, [], game.state, game.record, asked
     )

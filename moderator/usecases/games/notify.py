@@ -41,6 +41,7 @@ from moderator.schedule import notify as notify_choice
 from moderator.schedule import reference, timing
 from moderator.schedule.record import GameRecord, count_on, counted
 from moderator.usecases.games import audits, reports
+from moderator.usecases.games.asked import NOTHING, AsideCap, Asked
 from moderator.usecases.games.caches import caches_of
 from moderator.usecases.games.shown import shown
 from moderator.usecases.players import auth
@@ -58,14 +59,6 @@ ANSWER_KINDS = (REPLY, REFUSAL, HISTORY, WELCOME, SIGNON_REFUSAL)
 #: The mails one player's shows and messages may cause another to get at once in a day
 #: (the configuration's ``[service] aside_mails_a_day``).
 ASIDE_MAILS_A_DAY = 20
-
-
-@dataclass(frozen=True, slots=True)
-class AsideCap:
-    """At most ``per_day`` mails caused by one player's asides to another on ``day``."""
-
-    per_day: int
-    day: str  # ISO date, UTC
 
 
 def mail_to(
@@ -94,25 +87,6 @@ def mail_to(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Asked:
-    """
-    What a report round is asked beyond the players' notification choices:
-    ``resend``, the seats whose last report goes again; ``answering``, the seat whose
-    mail is being answered (his report goes in the answer: one mail per mail);
-    ``catch_up``, seats reported all they may see since their last report, if anything,
-    whatever their choice (a daily digest, a player the moderator just acted for), and
-    as their daily digests with ``digest``; ``aside_cap``, how many reports one
-    player's shows and messages may cause another to get at once today.
-    """
-
-    resend: frozenset[str] = frozenset()
-    answering: str | None = None
-    catch_up: frozenset[str] = frozenset()
-    aside_cap: AsideCap | None = None
-    digest: bool = False
-
-
 def report_round(
     sender: str,
     game: GameContext,
@@ -120,7 +94,7 @@ def report_round(
     new: Sequence[ev.Event],
     state: GameState,
     record: GameRecord,
-    asked: Asked = Asked(),
+    asked: Asked = NOTHING,
 ) -> tuple[GameRecord, list[OutgoingMail], Texts | None]:
     """
     The reports ``new`` events (after ``game``'s state, leading to ``state``) call for,

@@ -9,8 +9,7 @@ What the mail handler and the tournament runner call:
   a chain (``Outcome.then``): the runner applies one line's changes, in the mail's
   transaction, before the next line is decided; the last outcome holds the mails (the
   answer first, then notices to others) and the lines for the log;
-- ``form_games_in``, ``record_finished`` (``tournament_games``: the games formed,
-  started, finished and scored, the standings mailed);
+- ``form_games_in``, ``record_finished`` (``tournament_games``: games and standings);
 - ``reliability_write`` (``reliability``): moves made in time and timeouts, for the
   standings and the minimum to join.
 
