@@ -248,9 +248,10 @@ async def play(store: EventStore, bots: list[MailRobot], game_id: str, seed: int
         for bot in bots:
             line = bot.choose(game_id, state)
             if line is not None:
-                await bot.order(game_id, state.version, line)
+                ref = state.steps_seen(bot.name)  # his own reference: what he was told of
+                await bot.order(game_id, ref, line)
                 now = time.monotonic()
-                pending = (bot, state.version, now)
+                pending = (bot, ref, now)
                 tally.sent += now >= window
                 acted = True
                 break
