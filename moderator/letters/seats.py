@@ -20,14 +20,16 @@ def robot_took(
     missed: int,
     standby: bool,
     withdrew: bool = False,
+    tournament: str | None = None,
 ) -> Texts:
     """The robot now plays ``who``'s seat, after ``missed`` deadlines in a row (or
-    because he ``withdrew`` from the tournament)."""
+    because he ``withdrew`` from the tournament); ``tournament``: the game's, whose
+    waiting list he is taken off (he is told how to come back)."""
     own = who == viewer
     text = render(
         "player.seat-robot.txt.j2",
         game=game, ref=ref, who=who, own=own, missed=missed, standby=standby,
-        withdrew=withdrew,
+        withdrew=withdrew, tournament=tournament,
     )
     whose = "Your seat" if own else f"{who}'s seat"
     return Texts(f"{whose} is played by the robot (ref {ref})", text)

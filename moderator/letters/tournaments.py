@@ -124,6 +124,12 @@ def game_summary(state: TournamentState, game: TournamentGame) -> dict[str, Any]
             who = state.name_of(holder)
             shown = seat if who == seat else f"{seat} ({who})"
             tie = " (shared)" if len(group) > 1 else ""
+            if seat in result.robots:  # its player dropped out: the robot's result is nobody's
+                places.append(
+                    f"{place}. {shown}{tie}: the robot's: no points, "
+                    f"20.5 total {totals.get(seat, 0)}"
+                )
+                continue
             places.append(
                 f"{place}. {shown}{tie}: {format_points(worth[seat])} point(s), "
                 f"20.5 total {totals.get(seat, 0)}{_rating_moved(before, after, holder)}"

@@ -62,6 +62,7 @@ class FormGames(Command):
 class RecordResult(Command):
     game: str
     result: GameResult
+    robots: tuple[str, ...] = ()  # seats the robot holds at the finish: their players dropped
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -168,6 +168,9 @@ def _record(c: cmd.RecordResult, state: TournamentState, at: str) -> list[ev.Tou
             f"the ranking {c.result.ranking!r} does not name the seats of {c.game}: {sorted(seats)}"
         )
         raise ValueError(msg)
+    if not set(c.robots) <= seats:
+        msg = f"the robot's seats {c.robots!r} are not seats of {c.game}: {sorted(seats)}"
+        raise ValueError(msg)
     out: list[ev.TournamentEvent] = [
         ev.GameFinished(
             at=at,
@@ -176,6 +179,7 @@ def _record(c: cmd.RecordResult, state: TournamentState, at: str) -> list[ev.Tou
             totals=c.result.totals,
             ended=c.result.ended,
             winner=c.result.winner,
+            robots=tuple(sorted(c.robots)),
         )
     ]
     after = replay(out, state)
@@ -258,7 +262,7 @@ def _reliability(
         player = game.holder(c.seat)
     except KeyError as exc:
         raise TournamentError(err.E_SEAT, f"{c.game} has no seat {c.seat!r}") from exc
-    return [
+    out: list[ev.TournamentEvent] = [
         ev.ReliabilityRecorded(
             at=at,
             player=player,
@@ -269,6 +273,12 @@ def _reliability(
             seats_lost=c.seats_lost,
         )
     ]
+    # A player who dropped out of a game is placed in no new one until he joins again:
+    # his next opponents would meet a robot or a seat that only times out.
+    entrant = state.entrant(player)
+    if c.seats_lost and entrant is not None and entrant.waiting:
+        out.append(ev.PlayerLeft(at=at, player=player))
+    return out
 
 
 @_decide.register

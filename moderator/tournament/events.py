@@ -85,15 +85,19 @@ class GameFinished(TournamentEvent):
     (several seats in one tuple share it); ``totals`` is each seat's rulebook 20.5
     total (score plus the value of his legions left); ``ended`` says how: ``play``
     (one player, or nobody, left), ``time`` (the Wolff 21.1 time limit) or
-    ``director``.  Points go to whoever holds each seat at this moment.
+    ``director``.  Points go to whoever holds each seat at this moment, but for the
+    ``robots``' seats: the robot held them at the finish because their players dropped
+    out, and they score for nobody (version 2; a version 1 event names none).
     """
 
     TYPE: ClassVar[str] = "game-finished"
+    VERSION: ClassVar[int] = 2
     game: str
     ranking: tuple[tuple[str, ...], ...]
     totals: tuple[tuple[str, int], ...]
     ended: str
     winner: str | None
+    robots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,7 +5,9 @@ Order: points (from the finished games, see ``scoring.place_points``), then the 
 of the player's rulebook 20.5 totals over those games, then fewer timeouts, then the
 name.  Players level on points and total share a rank.  Points of a game go to the
 player holding each seat when it finished; a player who gave his seat up scores
-nothing for that game (it shows under ``seats_given_up``).
+nothing for that game (it shows under ``seats_given_up``), nor does one whose seat the
+robot held at the finish because he dropped out (``Result.robots``): going silent must
+not earn the robot's results.
 
 Beside the order, each row carries the player's rating (``ratings``: the same
 finished games' places through OpenSkill) and his reliability: deadlines met
@@ -82,7 +84,7 @@ def standings(state: TournamentState) -> list[StandingRow]:
         worth = place_points(result.ranking, state.settings.scoring)
         game_totals = dict(result.totals)
         first = set(result.ranking[0]) if result.ranking else set()
-        for seat, player in result.holders:
+        for seat, player in result.scorers:
             points[player] = points.get(player, Fraction(0)) + worth.get(seat, Fraction(0))
             totals[player] = totals.get(player, 0) + game_totals.get(seat, 0)
             finished[player] = finished.get(player, 0) + 1

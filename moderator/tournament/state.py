@@ -47,9 +47,16 @@ class Result:
     ended: str
     winner: str | None
     holders: tuple[tuple[str, str], ...]  # (seat, player) when it finished: who scores
+    #: Seats the robot held at the finish (their players dropped out): nobody scores them.
+    robots: tuple[str, ...] = ()
     #: The tournament's version when the result was recorded: games finish in this order
     #: (the ratings fold them so).
     finished_seq: int = 0
+
+    @property
+    def scorers(self) -> tuple[tuple[str, str], ...]:
+        """(seat, player) of the seats that score: held by their players at the finish."""
+        return tuple((seat, p) for seat, p in self.holders if seat not in self.robots)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -253,6 +260,7 @@ def _finished(state: TournamentState, e: ev.GameFinished) -> TournamentState:
         ended=e.ended,
         winner=e.winner,
         holders=game.seats,
+        robots=e.robots,
         finished_seq=state.version,
     )
     state = _with_game(state, replace(game, result=result, paused=False))

@@ -81,3 +81,21 @@ def test_old_reliability_events_without_seats_lost_still_load() -> None:
     )
     ann = state.entrants[address("Ann")]
     assert (ann.on_time, ann.timeouts, ann.seats_lost) == (3, 1, 0)
+
+
+def test_a_result_recorded_before_robot_seats_were_named_still_loads() -> None:
+    old = {
+        "type": "game-finished",
+        "version": 1,
+        "payload": {
+            "at": AT,
+            "game": "spring-1",
+            "ranking": [["Ann"], ["Bob"]],
+            "totals": [["Ann", 50], ["Bob", 10]],
+            "ended": "director",
+            "winner": None,
+        },
+    }
+    event = decode(old)
+    assert isinstance(event, ev.GameFinished) and event.robots == ()
+    assert decode(encode(event)) == event

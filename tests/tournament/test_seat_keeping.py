@@ -7,6 +7,7 @@ who withdraws leaves his seats to the robot, counted as seats lost.
 
 from __future__ import annotations
 
+from moderator.letters.tournaments import game_summary
 from moderator.rules.legal import to_act
 from moderator.runners import clock as clockwork
 from moderator.runners import tournaments as service
@@ -14,6 +15,7 @@ from moderator.schedule import seats
 from moderator.store import EventStore, outbox
 from moderator.store import tournaments as stored
 from moderator.testing.clocks import TestClock as Clock
+from moderator.tournament.standings import standings
 
 from .conftest import DIRECTOR, MODERATOR, address, register
 from .test_mail import seats_of, send
@@ -73,3 +75,71 @@ def test_a_player_who_withdraws_leaves_his_seat_to_the_robot_as_a_seat_lost(
     # the robot plays the seat whenever it is to act: the game does not wait for him
     assert to_act(store.load_state(game_id).state) != seat
 
+
+
+def test_a_player_whose_seat_the_robot_keeps_is_not_placed_in_new_games(
+    store: EventStore, clock: Clock
+) -> None:
+    register(store, DIRECTOR, *NAMES)
+    line = "tournament create duel players 2 rounds 3 games 2 timing turn=24 seats robot keep 1"
+    assert send(store, DIRECTOR, [line])[0] == "processed"
+    for name in NAMES:
+        send(store, name, ["join tournament duel"])
+    assert len(service.form_games(store, MODERATOR, clock.now(), seed=3)) == 2
+    sleepers = set()
+    for game_id in ("duel-1", "duel-2"):
+        actor = to_act(store.load_state(game_id).state)
+        assert actor is not None
+        sleepers.add(seats_of(store, game_id)[actor])
+    clock.advance(days=20)  # one miss keeps the seat: the player to act in each game drops
+    clockwork.check_deadlines(store, MODERATOR, clock.now())
+    with store.reading() as tx:
+        tournament = stored.load(tx, "duel").state
+    assert {e.player for e in tournament.entrants.values() if e.seats_lost} == sleepers
+    assert not any(tournament.entrants[p].waiting for p in sleepers)
+    with store.reading() as tx:
+        told = [m for m in outbox.mails(tx) if m.recipient in sleepers]
+    assert any("join tournament duel" in m.body for m in told if "robot" in m.subject)
+    # The next formation pairs the two who kept playing, and nobody with a dropped player.
+    service.form_games(store, MODERATOR, clock.now(), seed=3)
+    with store.reading() as tx:
+        tournament = stored.load(tx, "duel").state
+    new = [g for g in tournament.games.values() if g.game not in ("duel-1", "duel-2")]
+    assert len(new) == 1 and not sleepers & set(new[0].players)
+    # Back from his holiday, a dropped player joins again and is placed as before.
+    back = min(sleepers).split("@")[0].title()
+    assert send(store, back, ["join tournament duel"])[0] == "rejected"  # his old mail again
+    status, _mails = send(store, back, ["join tournament duel", "standings duel"])
+    assert status == "processed"
+    with store.reading() as tx:
+        assert stored.load(tx, "duel").state.entrants[address(back)].waiting
+
+
+def test_a_seat_the_robot_holds_at_the_finish_scores_nothing_for_the_player_who_dropped(
+    store: EventStore, clock: Clock
+) -> None:
+    # A weak player must not collect the competent robot's results by going silent.
+    _opened(store, clock, "robot")
+    sleepers = {}
+    for game_id in ("duel-1", "duel-2"):
+        actor = to_act(store.load_state(game_id).state)
+        assert actor is not None
+        sleepers[game_id] = seats_of(store, game_id)[actor]
+    clock.advance(days=20)
+    clockwork.check_deadlines(store, MODERATOR, clock.now())
+    assert all(store.record(g).robots for g in sleepers)
+    # duel-2's sleeper comes back and holds his seat at the finish: his game counts.
+    back = sleepers["duel-2"].split("@")[0].title()
+    status, _ = send(store, back, ["status"], subject="[titan duel-2]")
+    assert status == "processed" and not store.record("duel-2").robots
+    for game_id in sleepers:
+        assert send(store, DIRECTOR, [f"end {game_id}"])[0] == "processed"
+    with store.reading() as tx:
+        tournament = stored.load(tx, "duel").state
+    rows = {row.player: row for row in standings(tournament)}
+    gone = rows[sleepers["duel-1"]]
+    assert (gone.points, gone.finished, gone.wins, gone.rating) == (0, 0, 0, None)
+    assert rows[sleepers["duel-2"]].finished == 1 and rows[sleepers["duel-2"]].rating
+    summary = game_summary(tournament, tournament.games["duel-1"])
+    assert summary is not None
+    assert any("the robot's: no points" in line for line in summary["places"])

@@ -256,6 +256,7 @@ def drop_seat(
                 missed=missed,
                 standby=standby,
                 withdrew=withdrew,
+                tournament=record.tournament or None,
             ),
             game_id,
             {},

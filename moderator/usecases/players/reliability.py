@@ -10,7 +10,9 @@ Each is counted in the outcome that changes the game:
   are given for the player (``timeouts``);
 - whoever hands a seat to the robot or a standby because its player dropped out
   (``seats_lost``), decided while the seat is still his: the lookup's seats are read
-  as they are before the outcome hands the seat over.
+  as they are before the outcome hands the seat over.  A seat lost also takes its
+  player off the tournament's waiting list (the core decides it on the whole state):
+  he is placed in no new game until he joins again.
 
 Games that belong to no tournament are not counted.  The counts are tournament events
 (``ReliabilityRecorded``): the standings show them, and a director's minimum to join
@@ -60,12 +62,17 @@ def reliability_write(
     head = lookup.tournament_head(name) if name else None
     if name is None or head is None:
         return None
-    holders = tuple((seat_name, address) for address, seat_name in lookup.seats(game_id).items())
-    game = TournamentGame(game=game_id, formed=holders, seats=holders, formed_at="", everyone=())
-    state = TournamentState(name=name, games={game_id: game})
     command = cmd.RecordReliability(
         game=game_id, seat=seat, on_time=on_time, timeouts=timeouts, seats_lost=seats_lost
     )
+    if seats_lost:  # rare, and it takes him off the waiting list: the whole state is read
+        loaded = lookup.tournament(name)
+        if loaded is not None:
+            new = decide(loaded.state, command, now=now)
+            return TournamentWrite(name, loaded.seq, tuple(new))
+    holders = tuple((seat_name, address) for address, seat_name in lookup.seats(game_id).items())
+    game = TournamentGame(game=game_id, formed=holders, seats=holders, formed_at="", everyone=())
+    state = TournamentState(name=name, games={game_id: game})
     return TournamentWrite(name, head, tuple(decide(state, command, now=now)))
 
 

@@ -35,6 +35,7 @@ from moderator.rules.lateness import WOLFF
 from moderator.rules.state import Step
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.record import GameRecord
+from moderator.schedule.seats import OWN
 from moderator.tournament import commands as cmd
 from moderator.tournament import events as tev
 from moderator.tournament.decide import decide
@@ -191,7 +192,9 @@ def record_finished(ask: GameOver, lookup: Lookup, now: datetime) -> Outcome:
         return Outcome()
     events = lookup.events(ask.game_id)
     result = game_result(events, played.state, by_director=game.ended_by_director)
-    new = decide(loaded.state, cmd.RecordResult(game=ask.game_id, result=result), now=now)
+    dropped = tuple(s for s, why in played.record.robots.items() if why != OWN)
+    asked = cmd.RecordResult(game=ask.game_id, result=result, robots=dropped)
+    new = decide(loaded.state, asked, now=now)
     stream = TournamentWrite(loaded.tournament_id, loaded.seq, tuple(new))
     state = fold(new, loaded.state)
     mails = standings_to_all(lookup, ask.sender, state, state.games[ask.game_id])
