@@ -8,11 +8,12 @@ never drawn, known or not), and the players' colours and scores come from the sa
 (``changes.board_changes`` in a report, ``changes.changed_lands`` for the command line); they are
 outlined.
 
-Each land is drawn as the hexagon of ``layout``, filled with its terrain's colour and
-outlined one pixel wide, with its number written at its flat side, its name short under
-the number (``land_names``: the key under the board spells it out), and its legions'
-markers below that, in their owner's colour.  The picture is 800 pixels wide, the width
-the PNG is sent at.
+Each land is drawn as the hexagon of ``layout`` filled with its terrain's colour, with
+no line round it (``svg.TERRAIN_FILL`` keeps neighbouring terrains apart by colour
+alone; the lines were a tenth of the PNG), its number written at its flat side, its
+name short under the number (``land_names``: the key under the board spells it out),
+and its legions' markers below that, in their owner's colour.  The picture is 800
+pixels wide, the width the PNG is sent at.
 """
 
 from __future__ import annotations
@@ -35,8 +36,6 @@ NUMBER_BAND = (4.0, 17.0)
 TERRAIN_BAND = (18.0, 27.0)
 #: A land's short name: bold, so that it is drawn hard-edged (``svg.crisp``).
 NAME_SIZE = 9.0
-#: A land's outline: one pixel, the cheapest line that still parts two lands of a colour.
-OUTLINE = 1.0
 MARKER_BANDS = ((28.0, 42.0), (43.5, 57.5))
 MARKER_SIZE = 8.0
 TERRAIN_ROOM = 38.0  # pixels between the signs on a land's two slanted sides
@@ -102,7 +101,7 @@ def _land(grid: Grid, cell: Cell, terrain: str, name: str) -> list[str]:
     """The land itself: its hexagon in its terrain's colour, its number and its short
     ``name``."""
     fill = svg.TERRAIN_FILL.get(terrain, "#dddddd")
-    out = [svg.polygon(grid.outline(cell), fill, svg.INK, OUTLINE)]
+    out = [svg.polygon(grid.outline(cell), fill)]
     x = grid.centre_x(cell)
     top, bottom = _band(grid, cell, NUMBER_BAND)
     out.append(svg.text(x, _baseline(top, bottom, 12), str(cell.number), 12, bold=True))

@@ -19,10 +19,16 @@ into one brown at 24 colours), and the commonest other shades (text edges) up to
 compresses at level 8 (``COMPRESS_LEVEL``).  Measured on the six-player masterboard at
 800 px (benchmarks/bench_pictures.py): 55.1 KB before (antialiased shapes, 32 adaptive
 colours, zlib's default level), 43 KB after; the Tower battle 32.1 KB, 25 KB.  With
-hard-edged text, short land names and one-pixel outlines (issue 28): 29.5 KB and 17 KB.
+hard-edged text, short land names and one-pixel outlines (issue 28): 29.5 KB and 17 KB;
+without the lands' outlines (their colours part them): 27.1 KB.
 Neither 16 colours (Pillow then packs 4 bits a pixel, which deflate matches worse: 35 KB
 against 32 at 24 colours, measured with hard-edged text) nor a PNG row filter other
-than none (Sub, Up, or the per-row heuristics: 5-20% bigger) made the board smaller.
+than none (Sub, Up, or the per-row heuristics: 5-20% bigger) made the board smaller,
+nor zlib's other strategies (filtered, RLE).  What is left is mostly edges (the lands'
+slanted sides, the signs, the numbers), and only a better deflate shrinks it further, at
+a price a report cannot pay: oxipng's libdeflate re-compression of the 27.1 KB board,
+in processor time on the loaded machine, gives 25.9 KB for 130 ms, 23.6 for 285 ms,
+23.2 for 516 ms, against ~55 ms for drawing the whole report's picture.
 
 A report's picture is drawn in tiles (``layers_to_png``): the land, the same for every
 report of a game, is rendered once and kept; each thing on it (a marker, the title, a

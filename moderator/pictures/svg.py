@@ -22,20 +22,24 @@ FONT = "DejaVu Sans"
 
 Point = tuple[float, float]
 
-#: Masterboard terrains: lighter tints of the printed board's colours, so that black
-#: numbers and names stay readable on every one of them.
+#: Masterboard terrains: tints of the printed board's colours, light enough that black
+#: numbers and names stay readable on every one of them, and apart enough that two
+#: neighbouring lands part without an outline (lands are drawn without one: a line
+#: around every land was a tenth of the board's PNG).  Measured in CIELAB, every pair of
+#: terrains that touch on a board is at least 20 apart (``tests/pictures``); Marsh is a
+#: mauve, for the printed board's brown Marsh and Hills merged once the lines were gone.
 TERRAIN_FILL = {
     "Brush": "#9cc96b",
     "Desert": "#f2b150",
     "Hills": "#c79a6b",
-    "Jungle": "#5fae5a",
-    "Marsh": "#bf8e72",
+    "Jungle": "#4c9f5a",
+    "Marsh": "#b08cb8",
     "Mountains": "#e8736a",
     "Plains": "#f3e27c",
     "Swamp": "#7d9be0",
     "Tower": "#c4c4c4",
     "Tundra": "#b4e0f5",
-    "Woods": "#b3b45a",
+    "Woods": "#a9a14c",
 }
 
 #: Player colours (rule 4.2): the box fill and the colour its text is written in.

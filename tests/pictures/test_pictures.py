@@ -19,9 +19,10 @@ from PIL import Image
 
 from moderator.pictures import svg
 from moderator.pictures.battleland import battle_svg, battleland_svg, centre, side
+from moderator.pictures.layout import board_layout
 from moderator.pictures.masterboard import masterboard_svg
 from moderator.pictures.raster import svg_to_png
-from moderator.rules.variant import LABELS, STANDARD, load_variant
+from moderator.rules.variant import LABELS, STANDARD, load_variant, shipped_variants
 
 from .positions import BOARD, board_view
 
@@ -109,8 +110,53 @@ def test_the_masterboard_draws_every_land_and_legion() -> None:
     assert "Ann (you): 124 points" in texts
     image, size = _png(picture)
     assert image.mode == "P" and image.width == 800 and image.size == _size(picture)
-    assert size < 30 * 1024, size  # issue 28: a palette map well under 30 KB at 800 px
+    assert size < 28 * 1024, size  # issue 28: a palette map well under 30 KB at 800 px
     assert len(image.getcolors(256) or ()) <= 96
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """An sRGB ``#rrggbb`` in CIELAB (D65), where a distance of about 2 is just seen."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i : i + 2], 16) / 255) for i in (1, 3, 5))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def _apart(a: str, b: str) -> float:
+    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+
+
+@pytest.mark.parametrize("variant", shipped_variants())
+def test_neighbouring_lands_part_by_colour_without_outlines(variant: str) -> None:
+    """
+    Lands are drawn without a line round them, so two lands that touch on the board must
+    differ in colour enough to be told apart (Hills and Marsh once merged), and every
+    land must stand out from the paper between the lands.
+    """
+    lands = load_variant(variant).lands
+    layout = board_layout(variant)
+    at = {(cell.column, cell.row): number for number, cell in layout.items()}
+    touching = {
+        tuple(sorted((lands[number].terrain, lands[at[place]].terrain)))
+        for number, cell in layout.items()
+        for place in cell.grid_neighbours()
+        if place in at
+    }
+    assert touching
+    for a, b in touching:
+        assert a != b, f"two {a} lands touch: they would be one patch of colour"
+        assert _apart(svg.TERRAIN_FILL[a], svg.TERRAIN_FILL[b]) >= 20, (a, b)
+    for terrain in {land.terrain for land in lands.values()}:
+        assert _apart(svg.TERRAIN_FILL[terrain], svg.PAPER) >= 15, terrain
 
 
 def test_the_masterboard_never_shows_what_a_legion_holds() -> None:
