@@ -69,6 +69,15 @@ def demo(
         ),
     ] = False,
     variant: VariantOption = STANDARD,
+    turns: Annotated[
+        int | None,
+        typer.Option(
+            "--turns",
+            min=1,
+            help="Stop the one-game demo once this many turns are played, the game not "
+            "over (to measure a long game's first turns: benchmarks/bench_mailbox.py).",
+        ),
+    ] = None,
 ) -> None:
     """Play a whole game (or a small tournament) by mail between robots on an embedded hub."""
     from moderator.demo.mail_demo import DemoOptions, run_demo
@@ -82,6 +91,11 @@ def demo(
             )
         if silent:
             raise _fail("demo: --silent is for the one-game demo, not with --tournament")
+        if turns is not None:
+            raise _fail(
+                "demo: --turns is for the one-game demo; a tournament's games end by play "
+                "or by their end date"
+            )
         _tournament_demo(players, seed, keep, speed, rounds, robot)
         return
     if rounds is not None:
@@ -99,6 +113,7 @@ def demo(
         silent=tuple(silent or ()),
         robot=robot,
         variant=variant,
+        turns=turns,
     )
     _run(run_demo(options, typer.echo))
 
@@ -126,7 +141,8 @@ def _tournament_demo(
 
 
 def _run(demo_run: Coroutine[Any, Any, Any]) -> None:
-    """Run a demo; print its summary; exit with status 1 unless it finished."""
+    """Run a demo; print its summary; exit with status 1 unless it did what was asked
+    (its game or tournament finished, or the turns ``--turns`` asked for played)."""
     import asyncio
 
     try:
@@ -135,5 +151,5 @@ def _run(demo_run: Coroutine[Any, Any, Any]) -> None:
         raise _fail(f"demo: {exc}") from None
     typer.echo("")
     typer.echo(summary.text())
-    if not summary.finished:
+    if not summary.done:
         raise typer.Exit(1)

@@ -71,6 +71,9 @@ class DemoOptions:
     robot: str = DEMO_ROBOTS
     #: The game's variant (``game new --variant``; docs/variants.md).
     variant: str = STANDARD
+    #: Stop after this many turns, the game not over (``demo --turns``): a long game's
+    #: first turns, to measure what they cost.  None: play to the end.
+    turns: int | None = None
 
 
 @dataclass
@@ -92,14 +95,33 @@ class DemoSummary:
     def finished(self) -> bool:
         return self.state.step is Step.OVER
 
+    @property
+    def stopped(self) -> bool:
+        """Whether it stopped, not over, after the turns ``--turns`` asked for."""
+        turns = self.options.turns
+        return not self.finished and turns is not None and self.state.turn > turns
+
+    @property
+    def done(self) -> bool:
+        """Whether it did what was asked: the game played to its end, or its turns."""
+        return self.finished or self.stopped
+
     def text(self) -> str:
         scores = ", ".join(f"{p.name} {p.score}" for p in self.state.players)
         winner = self.state.winner or "nobody (a draw)"
         played = "" if self.state.variant_name == STANDARD else f" of {self.state.variant_name}"
+        if self.finished:
+            outcome = f"Game{played} over after {self.state.turn} turns: winner {winner}; scores: {scores}."
+        elif self.stopped:
+            turns = self.options.turns
+            outcome = (
+                f"Game{played} stopped after turn {turns}, as asked (--turns {turns}), not "
+                f"over; scores: {scores}."
+            )
+        else:
+            outcome = f"The game{played} did not finish (turn {self.state.turn})."
         lines = [
-            f"Game{played} over after {self.state.turn} turns: winner {winner}; scores: {scores}."
-            if self.finished
-            else f"The game{played} did not finish (turn {self.state.turn}).",
+            outcome,
             (
                 f"{self.orders} orders by mail, {self.mails_sent} mails from the moderator "
                 f"(all signed), {self.mails_read} read by the robots, in {self.seconds:.0f} s "
@@ -118,9 +140,10 @@ class DemoSummary:
         silent = "".join(f" --silent {name}" for name in self.options.silent)
         kind = "" if self.options.robot == DEMO_ROBOTS else f" --robot {self.options.robot}"
         variant = "" if self.options.variant == STANDARD else f" --variant {self.options.variant}"
+        turns = "" if self.options.turns is None else f" --turns {self.options.turns}"
         return (
             f"titan-moderator demo --seed {self.seed} --players {self.options.players}"
-            f"{silent}{kind}{variant}"
+            f"{silent}{kind}{variant}{turns}"
         )
 
 
@@ -172,6 +195,7 @@ async def run_demo(
         timeout=options.timeout,
         started=started,
         variant=options.variant,
+        turns=options.turns,
     )
     try:
         async with MailHub() as hub:

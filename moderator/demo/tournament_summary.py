@@ -60,6 +60,11 @@ class TournamentDemoSummary:
     def finished(self) -> bool:
         return self.tournament.finished
 
+    @property
+    def done(self) -> bool:
+        """Whether it did what was asked (the one-game demo's ``done``): finished."""
+        return self.finished
+
     def text(self) -> str:
         state = self.tournament
         lines = [

@@ -148,6 +148,14 @@ class MailGame:
     started: float = 0.0
     #: The variant the game is created in (``game new --variant``).
     variant: str = STANDARD
+    #: Stop once this many turns are played (as turn ``turns + 1`` begins), the game
+    #: not over: a long game's first turns measured (``demo --turns``).  None: play on
+    #: to its end.
+    turns: int | None = None
+
+    def played_enough(self, state: GameState) -> bool:
+        """Whether the turns asked for are played (never, without ``turns``)."""
+        return self.turns is not None and state.turn > self.turns
 
 
 async def play_by_mail(
@@ -161,7 +169,8 @@ async def play_by_mail(
 ) -> list[MailRobot]:
     """
     Play ``game`` by mail on ``mail`` (see the module's text); the robots, their mail
-    read, once it is over.  Raises TimeoutError if it is not over in time.
+    read, once it is over (or its ``turns`` are played).  Raises TimeoutError if it is
+    not over in time.
     """
     started = game.started or time.monotonic()
     rng = random.Random(f"demo-robots:{game.seed}")
@@ -235,6 +244,9 @@ async def _play_to_the_end(
             progress(f"Turn {state.turn:>3}: {gone} {why}; out of the game.")
         if state.step is Step.OVER:
             progress(f"Turn {state.turn}: the game is over; winner {state.winner or 'nobody'}.")
+            return
+        if game.played_enough(state):
+            progress(f"Turn {state.turn}: stopping after turn {game.turns}, as asked.")
             return
         shown_turn = _show_turn(state, shown_turn, robots, progress)
         if time.monotonic() - started > game.timeout:

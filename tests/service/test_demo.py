@@ -318,6 +318,26 @@ def test_the_replay_commands_work_as_printed(whole_game):
         assert "Game over" in result.output
 
 
+def test_the_demo_stops_after_the_turns_asked_for(tmp_path):
+    """``demo --turns N`` plays a game's first N turns and stops as turn N + 1 begins,
+    the game not over, which is what was asked (status 0): how a long game's first turns
+    are measured (benchmarks/bench_mailbox.py).  Its summary says so, the command it
+    prints plays the same again, and the robots' mailboxes hold those turns' reports."""
+    args = ("--seed", "77", "--players", "2", "--robot", "random", "--turns", "1")
+    demo = run_demo(tmp_path, *args)
+    assert not demo.finished
+    assert demo.state.turn == 2
+    assert "Game stopped after turn 1, as asked (--turns 1), not over" in demo.output
+    assert [words for words in printed_commands(demo.output) if words[0] == "demo"] == [
+        ["demo", *args]
+    ]
+    subjects = [str(m["Subject"]) for m in messages(demo.mailbox("Ann"))]
+    assert any("turn 1" in subject for subject in subjects), subjects
+    result = CliRunner().invoke(app, ["demo", "--tournament", "--turns", "3"])
+    assert result.exit_code == 2
+    assert "--turns is for the one-game demo" in result.output
+
+
 def test_the_speed_of_the_clock_is_the_tournament_demos_only():
     """The one-game demo's clock moves by itself (a step a mail, a jump to a deadline):
     ``--speed`` there is refused with what to do instead."""
