@@ -78,6 +78,17 @@ def demo(
             "over (to measure a long game's first turns: benchmarks/bench_mailbox.py).",
         ),
     ] = None,
+    pictures: Annotated[
+        str | None,
+        typer.Option(
+            "--pictures",
+            help="Which pictures the robots' reports carry, as a player's 'pictures' line "
+            "chooses: changes (the default: the masterboard when the board changed, a "
+            "battle's when it asks the reader to act), always, or none (text only, a "
+            "quicker game). The pictures never change the game: the same seed plays it "
+            "the same whatever the choice.",
+        ),
+    ] = None,
 ) -> None:
     """Play a whole game (or a small tournament) by mail between robots on an embedded hub."""
     from moderator.demo.mail_demo import DemoOptions, run_demo
@@ -96,6 +107,8 @@ def demo(
                 "demo: --turns is for the one-game demo; a tournament's games end by play "
                 "or by their end date"
             )
+        if pictures is not None:
+            raise _fail("demo: --pictures is for the one-game demo, not with --tournament")
         _tournament_demo(players, seed, keep, speed, rounds, robot)
         return
     if rounds is not None:
@@ -106,6 +119,8 @@ def demo(
             "demo: --speed is for --tournament; the one-game demo's clock moves a minute "
             "for every robot mail and jumps to a silent robot's deadlines by itself"
         )
+    if pictures is not None:
+        pictures = _pictures_choice(pictures)
     options = DemoOptions(
         players=players if players is not None else 3,
         seed=seed,
@@ -114,8 +129,19 @@ def demo(
         robot=robot,
         variant=variant,
         turns=turns,
+        pictures=pictures,
     )
     _run(run_demo(options, typer.echo))
+
+
+def _pictures_choice(word: str) -> str:
+    """``--pictures WORD`` as a ``pictures`` line reads it; refused with the choices."""
+    from moderator.schedule.pictures import MODES, parse
+
+    try:
+        return parse(f"pictures {word}")
+    except ValueError:
+        raise _fail(f"demo: --pictures takes {', '.join(MODES)}, not {word!r}") from None
 
 
 def _tournament_demo(

@@ -74,6 +74,10 @@ class DemoOptions:
     #: Stop after this many turns, the game not over (``demo --turns``): a long game's
     #: first turns, to measure what they cost.  None: play to the end.
     turns: int | None = None
+    #: Which pictures the robots' reports carry, as each player's ``pictures`` line
+    #: chooses (``schedule.pictures``; None: the default, ``changes``).  The same seed
+    #: plays the same game whatever the choice: the pictures are drawn from it.
+    pictures: str | None = None
 
 
 @dataclass
@@ -141,9 +145,10 @@ class DemoSummary:
         kind = "" if self.options.robot == DEMO_ROBOTS else f" --robot {self.options.robot}"
         variant = "" if self.options.variant == STANDARD else f" --variant {self.options.variant}"
         turns = "" if self.options.turns is None else f" --turns {self.options.turns}"
+        shown = "" if self.options.pictures is None else f" --pictures {self.options.pictures}"
         return (
             f"titan-moderator demo --seed {self.seed} --players {self.options.players}"
-            f"{silent}{kind}{variant}{turns}"
+            f"{silent}{kind}{variant}{turns}{shown}"
         )
 
 
@@ -196,6 +201,7 @@ async def run_demo(
         started=started,
         variant=options.variant,
         turns=options.turns,
+        pictures=options.pictures,
     )
     try:
         async with MailHub() as hub:

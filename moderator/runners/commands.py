@@ -46,6 +46,7 @@ def start_game(
     keep_after: int = seats.KEEP_AFTER,
     robot_delay: int = 0,
     robots: int = 0,
+    pictures: str | None = None,
 ) -> GameState:
     """
     A game by mail for the players registered with ``addresses`` (``usecases.games.starting.NewGame``),
@@ -57,7 +58,7 @@ def start_game(
     """
     ask = games.NewGame(
         game_id, tuple(addresses), sender, seed, insecure_seed, allow_secrets, time_limits,
-        ends_at, variant, seat_keeping, keep_after, robot_delay, robots,
+        ends_at, variant, seat_keeping, keep_after, robot_delay, robots, pictures,
     )
     return _state_of(
         unit.run(

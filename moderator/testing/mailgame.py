@@ -152,6 +152,9 @@ class MailGame:
     #: not over: a long game's first turns measured (``demo --turns``).  None: play on
     #: to its end.
     turns: int | None = None
+    #: Every player's ``pictures`` choice from the start (``schedule.pictures``; None:
+    #: the default).  The pictures are drawn from the game and never change it.
+    pictures: str | None = None
 
     def played_enough(self, state: GameState) -> bool:
         """Whether the turns asked for are played (never, without ``turns``)."""
@@ -212,6 +215,7 @@ async def play_by_mail(
             insecure_seed=True,  # the game replays from its seed: its reports say so
             time_limits=LIMITS,
             variant=game.variant,
+            pictures=game.pictures,
         )
         await service.send_now()
         await _play_to_the_end(service, robots, clock, game, progress, started, mail)

@@ -87,18 +87,27 @@ def run_demo(folder: Path, *args: str) -> Demo:
     return Demo(folder, result.output, game_state(folder))
 
 
+#: What the second run of ``run_demo_twice`` adds: its robots' reports carry no
+#: pictures.  The pictures are drawn from the game and never change it, so the replay
+#: still gives the same events and robot mails, and shows that it does; the run costs
+#: no drawing.
+REPLAY_PICTURES = ("--pictures", "none")
+
+
 def run_demo_twice(first: Path, again: Path, *args: str) -> tuple[Demo, Demo]:
     """
     ``demo ARGS`` played twice at the same time: in this process (``run_demo``) and,
-    beside it, as a user runs it, ``python -m moderator demo ARGS`` in a process of its
-    own.  A demo's robots and moderator take turns by mail, each waiting on the other,
-    so one run leaves much of a core idle; the second run fills it, and a replay costs
-    the suite's wall time little more than one game.
+    beside it, as a user runs it, ``python -m moderator demo ARGS --pictures none`` in a
+    process of its own (``REPLAY_PICTURES``).  A demo's robots and moderator take turns
+    by mail, each waiting on the other, so one run leaves much of a core idle; the
+    second run fills it, and a replay costs the suite's wall time little more than one
+    game.
     """
     output = again.parent / f"{again.name}.out"
     with output.open("w") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "moderator", "demo", *args, "--keep", str(again)],
+            [sys.executable, "-m", "moderator", "demo", *args, *REPLAY_PICTURES,
+             "--keep", str(again)],
             stdout=sink,
             stderr=subprocess.STDOUT,
         )
@@ -240,6 +249,20 @@ def played(folder: Path) -> Played:
         store.close()
 
 
+def pictures_in(folder: Path) -> list[str]:
+    """The names of the PNGs in the moderator's mails of the demo kept in ``folder``,
+    as far as they are readable without a key (the signed parts)."""
+    return [
+        str(part.get_filename())
+        for box in sorted((folder / "mail").glob("*.mbox"))
+        if box.name != "moderator.mbox"
+        for mail in messages(box)
+        if "moderator@" in str(mail["From"])
+        for part in mail.walk()
+        if part.get_content_type() == "image/png"
+    ]
+
+
 def printed_commands(text: str) -> list[list[str]]:
     """The ``titan-moderator ...`` commands in ``text``, continued lines joined, as words."""
     commands, joined = [], text.replace("\\\n", " ")
@@ -265,17 +288,17 @@ WHOLE_GAME_GROUP = pytest.mark.xdist_group("demo-whole-game")
 
 @pytest.fixture(scope="module")
 def whole_game(tmp_path_factory) -> tuple[Demo, Played]:
-    """``demo WHOLE_GAME`` played twice (``run_demo_twice``): the command its summary
-    prints to play the same game again is the one the second run was (the issue's
-    replay; the whole-game checks use the first run)."""
+    """``demo WHOLE_GAME`` played twice (``run_demo_twice``): the command each summary
+    prints to play the same game again is the one it was run with (the issue's replay;
+    the whole-game checks use the first run)."""
     demo, second = run_demo_twice(
         tmp_path_factory.mktemp("demo-whole"),
         tmp_path_factory.mktemp("demo-whole-again"),
         *WHOLE_GAME,
     )
-    for run in (demo, second):
+    for run, extra in ((demo, ()), (second, REPLAY_PICTURES)):
         again = [words for words in printed_commands(run.output) if words[0] == "demo"]
-        assert again == [["demo", *WHOLE_GAME]]
+        assert again == [["demo", *WHOLE_GAME, *extra]]
     return demo, played(second.folder)
 
 
@@ -283,9 +306,13 @@ def whole_game(tmp_path_factory) -> tuple[Demo, Played]:
 def test_the_same_seed_plays_the_same_game_again(whole_game):
     """Issue 24, item 8: ``demo --seed N --players 2 ...`` twice gives the same game: the
     same turns, winner and scores, the same event log to the byte, and every mail the
-    robots sent the same bytes (its digest, which its dice are bound to)."""
+    robots sent the same bytes (its digest, which its dice are bound to).  The second
+    run's reports carried no pictures (``--pictures none``, issue 28): the pictures
+    change nothing of the game."""
     demo, again = whole_game
     first = played(demo.folder)
+    assert not pictures_in(again.folder), "--pictures none: no report carries a picture"
+    assert pictures_in(demo.folder), "the default: the first reports carry the board"
 
     assert again.state.turn == first.state.turn == demo.state.turn
     assert again.state.winner == first.state.winner
@@ -369,6 +396,18 @@ def test_issue_26_the_demos_robots_are_named_seat_by_seat():
         seat_kinds("random,random,random", 2)
     result = CliRunner().invoke(app, ["demo", "--robot", "competent,clever"])
     assert result.exit_code != 0 and "clever" in result.output
+
+
+def test_issue_28_the_demos_pictures_choice_is_a_players_and_refused_when_unknown():
+    """``--pictures`` takes the choices of a player's ``pictures`` line and nothing else,
+    for the one-game demo only; it is refused before anything is set up."""
+    help_text = " ".join(CliRunner().invoke(app, ["demo", "--help"]).output.split())
+    assert "--pictures" in help_text
+    unknown = CliRunner().invoke(app, ["demo", "--pictures", "sometimes"])
+    assert unknown.exit_code == 2
+    assert "--pictures takes none, changes, always, not 'sometimes'" in unknown.output
+    tournament = CliRunner().invoke(app, ["demo", "--tournament", "--pictures", "none"])
+    assert tournament.exit_code == 2 and "one-game demo" in tournament.output
 
 
 #: The game with a silent robot the tests below share: Bob never answers, seed 11.

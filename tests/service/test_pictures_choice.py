@@ -12,11 +12,15 @@ from typing import Any
 import pytest
 
 from moderator.pictures.spec import BATTLE, MASTERBOARD, report_pictures
+from moderator.ports.errors import GameNotFoundError
+from moderator.runners.commands import start_game
 from moderator.schedule import pictures as pictures_choice
+from moderator.store import EventStore, outbox, players
 from moderator.usecases.games.reports import chosen_pictures
+from moderator.usecases.games.starting import StartError
 
 from ..pictures.positions import board_view
-from .conftest import Table, address
+from .conftest import MODERATOR, Table, address, secret_of
 from .test_reports import SPLIT, at_first_split
 
 
@@ -109,3 +113,30 @@ def test_a_players_own_orders_at_a_step_he_is_still_at_carry_no_picture() -> Non
         own_step=True,
     )
     assert [p.kind for p in asked_again] == [MASTERBOARD, BATTLE]
+
+
+def test_a_game_started_with_a_pictures_choice_gives_it_to_every_player_from_the_first_report(
+    store: EventStore,
+) -> None:
+    """``start_game(..., pictures=...)`` (the demo's ``--pictures``) is every player's
+    ``pictures`` line written before his first report: with ``none`` the first reports,
+    which carry the board by default, carry nothing; a word that is no choice is refused
+    before any game is made."""
+    with store.transaction() as tx:
+        for name in ("Ann", "Bob"):
+            players.add_player(tx, name, address(name), secret=secret_of(name))
+    seats = [address("Ann"), address("Bob")]
+    with pytest.raises(StartError, match="not a pictures choice"):
+        start_game(store, "g0", seats, sender=MODERATOR, pictures="sometimes")
+    with pytest.raises(GameNotFoundError):
+        store.record("g0")
+    start_game(store, "g1", seats, sender=MODERATOR, pictures=pictures_choice.NONE)
+    start_game(store, "g2", seats, sender=MODERATOR)
+    assert store.record("g1").pictures == {"Ann": "none", "Bob": "none"}
+    assert store.record("g2").pictures == {}
+    with store.reading() as tx:
+        first = [m for m in outbox.mails(tx) if m.kind == "report"]
+    by_game = {game: [m for m in first if m.subject.startswith(f"[titan {game}]")] for game in ("g1", "g2")}
+    assert len(by_game["g1"]) == len(by_game["g2"]) == 2, [m.subject for m in first]
+    assert all(m.pictures == () for m in by_game["g1"])
+    assert all(_kinds(m.pictures) == [MASTERBOARD] for m in by_game["g2"])

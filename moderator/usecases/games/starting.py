@@ -15,6 +15,7 @@ from datetime import datetime
 from moderator.ports import Lookup, Outcome, game_write
 from moderator.ports.errors import GameNotFoundError
 from moderator.rules.variant import STANDARD
+from moderator.schedule import pictures as pictures_choice
 from moderator.schedule import seats
 from moderator.schedule.record import GameRecord
 from moderator.schedule.timing import TimeLimits
@@ -38,7 +39,9 @@ class NewGame:
     then says the dice are not secret, ``plan_game``).  ``seat_keeping``,
     ``keep_after`` and ``robot_delay``: what happens to a seat whose player drops
     (``schedule.seats``); ``robots``: seats the robot plays from the start (names chosen
-    among ``ROBOT_NAMES``, colours chosen in play like a player's).
+    among ``ROBOT_NAMES``, colours chosen in play like a player's).  ``pictures``: every
+    player's ``pictures`` choice from his first report on, as his own ``pictures`` line
+    would set it (``schedule.pictures``; None leaves each on the default).
     """
 
     game_id: str
@@ -55,6 +58,7 @@ class NewGame:
     keep_after: int = seats.KEEP_AFTER
     robot_delay: int = 0
     robots: int = 0
+    pictures: str | None = None
 
 
 #: The names robots sit under (the first not taken by a player), Titans all.
@@ -84,6 +88,8 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
         )
     try:
         seats.check_keeping(ask.seat_keeping, ask.keep_after, ask.robot_delay)
+        if ask.pictures is not None:
+            pictures_choice.parse(f"pictures {ask.pictures}")
     except ValueError as exc:
         raise StartError(str(exc)) from exc
     found = [lookup.player(address) for address in addresses]
@@ -113,6 +119,7 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
         keep_after=ask.keep_after,
         robot_delay=ask.robot_delay,
         robots=dict.fromkeys(robots, seats.OWN),
+        pictures={} if ask.pictures is None else dict.fromkeys(names, ask.pictures),
     )
     record, mails = notify.first_reports(
         ask.sender, ask.game_id, {p.name: p for p in seated}, planned.events, state, base
