@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import multiprocessing
@@ -228,34 +229,45 @@ class Tally:
     seconds: float = 0.0
 
 
+#: How long a robot's reader waits in IDLE before it looks again anyway.
+READ_WAIT = 2.0
+
+
+async def keep_reading(bot: MailRobot, news: asyncio.Event, end: float) -> None:
+    """
+    Read ``bot``'s mail until ``end``, waking its game (``news``) when mail came: each
+    robot waits in IDLE on its own connection, so its game hears of the answer as soon
+    as it is delivered, whichever of its players it went to.
+    """
+    while time.monotonic() < end:
+        if await bot.read_mail(min(READ_WAIT, max(end - time.monotonic(), 0.0))):
+            news.set()
+
+
+def told_of(game_id: str, bots: list[MailRobot]) -> tuple[object, ...]:
+    """What ``bots`` know of ``game_id`` from their mail: what their next move depends on."""
+    return (game_id, *(bot.heard.get(game_id) for bot in bots),
+            *(bot.ordered_on.get(game_id) for bot in bots))
+
+
 async def play(store: EventStore, bots: list[MailRobot], game_id: str, seed: int,
-               end: float, window: float, tally: Tally) -> None:
-    """Play ``game_id`` (and a new game after it ends) until ``end``."""
+               end: float, window: float, tally: Tally,
+               readers: list[asyncio.Task[None]]) -> None:
+    """
+    Play ``game_id`` (and a new game after it ends) until ``end``.  The game is read
+    from the database only when its robots' mail told them something new (a newer
+    reference, a refusal), or after ``READ_WAIT`` without news: the robots are the
+    benchmark's load, and reading the game after every mail cost them most of theirs.
+    """
     addresses = [bot.address for bot in bots]
+    news = asyncio.Event()
+    readers += [asyncio.create_task(keep_reading(bot, news, end)) for bot in bots]
     pending: tuple[MailRobot, int, float] | None = None
     rounds = 0
+    known: tuple[object, ...] | None = None
     while time.monotonic() < end:
-        state = (await asyncio.to_thread(store.load_state, game_id)).state
-        if state.step is Step.OVER:
-            tally.games_ended += 1
-            rounds += 1
-            game_id = f"{game_id.split('r')[0]}r{rounds}"
-            await asyncio.to_thread(start_game, store, game_id, addresses, sender=MODERATOR,
-                                    seed=seed + rounds, insecure_seed=True)
-            pending = None
-            continue
-        acted = False
-        for bot in bots:
-            line = bot.choose(game_id, state)
-            if line is not None:
-                ref = state.steps_seen(bot.name)  # his own reference: what he was told of
-                await bot.order(game_id, ref, line)
-                now = time.monotonic()
-                pending = (bot, ref, now)
-                tally.sent += now >= window
-                acted = True
-                break
-        await asyncio.gather(*(bot.read_mail(0.0 if acted else 0.5) for bot in bots))
+        news.clear()
+        told = told_of(game_id, bots)
         if pending is not None:
             bot, version, sent_at = pending
             if bot.heard.get(game_id, -1) > version:
@@ -265,6 +277,31 @@ async def play(store: EventStore, bots: list[MailRobot], game_id: str, seed: int
             elif bot.ordered_on.get(game_id) != version:
                 tally.refused += sent_at >= window
                 pending = None
+        if told == known:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(news.wait(), READ_WAIT)
+            known = None if not news.is_set() else known  # no news for long: read anyway
+            continue
+        known = told
+        state = (await asyncio.to_thread(store.load_state, game_id)).state
+        if state.step is Step.OVER:
+            tally.games_ended += 1
+            rounds += 1
+            game_id = f"{game_id.split('r')[0]}r{rounds}"
+            await asyncio.to_thread(start_game, store, game_id, addresses, sender=MODERATOR,
+                                    seed=seed + rounds, insecure_seed=True)
+            pending = known = None
+            continue
+        for bot in bots:
+            line = bot.choose(game_id, state)
+            if line is not None:
+                ref = state.steps_seen(bot.name)  # his own reference: what he was told of
+                await bot.order(game_id, ref, line)
+                now = time.monotonic()
+                pending = (bot, ref, now)
+                tally.sent += now >= window
+                known = told_of(game_id, bots)  # nothing new until the answer comes
+                break
 
 
 def registered(service: Service, addresses: list[str]) -> int:
@@ -367,12 +404,14 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
         return cpu()
 
     opener = asyncio.create_task(open_window())
+    readers: list[asyncio.Task[None]] = []
     await asyncio.gather(*(
-        play(store, bots, f"g{g}r0", 1000 * g, end, window, tally)
+        play(store, bots, f"g{g}r0", 1000 * g, end, window, tally, readers)
         for g, bots in enumerate(games)
     ))
     tally.cpu = cpu() - await opener
     tally.seconds = time.monotonic() - window
+    await asyncio.gather(*readers)  # each ends within READ_WAIT of the end
     conn.send(tally)
     for bot in every:
         await bot.close()
@@ -435,13 +474,14 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             await told()  # the window opens
             meter.on = True
             opened, used, agent = time.monotonic(), cpu(), agent_cpu(mod_home)
-            drawn, hub_used = worker_cpu(), hub_cpu()
+            drawn, hub_used, machine = worker_cpu(), hub_cpu(), machine_cpu()
             sent_before = await asyncio.to_thread(sent_count, service)
             tally: Tally = await told()
             meter.on = False
             elapsed, used = time.monotonic() - opened, cpu() - used
             agent = agent_cpu(mod_home) - agent
             drawn, hub_used = worker_cpu() - drawn, hub_cpu() - hub_used
+            machine = machine_cpu() - machine
             mails = await asyncio.to_thread(sent_count, service) - sent_before
             # Let the rounds under way finish, so that stopping cancels none of them.
             assert service.scheduler is not None
@@ -461,9 +501,18 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
         if hub.is_alive():
             hub.terminate()
     report(args, elapsed, tally, mails, meter,
-           Cpu(used=used, agent=agent, pictures=drawn, hub=hub_used, robots=tally.cpu))
+           Cpu(used=used, agent=agent, pictures=drawn, hub=hub_used, robots=tally.cpu,
+               machine=machine))
     renders_report(renders.calls)
     return rows
+
+
+def machine_cpu() -> float:
+    """CPU seconds the whole machine has spent busy (every process, /proc/stat)."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    ticks = [int(f) for f in fields]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def worker_cpu() -> float:
@@ -513,6 +562,7 @@ class Cpu:
     pictures: float  # the moderator's picture worker
     hub: float  # the mail hub's process
     robots: float  # the robots' process (their gpg runs; not their gpg-agent)
+    machine: float  # every process on the machine, ours and others'
 
     @property
     def moderator(self) -> float:
@@ -551,8 +601,16 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     each("moderator, all of it", spent.moderator)
     each("mail hub (its own process)", spent.hub)
     each("robots (their process; gpg-agents not counted)", spent.robots)
-    whole = spent.moderator / n
+    parties = spent.moderator + spent.hub + spent.robots
+    each("the three parties together", parties)
     cores = os.cpu_count() or 1
+    RESULTS["cores_used"] = parties / elapsed
+    print(f"  cores used: the three parties {parties / elapsed:.2f}, the whole machine "
+          f"{spent.machine / elapsed:.2f} of {cores} (others' work "
+          f"{max(spent.machine - parties, 0.0) / elapsed:.2f}); at {1e3 * parties / n:.0f} ms "
+          f"of CPU per order the {cores} cores could carry at most "
+          f"{60 * cores * n / parties if parties else float('nan'):,.0f} orders a minute")
+    whole = spent.moderator / n
     RESULTS["moderator_cpu_per_order"] = whole
     print(f"  with these {cores} cores to the moderator alone (mail server and players "
           f"elsewhere) that is about {60 * cores / whole if whole else float('nan'):,.0f} orders "

@@ -174,6 +174,11 @@ class SmtpSession:
         self.sink = sink
         self._client: aiosmtplib.SMTP | None = None
 
+    @property
+    def connected(self) -> bool:
+        """Whether the session holds a connection the server has not dropped."""
+        return self._client is not None and self._client.is_connected
+
     async def __aenter__(self) -> Self:
         return self
 

@@ -297,6 +297,7 @@ class App:
             wall=self.wall,
             draw=self.pictures.draw_png,
             prepare=self.pictures.prepare,
+            keep_sessions=True,
         )
 
     @property

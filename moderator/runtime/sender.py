@@ -68,6 +68,9 @@ log = logging.getLogger(__name__)
 
 #: Mails signed and sent at once.
 DEFAULT_CONCURRENCY = 4
+#: How long a sender that keeps its SMTP connections between rounds lets one sit unused
+#: before it closes it (well within the idle time servers allow, RFC 5321 4.5.3.2).
+KEEP_IDLE = timedelta(seconds=20)
 
 
 @dataclass
@@ -110,8 +113,14 @@ class Sender:
         wall: Clock | None = None,
         draw: Callable[[str], bytes] = draw_here,
         prepare: Callable[[str], None] | None = None,
+        keep_sessions: bool = False,
     ) -> None:
         self.store = store
+        #: Keep the workers' SMTP connections open between rounds (for ``KEEP_IDLE``;
+        #: ``close`` ends them): the service's sender, whose rounds come seconds apart.
+        self.keep_sessions = keep_sessions
+        #: The connections kept between rounds, each with when it was last given back.
+        self._idle_sessions: list[tuple[datetime, SmtpSession]] = []
         #: The games' time (a mail's Date, its next attempt): ``clock``, else the store's.
         self.now: Callable[[], datetime] = (
             clock.now if clock is not None else lambda: store.clock()
@@ -199,14 +208,43 @@ class Sender:
             return tally
 
     async def _worker(self, tally: SendTally, budget: list[int]) -> None:
-        # Each worker keeps its SMTP connection for the round.
-        async with self.sink.session() as session:
+        # Each worker keeps its SMTP connection for the round (and, with
+        # ``keep_sessions``, gives it back for the next).  Once one worker finds nothing
+        # left to claim the others stop too, after the mail in hand: each claim that
+        # finds nothing is a write transaction all the same, and a mail that falls due
+        # meanwhile brings a round of its own forward.
+        session = await self._take_session()
+        try:
             while budget[0] > 0:
                 budget[0] -= 1
                 mail = await asyncio.to_thread(self._claim)
                 if mail is None:
+                    budget[0] = 0
                     return
                 await self._send(mail, tally, session)
+        finally:
+            await self._give_back(session)
+
+    async def _take_session(self) -> SmtpSession:
+        """A kept connection still fresh and open, else a new session (connected when used)."""
+        while self._idle_sessions:
+            since, session = self._idle_sessions.pop()
+            if session.connected and self.wall.now() - since < KEEP_IDLE:
+                return session
+            await session.close()
+        return self.sink.session()
+
+    async def _give_back(self, session: SmtpSession) -> None:
+        if self.keep_sessions and session.connected:
+            self._idle_sessions.append((self.wall.now(), session))
+        else:
+            await session.close()
+
+    async def close(self) -> None:
+        """Close the SMTP connections kept between rounds (the service's stop)."""
+        sessions, self._idle_sessions = self._idle_sessions, []
+        for _, session in sessions:
+            await session.close()
 
     def _claim(self) -> StoredMail | None:
         with self._holding_lock:

@@ -5,7 +5,9 @@ jobs on one asyncio loop.
 Four interval jobs (apscheduler 3.x, ``AsyncIOScheduler``), each never running twice
 at once and coalesced when late:
 
-* ``poll``: new mail in, processed, flagged (``Poller``), then the outbox sent;
+* ``poll``: new mail in, processed, flagged (``Poller``), then the ``send`` job brought
+  forward (a poll does not wait for the send round, so mail that came during it is
+  fetched at once);
 * ``send``: the outbox sent (mail written by the deadline checks, retries);
 * ``deadlines``: reminders, timeouts and time limits (``clock_runner.check_deadlines``);
 * ``tournaments``: games formed from the tournaments' waiting lists
@@ -135,13 +137,21 @@ class Service:
     # -- one round of each job (also what the jobs run) -----------------------------------
 
     async def poll_now(self) -> PollResult:
-        """Fetch and process new mail, then send what it caused."""
+        """
+        Fetch and process new mail, then send what it caused: at once when the jobs are
+        not running; when they are, the ``send`` job is brought forward instead (each
+        processed mail has done so already), so that the next poll (the mail that came
+        meanwhile) does not wait for this poll's send round to end.
+        """
         if self.lost.is_set():
             return PollResult()
         result = await self.poller.poll()
         if result.fetched or result.processed:
             log.info("poll: %d fetched, %s", result.fetched, result.statuses or "nothing to do")
-        await self.send_now()
+        if self.scheduler is None:
+            await self.send_now()
+        else:
+            self._bring_forward("send")
         if result.more:
             self._bring_forward("poll")
         return result
@@ -340,6 +350,7 @@ class Service:
         if self.scheduler is not None:
             self.scheduler.shutdown(wait=False)  # nothing left running for it to cancel
             self.scheduler = None
+        await self.sender.close()
         await self._idle_source.close()
         await self.source.close()
         if self.keyring is not None:

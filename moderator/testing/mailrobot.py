@@ -40,9 +40,10 @@ from pathlib import Path
 from moderator import robot, robots
 from moderator.clock import Clock, SystemClock
 from moderator.mail import compose
+from moderator.mail.errors import MailTransportError
 from moderator.mail.gpg import Keyring
 from moderator.mail.imap import ImapSource
-from moderator.mail.smtp import SmtpSink
+from moderator.mail.smtp import SmtpSession, SmtpSink
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState
 from moderator.schedule import reference
@@ -140,6 +141,10 @@ class MailRobot:
     _validity: int | None = None
     #: The mailbox file, open from the first mail read to ``close``.
     _box: mailbox.mbox | None = None
+    #: The SMTP connection kept from the first mail sent to ``close`` (a mail program
+    #: keeps its own too: a connection, greeting and EHLO per order cost the mail server
+    #: more than the order).
+    _smtp: SmtpSession | None = None
 
     def __post_init__(self) -> None:
         check_kind(self.kind)
@@ -215,7 +220,17 @@ class MailRobot:
         message["Subject"] = subject
         message["Date"] = format_datetime(when)
         message["Message-ID"] = message_id
-        await self.sink.send(message.as_bytes(policy=compose.POLICY), self.address, [self.moderator])
+        data = message.as_bytes(policy=compose.POLICY)
+        if self._smtp is None:
+            self._smtp = self.sink.session()
+        try:
+            await self._smtp.send(data, self.address, [self.moderator])
+        except MailTransportError as exc:
+            if exc.permanent:
+                raise
+            # The kept connection may have been dropped by the server while idle: the
+            # session opens a new one, once.
+            await self._smtp.send(data, self.address, [self.moderator])
         return message_id
 
     # -- mail in ------------------------------------------------------------------------------
@@ -247,8 +262,12 @@ class MailRobot:
         return self._box
 
     async def close(self) -> None:
-        """Close the robot's IMAP connection and its mailbox file (all it read is in it)."""
+        """Close the robot's IMAP and SMTP connections and its mailbox file (all it read
+        is in it)."""
         try:
+            if self._smtp is not None:
+                session, self._smtp = self._smtp, None
+                await session.close()
             await self.source.close()
         finally:
             if self._box is not None:
