@@ -6,8 +6,8 @@ The order is what makes a mail count once whatever fails:
 
 1. fetch the mails above the highest UID the store holds for the folder (under the
    folder's UIDVALIDITY; when that changed, every mail is fetched again);
-2. archive each raw mail (``inbox.receive``: one row per folder, UIDVALIDITY and UID)
-   before anything reads it;
+2. archive each raw mail (``inbox.receive_all``: one row per folder, UIDVALIDITY and
+   UID; a fetch's mails in one transaction) before anything reads it;
 3. process every archived mail still waiting, each in its own transaction
    (``runners.mail.process_message``; a mail seen before under another UID is recognised by
    its Message-ID and body and not played twice);
@@ -84,15 +84,14 @@ class Poller:
         uidvalidity, since = await asyncio.to_thread(inbox.last_seen, self.store, folder)
         found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
         result = PollResult(fetched=len(found.messages), more=found.more)
-        for uid, raw in found.messages:
-            message_id = await asyncio.to_thread(
-                inbox.receive,
-                self.store,
-                raw,
-                mailbox=folder,
-                uidvalidity=found.uidvalidity,
-                uid=uid,
-            )
+        archived = await asyncio.to_thread(
+            inbox.receive_all,
+            self.store,
+            found.messages,
+            mailbox=folder,
+            uidvalidity=found.uidvalidity,
+        )
+        for (uid, _raw), message_id in zip(found.messages, archived, strict=True):
             self._unmarked.append((found.uidvalidity, uid, message_id))
         waiting = await asyncio.to_thread(inbox.pending_ids, self.store, FETCH_LIMIT)
         for message_id in waiting:

@@ -24,6 +24,13 @@ permanent one (a 5xx answer, a recipient key that is missing) gives the row up a
 where ``db`` tools and the moderator can see it.  Signing runs in worker threads, so a
 few mails are signed at once on a machine with several cores.
 
+Each worker sends its round's mails over one SMTP connection.  The service's sender
+(``keep_sessions``) keeps those connections for the next rounds, for ``KEEP_IDLE`` at
+most, and ``close`` ends them: under load the rounds come seconds apart, and a
+connection, greeting and EHLO per mail cost the server and the moderator more than the
+mail.  A round ends for every worker once one finds nothing left to claim (each claim
+is a write transaction, found or not).
+
 A report's pictures are drawn ahead: ``prepare_due`` hands the pictures of every due
 mail it has not seen to ``prepare`` (the picture worker's), which draws them while the
 service goes on; the service calls it as soon as a mail's transaction has committed

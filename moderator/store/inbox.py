@@ -49,6 +49,7 @@ __all__ = [
     "messages",
     "pending_ids",
     "receive",
+    "receive_all",
     "requeue",
     "shunt",
     "statuses",
@@ -102,6 +103,60 @@ def receive(
         if existing is None:
             raise
         return existing
+
+
+def receive_all(
+    store: EventStore,
+    messages: Sequence[tuple[int, bytes]],
+    *,
+    mailbox: str = "INBOX",
+    uidvalidity: int | None = None,
+) -> list[int]:
+    """
+    ``receive`` for the messages of one fetch (their UIDs and bytes), in one
+    transaction; returns their ids in the same order.  A poll's mail is archived with
+    one commit (one fsync on SQLite) rather than one each, and still before anything
+    reads it.  Should another process archive one of the UIDs meanwhile, they are
+    archived one at a time instead.
+    """
+    if not messages:
+        return []
+    try:
+        with store.transaction() as tx:
+            return [_archive(tx, raw, mailbox, uidvalidity, uid) for uid, raw in messages]
+    except IntegrityError:
+        return [
+            receive(store, raw, mailbox=mailbox, uidvalidity=uidvalidity, uid=uid)
+            for uid, raw in messages
+        ]
+
+
+def _archive(tx: Tx, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int) -> int:
+    """One message archived in ``tx`` (the id it has already, for a UID archived before)."""
+    found = tx.connection.execute(
+        select(INBOUND.c.id).where(
+            INBOUND.c.mailbox == mailbox,
+            INBOUND.c.uidvalidity == uidvalidity,
+            INBOUND.c.uid == uid,
+        )
+    ).first()
+    if found is not None:
+        return int(found[0])
+    result = tx.connection.execute(
+        insert(INBOUND)
+        .values(
+            mailbox=mailbox,
+            uidvalidity=uidvalidity,
+            uid=uid,
+            message_id=header_message_id(raw),
+            body_hash=body_hash(raw),
+            raw=raw,
+            status=RECEIVED,
+            received_at=tx.now(),
+        )
+        .returning(INBOUND.c.id)
+    )
+    return int(result.scalar_one())
 
 
 def _by_uid(

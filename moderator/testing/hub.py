@@ -104,7 +104,7 @@ class MailHub:
     capabilities, for clients' fallbacks.  With a (server) ``ssl_context`` the
     IMAP server speaks implicit TLS and the SMTP server offers STARTTLS.  ``deliveries`` counts the messages
     put in each user's mailboxes (by SMTP or ``deliver``); ``rejected`` counts
-    refused recipients.
+    refused recipients; ``smtp_connections`` the SMTP connections accepted.
     """
 
     host = LOOPBACK
@@ -115,6 +115,8 @@ class MailHub:
         self._ssl_context = ssl_context
         self.deliveries: Counter[str] = Counter()
         self.rejected: Counter[str] = Counter()
+        #: SMTP connections accepted so far (a client that keeps its connection makes one).
+        self.smtp_connections = 0
         args = Namespace(debug=False, passlib_cfg=None, proxy_protocol=None)
         self._config = _HubConfig(
             idle=idle,
@@ -145,16 +147,16 @@ class MailHub:
             return self
         loop = asyncio.get_running_loop()
         handler = _Delivery(self)
-        self._smtp = await loop.create_server(
-            lambda: SMTP(
+        def connection() -> SMTP:
+            self.smtp_connections += 1
+            return SMTP(
                 handler,
                 hostname="hub.titan.invalid",
                 ident="Titan mail hub",
                 tls_context=self._ssl_context,
-            ),
-            LOOPBACK,
-            0,
-        )
+            )
+
+        self._smtp = await loop.create_server(connection, LOOPBACK, 0)
         self._imap = await asyncio.start_server(
             self._serve_imap, LOOPBACK, 0, ssl=self._ssl_context
         )

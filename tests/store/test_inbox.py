@@ -49,6 +49,27 @@ def test_receive_archives_raw_bytes_once_per_uid(store: EventStore) -> None:
     assert inbox.body_hash(raw) == inbox.body_hash(b"Received: elsewhere\n\nbody\xff\r\n")
 
 
+def test_a_fetchs_mails_are_archived_together_in_order_once_per_uid(store: EventStore) -> None:
+    raws = [f"From: a@b\r\nMessage-ID: <f{n}@b>\r\n\r\nbody {n}\r\n".encode() for n in range(3)]
+    first = inbox.receive_all(store, [(42, raws[0]), (43, raws[1])], mailbox="INBOX",
+                              uidvalidity=7)
+    assert first[0] < first[1]
+    # A fetch that finds an archived UID again gets its first id, and archives the new one.
+    again = inbox.receive_all(store, [(43, raws[1]), (44, raws[2])], mailbox="INBOX",
+                              uidvalidity=7)
+    assert again[0] == first[1]
+    assert again[1] not in first
+    assert inbox.receive(store, raws[0], mailbox="INBOX", uidvalidity=7, uid=42) == first[0]
+    assert inbox.receive_all(store, [], mailbox="INBOX", uidvalidity=7) == []
+    with store.reading() as tx:
+        held = [inbox.message(tx, message_id) for message_id in (*first, again[1])]
+    assert [m.raw for m in held] == raws
+    assert [(m.uidvalidity, m.uid, m.status) for m in held] == [
+        (7, uid, inbox.RECEIVED) for uid in (42, 43, 44)
+    ]
+    assert inbox.pending_ids(store) == [*first, again[1]]
+
+
 def test_unreadable_headers_are_archived_too(store: EventStore) -> None:
     raw = b"\x00\xff garbage without headers"
     message_id = inbox.receive(store, raw)
