@@ -72,6 +72,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import event
+
 from moderator.clock import SystemClock
 from moderator.mail import compose
 from moderator.mail.gpg import Keyring
@@ -130,6 +132,8 @@ class Meter:
         self.totals: dict[str, float] = {}
         self.counts: dict[str, int] = {}
         self.labels: list[str] = []
+        #: The moderator's SQL in the window, by kind (``count_sql``).
+        self.sql: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def add(self, label: str, seconds: float) -> None:
@@ -223,7 +227,28 @@ def instrument(service: Service, meter: Meter) -> Renders:
             "    gpg sign, encrypt (summed)", getattr(ring, name))))
     SmtpSession.send = meter.wrap(  # type: ignore[method-assign]
         "  SMTP send (summed over workers)", SmtpSession.send)
+    count_sql(service, meter)
     return renders
+
+
+def count_sql(service: Service, meter: Meter) -> None:
+    """Count the moderator's SQL statements, write transactions (BEGIN IMMEDIATE) and commits."""
+    def statement(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
+        if not meter.on:
+            return
+        word = sql.lstrip().split(None, 2)
+        kind = ("write transactions" if word[:2] == ["BEGIN", "IMMEDIATE"]
+                else "read transactions" if word[:1] == ["BEGIN"] else "SQL statements")
+        with meter._lock:
+            meter.sql[kind] = meter.sql.get(kind, 0) + 1
+
+    def commit(_conn: Any) -> None:
+        if meter.on:
+            with meter._lock:
+                meter.sql["commits"] = meter.sql.get("commits", 0) + 1
+
+    event.listen(service.store.engine, "before_cursor_execute", statement)
+    event.listen(service.store.engine, "commit", commit)
 
 
 @dataclass
@@ -640,6 +665,8 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     RESULTS["gpg_per_order"] = (checks + signs) / n
     print(f"  GnuPG runs per order: {(checks + signs) / n:.2f} "
           f"({checks} signature checks, {signs} signatures and encryptions)")
+    print("  the moderator's database work per order: " + ", ".join(
+        f"{count / n:.1f} {kind}" for kind, count in sorted(meter.sql.items())))
     print("where the moderator's time goes (wall; threads overlap):")
     for label in meter.labels:
         print("  " + meter.line(label, elapsed, orders))
