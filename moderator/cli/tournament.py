@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from moderator.cli.common import ConfigOption, DbOption, _app, _config, _fail, _store
+
+if TYPE_CHECKING:
+    from moderator.ports import OutgoingMail
 
 player_app = typer.Typer(help="Players who signed on by mail.", no_args_is_help=True)
 tournament_app = typer.Typer(help="Tournaments run by mail.", no_args_is_help=True)
@@ -76,15 +79,52 @@ def tournament_create(
             )
         except tournaments.NotRegisteredError:
             raise _fail(f"error: nobody is registered with {director}") from None
-    # The answer as mailed: its signed part counts the lines, its private part says
-    # what became of each (the operator's console shows both).
-    answer = out.mails[0] if out.mails else None
+    _answered(out.mails[0] if out.mails else None)
+
+
+def _answered(answer: OutgoingMail | None) -> None:
+    """Print the answer as mailed: its signed part counts the lines, its private part says
+    what became of each (the operator's console shows both); exit 1 if one was refused."""
     text = "" if answer is None else "\n\n".join(
         part.rstrip() for part in (answer.body, answer.private_body or "") if part.strip()
     )
     typer.echo(text.rstrip())
     if "Refused (" in text:
         raise typer.Exit(1)
+
+
+@tournament_app.command("direct")
+def tournament_direct(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    lines: Annotated[
+        list[str],
+        typer.Argument(
+            help="Director's lines, each quoted: 'pause G', 'resume G', 'extend G HOURS', "
+            "'replace SEAT in G [with ADDRESS]', 'end G', 'audit G'.",
+        ),
+    ],
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """
+    Give a tournament's director lines as the operator: for any of its games, those its
+    director plays in included (he may not direct them himself), or when he is away.
+    The players are told the operator did it; the answer is printed and mailed to the
+    director.
+    """
+    from moderator.runners import tournaments
+
+    cfg = _config(config)
+    with _store(db or cfg.database.url, create=False) as store:
+        try:
+            out = tournaments.direct(
+                store, name, lines, moderator_address=cfg.moderator.address
+            )
+        except ValueError as exc:
+            raise _fail(f"error: {exc}; give only a director's lines for a game") from None
+        except LookupError as exc:
+            raise _fail(f"error: {exc}") from None
+    _answered(out.mails[0] if out.mails else None)
 
 
 @tournament_app.command("standings")

@@ -99,6 +99,38 @@ def carry_out(
     return unit.run(store, decide)
 
 
+def direct(
+    store: EventStore, tournament: str, lines: Sequence[str], *, moderator_address: str
+) -> Outcome:
+    """
+    The operator's director lines for ``tournament`` (``pause G``, ``extend G 24``,
+    ``replace SEAT in G``, ``end G``, ``audit G``; the command line's ``tournament
+    direct``): carried out as the director's would be, but for any game, the director's
+    own included, and told to the players as the operator's; answered to the director.
+
+    Raises:
+        ValueError: a line is not a director's line for a game.
+        LookupError: there is no such tournament, or its director is not registered.
+    """
+    for line in lines:
+        if not tournaments.games_named([line]):
+            raise ValueError(f"{line!r} is not one of a director's lines for a game")
+
+    def decide(lookup: Lookup, now: datetime) -> Outcome:
+        address = lookup.director(tournament.lower())
+        if address is None:
+            raise LookupError(f"there is no tournament called {tournament}")
+        player = lookup.player(address)
+        if player is None:
+            raise NotRegisteredError(f"the director {address} is not registered")
+        mail = tournaments.LinesMail(
+            player, tuple(lines), moderator_address, {}, operator=True
+        )
+        return tournaments.carry_out(mail, lookup, now)
+
+    return unit.run(store, decide)
+
+
 def record_reliability(
     store: EventStore,
     game_id: str,
@@ -134,6 +166,7 @@ def record_reliability(
 __all__ = [
     "NotRegisteredError",
     "carry_out",
+    "direct",
     "finish_games",
     "form_games",
     "game_finished",

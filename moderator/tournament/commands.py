@@ -66,9 +66,20 @@ class RecordResult(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ReplaceSeat(Command):
+class Directed(Command):
+    """
+    A line directing a running game, by the tournament's director; or, with
+    ``operator``, by the service's operator (``by`` names him), who may direct any game,
+    the director's own included.
+    """
+
     by: str
     game: str
+    operator: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplaceSeat(Directed):
     seat: str  # the seat's name in the game, or its holder's address
     new: str | None = None  # None: the first suitable player on the standby list
     new_name: str = ""
@@ -84,25 +95,20 @@ class RecordReliability(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PauseGame(Command):
-    by: str
-    game: str
+class PauseGame(Directed):
+    pass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ResumeGame(Command):
-    by: str
-    game: str
+class ResumeGame(Directed):
+    pass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExtendDeadline(Command):
-    by: str
-    game: str
+class ExtendDeadline(Directed):
     hours: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class EndGame(Command):
-    by: str
-    game: str
+class EndGame(Directed):
+    pass

@@ -195,13 +195,24 @@ def _game(state: TournamentState, game_id: str) -> TournamentGame:
     return game
 
 
-def _directed(state: TournamentState, by: str, game_id: str) -> TournamentGame:
-    """The running game ``game_id``, if ``by`` directs the tournament."""
-    if by != state.director:
+def _directed(state: TournamentState, c: cmd.Directed) -> TournamentGame:
+    """
+    The running game ``c.game``, if ``c.by`` directs the tournament and plays in none of
+    its seats (a director who plays could end his game while ahead, stretch his own
+    deadline or hand a rival's seat away): the operator directs those.
+    """
+    game_id = c.game
+    if not c.operator and c.by != state.director:
         raise TournamentError(
             err.E_DIRECTOR, f"only the director of {state.name} may do this to {game_id}"
         )
     game = _game(state, game_id)
+    if not c.operator and c.by in game.everyone:
+        raise TournamentError(
+            err.E_DIRECTOR,
+            f"you play (or played) in {game_id}, so you do not direct it: ask the moderator's operator "
+            "(he gives director lines with 'titan-moderator tournament direct')",
+        )
     if game.finished or game.ended_by_director:
         raise TournamentError(err.E_GAME_OVER, f"{game_id} is finished")
     return game
@@ -209,7 +220,7 @@ def _directed(state: TournamentState, by: str, game_id: str) -> TournamentGame:
 
 @_decide.register
 def _replace(c: cmd.ReplaceSeat, state: TournamentState, at: str) -> list[ev.TournamentEvent]:
-    game = _directed(state, c.by, c.game)
+    game = _directed(state, c)
     wanted = c.seat.strip().lower()
     seat = next((s for s, p in game.seats if s.lower() == wanted or p == wanted), None)
     if seat is None:
@@ -228,6 +239,12 @@ def _replace(c: cmd.ReplaceSeat, state: TournamentState, at: str) -> list[ev.Tou
         new, name = found, state.name_of(found)
     if new in game.players:
         raise TournamentError(err.E_SEATED, f"{new} has a seat in {c.game} already")
+    if new == c.by and not c.operator:
+        raise TournamentError(
+            err.E_DIRECTOR,
+            f"you direct {state.name}, so you take no seat of its games yourself: "
+            "ask the moderator's operator",
+        )
     entrant = state.entrant(new)
     if entrant is not None and entrant.withdrawn:
         raise TournamentError(err.E_WITHDRAWN, f"{new} withdrew from {state.name}")
@@ -283,21 +300,21 @@ def _reliability(
 
 @_decide.register
 def _pause(c: cmd.PauseGame, state: TournamentState, at: str) -> list[ev.TournamentEvent]:
-    if _directed(state, c.by, c.game).paused:
+    if _directed(state, c).paused:
         raise TournamentError(err.E_PAUSED, f"{c.game} is paused already")
     return [ev.GamePaused(at=at, game=c.game, by=c.by)]
 
 
 @_decide.register
 def _resume(c: cmd.ResumeGame, state: TournamentState, at: str) -> list[ev.TournamentEvent]:
-    if not _directed(state, c.by, c.game).paused:
+    if not _directed(state, c).paused:
         raise TournamentError(err.E_NOT_PAUSED, f"{c.game} is not paused")
     return [ev.GameResumed(at=at, game=c.game, by=c.by)]
 
 
 @_decide.register
 def _extend(c: cmd.ExtendDeadline, state: TournamentState, at: str) -> list[ev.TournamentEvent]:
-    _directed(state, c.by, c.game)
+    _directed(state, c)
     if not 1 <= c.hours <= MAX_EXTENSION_HOURS:
         raise TournamentError(
             err.E_HOURS, f"extend by 1 to {MAX_EXTENSION_HOURS} hours, not {c.hours}"
@@ -307,5 +324,5 @@ def _extend(c: cmd.ExtendDeadline, state: TournamentState, at: str) -> list[ev.T
 
 @_decide.register
 def _end(c: cmd.EndGame, state: TournamentState, at: str) -> list[ev.TournamentEvent]:
-    _directed(state, c.by, c.game)
+    _directed(state, c)
     return [ev.GameEndedByDirector(at=at, game=c.game, by=c.by)]

@@ -20,9 +20,8 @@ it: each is answered on its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from moderator.letters import tournaments as wording
 from moderator.letters.moments import moment_line
@@ -36,7 +35,6 @@ from moderator.ports import (
 from moderator.ports.games import LoadedTournament
 from moderator.ports.players import DIRECTOR
 from moderator.rules.state import Step
-from moderator.schedule import timing
 from moderator.tournament import commands as cmd
 from moderator.tournament import errors as err
 from moderator.tournament import events as tev
@@ -44,31 +42,17 @@ from moderator.tournament.decide import decide
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.lines import Request, parse_line
 from moderator.tournament.lines import tournament_lines as _tournament_lines
-from moderator.tournament.settings import Settings
 from moderator.tournament.state import TournamentState
 from moderator.tournament.state import replay as fold
 from moderator.usecases.games import notify
 from moderator.usecases.tournaments import games_directed
+from moderator.usecases.tournaments.clock_settings import checked_clock
 from moderator.usecases.tournaments.tournament_games import (
     GameOver,
     notice,
     record_finished,
     to_seats,
 )
-
-#: Short names a director may use for the clock settings (``timing turn=72``).
-_ALIASES = {
-    "setup": "setup_hours",
-    "turn": "turn_hours",
-    "engagement": "engagement_hours",
-    "battle": "battle_hours",
-    "muster": "muster_hours",
-    "minimum": "minimum_hours",
-    "reminders": "reminder_hours",
-    "count": "absences",
-    "days": "absence_days",
-    "total": "absence_total_days",
-}
 
 
 @dataclass
@@ -109,7 +93,9 @@ class LinesMail:
     """
     The tournament lines of an authenticated ``player``'s mail, to answer from
     ``moderator_address`` with ``headers``; ``others``: the mail's lines that are not
-    read (listed in the answer, with ``others_why``).
+    read (listed in the answer, with ``others_why``).  ``operator``: the service's
+    operator gives the director's lines (the command line's ``tournament direct``),
+    answered to ``player``, the tournament's director.
     """
 
     player: Player
@@ -118,6 +104,7 @@ class LinesMail:
     headers: Mapping[str, str] = field(default_factory=dict)
     others: tuple[str, ...] = ()
     others_why: str = ""
+    operator: bool = False
 
 
 @dataclass
@@ -152,7 +139,7 @@ def _from(mail: LinesMail, index: int, progress: _Progress, lookup: Lookup, now:
         index += 1
         try:
             request = parse_line(line)
-            result, outcome = _carry_out_one(lookup, mail.player, request, mail.moderator_address, now)
+            result, outcome = _carry_out_one(lookup, mail, request, now)
         except TournamentError as exc:
             progress.results.append(_Result(line.strip(), "refused", code=exc.code, reason=str(exc)))
             continue
@@ -198,8 +185,9 @@ def _answer(mail: LinesMail, progress: _Progress, now: datetime) -> Outcome:
 
 
 def _carry_out_one(
-    lookup: Lookup, player: Player, request: Request, sender: str, now: datetime
+    lookup: Lookup, mail: LinesMail, request: Request, now: datetime
 ) -> tuple[_Result, Outcome]:
+    player, sender = mail.player, mail.moderator_address
     address = player.address
     line = request.line
     if request.kind == "create":
@@ -227,10 +215,11 @@ def _carry_out_one(
     game_id = request.game or ""
     loaded = _load(lookup, _tournament_of(lookup, game_id))
     if request.kind == "audit":  # asks for mail, changes nothing
-        ask = games_directed.AuditAgain(loaded.state, game_id, address, sender)
+        asker = loaded.state.director if mail.operator else address
+        ask = games_directed.AuditAgain(loaded.state, game_id, asker, sender)
         sent = games_directed.audit_again(ask, lookup, now)
         return _Result(line, "done", [f"The audit of {game_id} is on its way."]), sent
-    return _direct(lookup, player, request, loaded, sender, now)
+    return _direct(lookup, Director(player, mail.operator), request, loaded, sender, now)
 
 
 def _load(lookup: Lookup, name: str) -> LoadedTournament:
@@ -271,7 +260,7 @@ def _create(
         raise TournamentError(err.E_DIRECTOR, "only a tournament director may create a tournament")
     if lookup.tournament_head(name) is not None:
         raise TournamentError(err.E_EXISTS, f"there is already a tournament called {name}")
-    settings = _checked_clock(request.settings)
+    settings = checked_clock(request.settings)
     command = cmd.CreateTournament(
         tournament=name,
         by=player.address,
@@ -288,60 +277,56 @@ def _create(
     return _Result(request.line, "done", lines), Outcome(tournaments=(created,))
 
 
-def _checked_clock(settings: Settings) -> Settings:
-    """The settings with the clock's keys spelt out, checked against ``TimeLimits``."""
-    known = {f.name for f in fields(timing.TimeLimits)}
-
-    def spelt(mapping: Mapping[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in mapping.items():
-            name = _ALIASES.get(key, key)
-            if name not in known:
-                allowed = ", ".join(sorted({*known, *_ALIASES}))
-                raise TournamentError(err.E_SETTINGS, f"{key!r} is not a clock setting ({allowed})")
-            if name == "reminder_hours":
-                value = [float(v) for v in str(value).split(",") if v]
-            out[name] = value
-        return out
-
-    try:
-        timing_part, absence_part = spelt(settings.time_limits), spelt(settings.absence)
-        timing.TimeLimits.from_json({**timing_part, **absence_part})
-    except TournamentError:
-        raise
-    except (TypeError, ValueError) as exc:
-        raise TournamentError(err.E_SETTINGS, f"the clock settings cannot be used: {exc}") from exc
-    return Settings(
-        **{f.name: getattr(settings, f.name) for f in fields(Settings)}
-        | {"time_limits": timing_part, "absence": absence_part}
-    )
-
-
 # -- the director's lines -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Director:
+    """Who gives a director's line: the tournament's director, or the service's operator
+    (``operator``; ``player`` is then the director, whom the answer goes to)."""
+
+    player: Player
+    operator: bool = False
+
+    @property
+    def by(self) -> str:
+        """Who the tournament's history says gave the line."""
+        return OPERATOR if self.operator else self.player.address
+
+    @property
+    def title(self) -> str:
+        """Who the players are told did it."""
+        return "The moderator's operator" if self.operator else "The tournament director"
+
+
+#: The tournament history's name for the service's operator (no address has no '@').
+OPERATOR = "operator"
 
 
 def _direct(
     lookup: Lookup,
-    player: Player,
+    director: Director,
     request: Request,
     loaded: LoadedTournament,
     sender: str,
     now: datetime,
 ) -> tuple[_Result, Outcome]:
     game_id = request.game or ""
-    by = player.address
+    by, operator = director.by, director.operator
     state = loaded.state
     new_player: Player | None = None
     command: cmd.Command
     match request.kind:
         case "pause":
-            command = cmd.PauseGame(by=by, game=game_id)
+            command = cmd.PauseGame(by=by, game=game_id, operator=operator)
         case "resume":
-            command = cmd.ResumeGame(by=by, game=game_id)
+            command = cmd.ResumeGame(by=by, game=game_id, operator=operator)
         case "extend":
-            command = cmd.ExtendDeadline(by=by, game=game_id, hours=request.hours or 0)
+            command = cmd.ExtendDeadline(
+                by=by, game=game_id, hours=request.hours or 0, operator=operator
+            )
         case "end":
-            command = cmd.EndGame(by=by, game=game_id)
+            command = cmd.EndGame(by=by, game=game_id, operator=operator)
         case _:
             if request.address is not None:
                 new_player = lookup.player(request.address)
@@ -352,6 +337,7 @@ def _direct(
                     )
             command = cmd.ReplaceSeat(
                 by=by,
+                operator=operator,
                 game=game_id,
                 seat=request.seat or "",
                 new=new_player.address if new_player else None,
@@ -376,17 +362,17 @@ def _direct(
     match new[0]:
         case tev.GamePaused():
             lines, changed = games_directed.pause_game(games_directed.game_of(lookup, game_id), now)
-            heading = f"The tournament director has paused the game {game_id}."
+            heading = f"{director.title} has paused the game {game_id}."
         case tev.GameResumed():
             held = games_directed.game_of(lookup, game_id)
             lines, changed = games_directed.resume_game(held, now)
-            heading = f"The tournament director has resumed the game {game_id}."
+            heading = f"{director.title} has resumed the game {game_id}."
         case tev.DeadlineExtended(hours=hours):
             lines, changed = games_directed.extend_deadline(
                 games_directed.game_of(lookup, game_id), hours, now
             )
             heading = (
-                f"The tournament director has extended the deadline of {game_id} by {hours} hours."
+                f"{director.title} has extended the deadline of {game_id} by {hours} hours."
             )
         case tev.SeatReplaced() as replaced:
             # the seat's report goes to whoever holds it once the seat is handed over
