@@ -5,10 +5,13 @@ timeout notices (what the moderator did for a player who did not act in time, Wo
 and its result (rulebook 20.5), and the notices after an outage of the service; and to
 the game master, a mail set aside that waits for him.
 
-Each is one public part (signed when it is sent) and holds only what every player may
-know: who was to act, the order lines given on his behalf (refusals: withdraw, flee,
-concede, decline, the lowest engagement, no carry-over), moments, scores and legions
-revealed by the count.  The events themselves reach each player in his report.
+Each has a public part (signed when it is sent) that holds only what every player may
+know and names no character of a legion (Wolff 4.5): who was to act, the order lines
+given on his behalf that name none (refusals: withdraw, flee, concede, decline, the
+lowest engagement, no carry-over; a robot's roll or move), moments and scores.  What
+would name one (a robot's split or muster given at a timeout, the legions a result
+counted) goes in the private part, unsigned.  The events themselves reach each player
+in his report.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from datetime import datetime, timedelta
 from moderator.letters.moments import moment_line, span, step_name
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import Texts
+from moderator.orders.render import names_characters
 from moderator.rules import events as ev
 
 
@@ -47,7 +51,7 @@ def reminder(
     return Texts(f"Reminder: your move is due {moment_line(due, time_zone)} (ref {ref})", text)
 
 
-@letter("player.timeout.txt.j2")
+@letter("player.timeout.txt.j2", "player.timeout-private.txt.j2")
 def timeout(
     game: str,
     ref: str,
@@ -66,6 +70,7 @@ def timeout(
     """What the moderator did for ``who`` when his deadline passed, as ``viewer`` is told
     (``robot``: the game keeps seats, and the robot gave the orders, issue 26)."""
     own = who == viewer
+    naming = [line for line in orders if names_characters(line)]
     text = render(
         "player.timeout.txt.j2",
         game=game,
@@ -74,15 +79,21 @@ def timeout(
         own=own,
         step=step_name(kind),
         deadline=moment_line(due, time_zone),
-        orders=list(orders),
+        orders=[line for line in orders if not names_characters(line)],
+        naming=len(naming),
         over=over,
         your_move=actor == viewer and not over,
         actor=actor,
         next_deadline=next_deadline,
         robot=robot,
     )
+    private = None
+    if naming:  # a robot's split or muster names what a legion holds: never signed
+        private = render(
+            "player.timeout-private.txt.j2", game=game, who=who, own=own, orders=list(orders)
+        )
     whose = "Your" if own else f"{who}'s"
-    return Texts(f"{whose} deadline passed: the moderator acted (ref {ref})", text)
+    return Texts(f"{whose} deadline passed: the moderator acted (ref {ref})", text, private)
 
 
 @letter("player.absence.txt.j2")
@@ -174,7 +185,7 @@ def time_called(
     return Texts(f"The game's end date has come: last round {called.last_turn} (ref {ref})", text)
 
 
-@letter("player.result.txt.j2")
+@letter("player.result.txt.j2", "player.result-private.txt.j2")
 def result(game: str, ref: str, scored: ev.GameScored) -> Texts:
     """Rulebook 20.5/21.1: the totals of a game ended by its time limit."""
     rows = [
@@ -191,11 +202,15 @@ def result(game: str, ref: str, scored: ev.GameScored) -> Texts:
         ref=ref,
         scores=rows,
         winners=list(scored.winners),
-        legions=legions,
+        legions=len(legions),
     )
+    # what each counted legion held, every player saw: told, never signed (Wolff 4.5)
+    private = render("player.result-private.txt.j2", game=game, legions=legions) if legions else None
     won = " and ".join(scored.winners) or "nobody"
     return Texts(
-        f"The game is over: {won} {'wins' if len(scored.winners) == 1 else 'win'} (ref {ref})", text
+        f"The game is over: {won} {'wins' if len(scored.winners) == 1 else 'win'} (ref {ref})",
+        text,
+        private,
     )
 
 

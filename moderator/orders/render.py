@@ -132,6 +132,33 @@ def _render_propose(proposals: tuple[Proposal, ...], state: GameState | None) ->
     )
 
 
+#: The order words whose canonical line never names a character: the rest name one (a
+#: split's, a muster's, a summon's...), or carry a player's words (``tell``).
+_NAMELESS_WORDS = frozenset({
+    "colour", "withdraw", "roll", "mulligan", "undo", "done", "engage", "flee", "accept",
+    "no", "concede", "fight", "decline", "reset", "proceed", "strike", "rangestrike", "carry",
+})
+
+
+def names_characters(line: str) -> bool:
+    """
+    Whether the canonical order ``line`` (as ``render_order`` writes it) may name a
+    character of a legion, or quote a player's words: such a line is never signed
+    (Wolff 4.5), so the reports and notices that echo it put it in the private part.
+    A move names one when it shows a lord (a teleport) or is a battle maneuver naming
+    its character (``move ogre C3 to D4``); any word not known to name none counts as
+    naming one, so a new order kind errs on the private side.
+    """
+    words = line.split()
+    if not words:
+        return False
+    if words[0] in ("move", "teleport"):
+        if "showing" in words or "to" not in words:
+            return True
+        return any(word.isalpha() for word in words[1 : words.index("to")])
+    return words[0] not in _NAMELESS_WORDS
+
+
 def render_query(query: Query) -> str:
     """The canonical line for a query (parses back to an equal ``Query``)."""
     if query.kind == "history":

@@ -7,6 +7,7 @@ service's replies all ask it.
 from __future__ import annotations
 
 from moderator.audit.seal import robot_seat_of
+from moderator.orders.render import names_characters
 from moderator.rules import events as ev
 
 
@@ -39,6 +40,16 @@ def robot_mark(event: ev.Event) -> str | None:
     if robot_seat_of(event.trigger) != event.player:
         return None
     return f"{event.player}'s seat (played by the robot): {event.order}"
+
+
+def robot_order_names_characters(event: ev.Event) -> bool:
+    """
+    Whether the robot's order that ``event`` seals names a character of a legion (a
+    split's contents, a muster, a summon, a lord shown...): its ``robot_mark`` line then
+    goes in the private part, never the signed one (Wolff 4.5), like the events that
+    name contents.
+    """
+    return isinstance(event, ev.OrderSealed) and names_characters(event.order)
 
 
 #: Events whose every telling names characters a legion holds (or held): a reveal, a

@@ -113,11 +113,13 @@ def test_rulebook_20_5_the_result_of_a_time_limited_game_is_mailed_to_all(
         (result,) = [
             m for m in to(mails, name) if m.subject.startswith("[titan g1] The game is over:")
         ]
-        assert result.private_body is None
         for player, score, value, total in scored.scores:
             assert player in result.body and f"total {total:5d}" in result.body
             assert f"score {score:5d}" in result.body and f"legions {value:5d}" in result.body
-        assert "Rd01 (Ann): " in result.body and "Bu01 (Bob): " in result.body  # revealed (20.5)
+        # revealed (20.5), but never signed (Wolff 4.5): in the private part
+        private = result.private_body or ""
+        assert "Rd01 (Ann): " in private and "Bu01 (Bob): " in private
+        assert "Rd01 (Ann): " not in result.body and "Titan," not in result.body
         winners = " and ".join(scored.winners)
         assert winners in result.subject
     assert desk.acting() is None and desk.table.record.deadline is None

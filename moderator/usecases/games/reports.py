@@ -30,7 +30,11 @@ from moderator.reporting.move_plan import plan_lines
 from moderator.reporting.muster_notes import muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
-from moderator.reporting.visibility import names_contents, robot_mark
+from moderator.reporting.visibility import (
+    names_contents,
+    robot_mark,
+    robot_order_names_characters,
+)
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
@@ -82,8 +86,10 @@ def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str], list
         if not may_see(event, viewer):
             continue
         mark = robot_mark(event)
-        if mark is not None:
-            (public if event.visible_to is None else private).append(mark)
+        if mark is not None and event.visible_to is not None:
+            private.append(mark)
+        elif mark is not None:  # a robot's split or muster names what it holds: unsigned
+            (told if robot_order_names_characters(event) else public).append(mark)
         if is_bookkeeping(event):
             continue
         if event.visible_to is not None:
