@@ -10,8 +10,10 @@ it travels: the headers, the signed text, the board PNG (base64), the signature,
 encrypted private part (ASCII armour), and inside it, decrypted with the robot's kept
 GnuPG home, the private text and the battle PNG.  ``--turns N`` counts only the mails up
 to the end of turn N (a mail's turn is the last "turn N" its subject named), which
-measures the first N turns of a longer game.  The average report is over the mails that
-carry one (the reports, and the answers: each carries the player's report after a rule).
+measures the first N turns of a longer game (``demo --turns N`` stops one there).  The
+average report is over the mails that carry one (the reports, and the answers: each
+carries the player's report after a rule).  A last line per mailbox says where its bytes
+are: text, pictures, signatures and encryption, headers and MIME.
 """
 
 from __future__ import annotations
@@ -111,6 +113,35 @@ def measure(path: Path, gnupg_home: Path, turns: int | None) -> None:
             if by_kind[mail_kind][part]
         )
         print(f"  {mail_kind:<24} {count:4} mails {totals[mail_kind] / 1e6:6.2f} MB  (KB: {split})")
+    print("  " + where_the_bytes_are(by_kind, total))
+
+
+def where_the_bytes_are(by_kind: dict[str, Counter[str]], total: int) -> str:
+    """
+    The mailbox's bytes in four shares, over every kind of mail: the text (signed, and
+    the private text's share of the encrypted part), the pictures (the board's, and the
+    battle picture's share of the encrypted part), the cryptography (signatures, and
+    what encryption adds to what it holds: armour, session keys) and the mail's own
+    frame (headers, MIME).  The encrypted part is split in proportion to what it
+    holds, decrypted; GnuPG compresses before it encrypts, so that is an estimate.
+    """
+    parts: Counter[str] = Counter()
+    for sizes in by_kind.values():
+        parts.update(sizes)
+    inside = parts["private text"] + parts["battle png"]
+    held = min(parts["encrypted"], inside)
+    private = held * parts["private text"] / inside if inside else 0.0
+    battle = held * parts["battle png"] / inside if inside else 0.0
+    shares = {
+        "text": parts["signed text"] + private,
+        "pictures": parts["board png"] + battle,
+        "signatures and encryption": parts["signature"] + parts["encrypted"] - held,
+        "headers and MIME": parts["headers"] + parts["other"],
+    }
+    return "where the bytes are: " + ", ".join(
+        f"{name} {size / 1e6:.2f} MB ({100 * size / max(total, 1):.0f}%)"
+        for name, size in shares.items()
+    )
 
 
 def main() -> None:
