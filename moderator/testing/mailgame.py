@@ -240,8 +240,9 @@ async def _play_to_the_end(
 ) -> None:
     shown_turn = 0
     playing = {bot.name for bot in robots}
+    read = _GameReader(service.store, game.game_id)
     while True:
-        state = await asyncio.to_thread(lambda: service.store.load_state(game.game_id).state)
+        state = await asyncio.to_thread(read.state)
         for gone in sorted(playing - {p.name for p in state.live_players}):
             playing.discard(gone)
             why = "timed out (a silent robot)" if gone in game.silent else "was eliminated"
@@ -257,14 +258,33 @@ async def _play_to_the_end(
             msg = f"the game did not finish in {game.timeout:.0f} s (turn {state.turn})"
             raise TimeoutError(msg)
         acted = False
-        for bot in robots:
-            acted |= await bot.play_once(service.store, game.game_id)
+        for bot in robots:  # only the robot to act orders: the others need no new read
+            acted |= await bot.play_on(game.game_id, state)
         if not acted and to_act(state) in game.silent:
             acted = await asyncio.to_thread(_move_clock_on, service.store, clock, game.game_id)
         waits = [bot.read_mail(wait) for bot, wait in zip(robots, _waits(state, robots, acted))]
         await asyncio.gather(*waits)
         if isinstance(mail, MailHub):
             await forget_read_mail(mail, robots)
+
+
+class _GameReader:
+    """
+    The game as its loop reads it each round: read again only when its stream has moved
+    on (a state is the fold of the events, so the same last sequence number is the same
+    state).  Most rounds find no new event, and a whole read decodes a snapshot.
+    """
+
+    def __init__(self, store: EventStore, game_id: str) -> None:
+        self._store = store
+        self._game_id = game_id
+        self._last: tuple[int, GameState] | None = None
+
+    def state(self) -> GameState:
+        if self._last is None or self._store.last_seq(self._game_id) != self._last[0]:
+            loaded = self._store.load_state(self._game_id)
+            self._last = (loaded.seq, loaded.state)
+        return self._last[1]
 
 
 async def forget_read_mail(hub: MailHub, robots: Sequence[MailRobot]) -> None:

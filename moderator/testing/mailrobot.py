@@ -309,6 +309,19 @@ class MailRobot:
         await self.order(game_id, state.steps_seen(self.name), line)
         return True
 
+    async def play_on(self, game_id: str, state: GameState) -> bool:
+        """
+        ``play_once`` on ``state``, the game as its loop has just read it for all the
+        robots: a robot orders only on what its mail told it (``choose``), so reading
+        the game again for each robot would change nothing but the cost (the store's
+        read of a game is most of a demo's robot side).  True when an order went out.
+        """
+        if not self.ready(game_id, self.name, state):
+            return False
+        line = await asyncio.to_thread(seat_order, self.kind, state, self.name, self.rng)
+        await self.order(game_id, state.steps_seen(self.name), line)
+        return True
+
     # -- tournaments (issue 7): lines that are not orders, and more than one game ---------
 
     async def join_tournament(self, tournament: str, *, standby: bool = False) -> None:
@@ -322,13 +335,19 @@ class MailRobot:
 
     def choose_as(self, game_id: str, seat: str, state: GameState) -> str | None:
         """``choose`` for the seat ``seat`` (in a tournament it may differ from the name)."""
-        if self.silent or to_act(state) != seat:
+        if not self.ready(game_id, seat, state):
             return None
-        if self.heard.get(game_id) != state.steps_seen(seat):
-            return None  # our mail has not caught up with the game
-        if self.ordered_on.get(game_id) == state.steps_seen(seat):
-            return None  # ordered on this reference already; its answer is on its way
         return seat_order(self.kind, state, seat, self.rng)
+
+    def ready(self, game_id: str, seat: str, state: GameState) -> bool:
+        """Whether ``seat`` is to act in ``state`` and this robot's mail told it so, and
+        it has not ordered on that step reference yet."""
+        if self.silent or to_act(state) != seat:
+            return False
+        if self.heard.get(game_id) != state.steps_seen(seat):
+            return False  # our mail has not caught up with the game
+        # Ordered on this reference already: its answer is on its way.
+        return self.ordered_on.get(game_id) != state.steps_seen(seat)
 
     async def play_seat(self, store: EventStore, game_id: str) -> bool:
         """
