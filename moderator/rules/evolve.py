@@ -27,7 +27,8 @@ _FOLDS = (turn_fold, engagement_fold, battle_fold)
 def evolve(state: GameState, event: ev.Event) -> GameState:
     """Apply one event; the result's ``version`` counts the events folded."""
     new = _HANDLERS[type(event)](state, event)
-    return replace(new, version=state.version + 1, **_steps(state, event))
+    public = state.public_events + (event.visible_to is None)
+    return replace(new, version=state.version + 1, public_events=public, **_steps(state, event))
 
 
 def _steps(state: GameState, event: ev.Event) -> dict[str, Any]:

@@ -233,6 +233,11 @@ class GameState:
     #: everybody saw, and per player those he saw of the moves only a few could see.
     public_steps: int = 0
     own_steps: tuple[tuple[str, int], ...] = ()
+    #: The events every player saw so far, audit notes included: the numbers the audit's
+    #: notes in a report go by (``reporting.audit_notes``), which an event hidden from
+    #: some players never advances, so they tell nobody that something passed between
+    #: others (Wolff 4.5).
+    public_events: int = 0
     #: The variant the game is played in, as its setup named it (an old log: standard).
     variant_name: str = STANDARD
     #: The digest of a group's own variant's data as the game began ("" for a shipped one).

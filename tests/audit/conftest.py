@@ -68,6 +68,12 @@ class Played:
         result: dict[str, Any] = json.loads(self.text)
         return result
 
+    def bundle_of(self, reader: str | None) -> dict[str, Any]:
+        """``reader``'s bundle (None: the one anybody may have), read back from its JSON."""
+        text = dumps(make_bundle(GAME, self.secret, self.events, MADE, reader))
+        result: dict[str, Any] = json.loads(text)
+        return result
+
     @cached_property
     def befores(self) -> list[GameState]:
         """The state before each event: ``befores[seq - 1]`` is the state event ``seq`` met."""

@@ -39,7 +39,7 @@ def report_file(folder: Path, bundle: dict, viewer: str) -> Path:
         event = decode(record)
         timeline.append((event, state))
         state = evolve(state, event)
-    public = audit_notes(timeline, viewer)
+    public = audit_notes(timeline)
     mail = EmailMessage()
     mail["Subject"] = "[titan cli] report"
     mail.set_content("\n".join(["  " + line for line in public]) + "\n")

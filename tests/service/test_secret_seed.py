@@ -157,12 +157,14 @@ def test_a_chosen_seed_opens_every_hidden_legion_so_only_the_insecure_flag_takes
     assert found == 5
     starting = ["Titan", "Angel", "Ogre", "Ogre", "Centaur", "Centaur", "Gargoyle", "Gargoyle"]
     opened: dict[str, list[str]] = {}
-    for seq, marker, commitment in _COMMITMENT.findall(seen):
-        salt = salt_for(found, "g1", marker, int(seq))
-        for held in itertools.combinations(starting, len(state.legions[marker].contents)):
-            if commitment_for("g1", marker, int(seq), salt, held) == commitment:
-                opened[marker] = sorted(held)
-                break
+    for number, marker, commitment in _COMMITMENT.findall(seen):
+        # numbered among the public events: the log's number is at least as high
+        for seq in range(int(number), int(number) + 64):
+            salt = salt_for(found, "g1", marker, seq)
+            for held in itertools.combinations(starting, len(state.legions[marker].contents)):
+                if commitment_for("g1", marker, seq, salt, held) == commitment:
+                    opened[marker] = sorted(held)
+                    break
     hidden = {m: sorted(lg.contents) for m, lg in state.legions.items() if lg.owner == splitter}
     assert opened and opened == {m: hidden[m] for m in opened}
     with open_store(db) as store:  # the same search on a game with its own seed

@@ -139,7 +139,7 @@ def report(
     everyone = player_view(state, None)
     board_changed, changed = board_changes(player_view(shown.board or state, None), everyone)
     fought = battle_changed(None if shown.battle is None else player_view(shown.battle, None), everyone)
-    sealed = audit_notes(timeline, viewer)
+    sealed = audit_notes(timeline)
     opened = audit_openings(timeline)
     facts = letters.Report(
         game=ref.game,
