@@ -264,6 +264,8 @@ class Tally:
 
 
 #: How long a robot's reader waits in IDLE before it looks again anyway.
+IDLE_WAIT = 5.0
+#: How long a game waits for its robots' news before it reads the game anyway.
 READ_WAIT = 2.0
 
 
@@ -274,7 +276,7 @@ async def keep_reading(bot: MailRobot, news: asyncio.Event, end: float) -> None:
     as it is delivered, whichever of its players it went to.
     """
     while time.monotonic() < end:
-        if await bot.read_mail(min(READ_WAIT, max(end - time.monotonic(), 0.0))):
+        if await bot.read_mail(min(IDLE_WAIT, max(end - time.monotonic(), 0.0))):
             news.set()
 
 
@@ -445,7 +447,7 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
     ))
     tally.cpu = cpu() - await opener
     tally.seconds = time.monotonic() - window
-    await asyncio.gather(*readers)  # each ends within READ_WAIT of the end
+    await asyncio.gather(*readers)  # each ends within IDLE_WAIT of the end
     conn.send(tally)
     for bot in every:
         await bot.close()

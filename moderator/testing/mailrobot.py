@@ -236,9 +236,14 @@ class MailRobot:
     # -- mail in ------------------------------------------------------------------------------
 
     async def read_mail(self, wait: float) -> int:
-        """Wait up to ``wait`` seconds for mail, file what came and note its references."""
-        if wait > 0:
-            await self.source.idle_wait(wait)
+        """
+        Wait up to ``wait`` seconds for mail, file what came and note its references.  A
+        server with IDLE that announced nothing in the wait is not asked again (a robot
+        waiting for its answer costs the server one command a wait, not four).
+        """
+        if wait > 0 and not await self.source.idle_wait(wait) \
+                and "IDLE" in self.source.capabilities:
+            return 0
         found = await self.source.fetch_new(self._uid, self._validity)
         self._validity = found.uidvalidity
         if not found.messages:
