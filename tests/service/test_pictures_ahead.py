@@ -3,7 +3,8 @@ A picture costs once and off the answer's path: the pictures of a queued report 
 handed to the picture worker as soon as the report is in the outbox (``PicturePool.prepare``,
 ``Sender.prepare_due``), the sender then takes the drawn picture instead of drawing it
 again, the pictures held ahead stay bounded, and a processed mail brings the send round
-forward rather than waiting for the rest of the poll or the send interval.
+forward rather than waiting for the rest of the poll or the send interval (nor does the
+poll wait for a send round under way).
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import json
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+
+from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from moderator.pictures.spec import report_pictures
 from moderator.ports import OutgoingMail
@@ -213,5 +217,59 @@ def test_a_processed_mail_brings_the_send_round_forward(tmp_path: Path) -> None:
                         await asyncio.sleep(0.05)
             finally:
                 await service.stop()
+
+    asyncio.run(scenario())
+
+
+class _Stall:
+    """An aiosmtpd handler that holds every mail at DATA until ``release`` is set."""
+
+    def __init__(self) -> None:
+        self.holding = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        self.holding.set()
+        await self.release.wait()
+        return "250 OK"
+
+
+def test_a_poll_does_not_wait_for_the_send_round_under_way(tmp_path: Path) -> None:
+    """
+    The mail that came while a send round is slow is processed, and the poll ends: the
+    poll brings the send job forward rather than waiting for the round (it used to send
+    itself, after the round, and held the next poll back as long).
+    """
+    db = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    migrate.upgrade(db)
+
+    async def scenario() -> None:
+        async with MailHub() as hub:
+            for address in (MODERATOR, ANN, BOB):
+                hub.add_user(address, "pw")
+            stall = _Stall()
+            loop = asyncio.get_running_loop()
+            smtp = await loop.create_server(lambda: SMTP(stall, hostname="mx.test"),
+                                            "127.0.0.1", 0)
+            mail = SimpleNamespace(host=hub.host, imap_port=hub.imap_port,
+                                   smtp_port=int(smtp.sockets[0].getsockname()[1]))
+            service = Service(bootstrap(loopback_config(mail, db, user=MODERATOR)))
+            await service.start()
+            try:
+                _queue(service.store, ANN)
+                rounds = asyncio.create_task(service.send_now())
+                async with asyncio.timeout(30):
+                    await stall.holding.wait()  # the round is in SMTP, and stays there
+                await hub.deliver(MODERATOR, b"From: bob@example.org\r\nSubject: hello\r\n"
+                                  b"Message-ID: <2@example.org>\r\n\r\nhello\r\n")
+                async with asyncio.timeout(30):
+                    result = await service.poll_now()
+                assert result.processed == 1
+                assert not rounds.done()
+            finally:
+                stall.release.set()
+                await service.stop()
+                smtp.close()
+                await smtp.wait_closed()
 
     asyncio.run(scenario())
