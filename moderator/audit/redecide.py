@@ -25,12 +25,12 @@ What an order can be:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from moderator.audit.dice import bound_die
 from moderator.audit.seal import DIRECTOR_END, TIME_CALLED, lateness_of_start, robot_seat_of
 from moderator.orders import OrderError, Query, parse_order, render_order
 from moderator.orders import standing as standing_orders
+from moderator.records import record
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules import lateness, setup, timelimit
@@ -63,7 +63,7 @@ class SealDice:
         return values
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Redecided:
     """The events the rules give for the order, and how many dice they rolled."""
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import seed_bytes
+from moderator.records import record
 from moderator.rules import events as ev
 from moderator.rules.policies import POLICIES, WOLFF
 from moderator.rules.state import Audience, GameState, Legion
@@ -77,7 +77,7 @@ def robot_seat_of(trigger: str) -> str | None:
     return seat if seat and first.isdigit() else None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OrderKey:
     """
     One order as the audit names it: asked for by ``trigger``, its events from ``first``
@@ -92,7 +92,7 @@ class OrderKey:
     order: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Sealed:
     """The notes to append, each legion's latest commitment (marker -> its event) and
     the seal's MAC, which the next seal chains to."""

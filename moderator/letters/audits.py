@@ -7,13 +7,14 @@ counts what the letter cites.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import Texts
+from moderator.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AuditFacts:
     """What an audit mail cites of its bundle (``reader`` None: the bundle for anybody)."""
 

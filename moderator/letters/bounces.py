@@ -7,10 +7,11 @@ for the reader's time zone.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import Texts
+from moderator.records import record
 
 #: What a believed bounce did to the player's deadline (``service.bounces``'s verdicts).
 PAUSED, ALREADY, ONCE, NO_LIMITS = "paused", "paused already", "paused once", "no limits"
@@ -23,7 +24,7 @@ _SUBJECTS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Undelivered:
     """A believed bounce of a mail to ``seat`` of ``game``, as the game master reads it."""
 

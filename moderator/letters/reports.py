@@ -16,11 +16,12 @@ module only words and cuts them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import Texts
+from moderator.records import record
 from moderator.reporting.views import battle_model, status_model
 
 if TYPE_CHECKING:  # a picture's type only: the text of a view needs nothing drawn
@@ -53,7 +54,7 @@ def battle(view: dict[str, Any], viewer: str | None = None) -> str | None:
     return None if model is None else render("battle.txt.j2", battle=model)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Report:
     """
     What ``viewer``'s report says, as the use case found it: ``public_view`` the game as

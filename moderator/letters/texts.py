@@ -8,15 +8,16 @@ public part, its private part and the pictures to draw when it is sent),
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
+
+from moderator.records import record
 
 if TYPE_CHECKING:  # a picture's type only: the text of a view needs nothing drawn
     from moderator.pictures.spec import Picture
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Texts:
     """
     A mail's subject, its public (signed) part, its private part (None: none) and the
@@ -29,7 +30,7 @@ class Texts:
     pictures: tuple[Picture, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MailInfo:
     """
     What an answer quotes of the mail it answers: what its author wrote (only ever in

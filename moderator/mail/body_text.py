@@ -10,7 +10,7 @@ keeping the PGP material (``signed_text``) and notes on everything done for the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from email import policy as email_policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
@@ -20,6 +20,7 @@ from moderator.mail.html_text import html_to_text
 from moderator.mail.part_decoding import decode, payload_bytes
 from moderator.mail.plain_text import lines, unflow
 from moderator.mail.signed_text import SignedContent, clearsigned, mime_signed, note_outside
+from moderator.records import record
 
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_LINES", "Extracted", "extract_text"]
 
@@ -28,7 +29,7 @@ DEFAULT_MAX_LINES = 2_000
 _MAX_DEPTH = 40
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Extracted:
     """
     The text of a mail that the order lines are read from.
@@ -78,7 +79,7 @@ def extract_text(
         return Extracted(text="", notes=(*notes, f"extract-failed: {error!r}"))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Found:
     part: Message
     section: str

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from email.message import Message
 from email.parser import HeaderParser
 from email.utils import getaddresses
@@ -38,6 +37,7 @@ from moderator.mail.checks.base import (
     raw_values,
 )
 from moderator.mail.part_decoding import decode, payload_bytes
+from moderator.records import record
 
 #: The headers a mail server writes with the address it delivered a mail to.
 DELIVERY_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To")
@@ -55,7 +55,7 @@ _MAX_BLOCKS = 50
 SENDER_HEADERS = ("From", "Sender", "Return-Path")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RecipientStatus:
     """
     One per-recipient block of a DSN (RFC 3464 2.3): the recipient as the last server
@@ -85,7 +85,7 @@ class RecipientStatus:
         return f"{self.final or self.original or '?'}: {self.action or '?'} {self.status or '?'}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Bounce:
     """
     What a bounce says: the addresses it was delivered to (``delivered_to``), the

@@ -10,12 +10,12 @@ Hints only: deciding that a mail really comes from a player is the caller's job.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.message import Message
 from email.utils import parseaddr
 
 from moderator.mail.checks.base import MAIL_ERRORS, addresses, clean, first_chars, header_text
 from moderator.mail.quoted_replies import own_lines
+from moderator.records import record
 
 __all__ = ["Hints", "game_and_player_hints", "is_hint"]
 
@@ -27,7 +27,7 @@ _SECRET_LINE = re.compile(r"^\s*secret(?:\s*[:=])?\s*(\S+)\s*$", re.IGNORECASE)
 _SUBJECT_TAG = re.compile(rf"\[\s*titan[\s:-]+{_GAME_ID}\s*\]", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Hints:
     """
     Who a mail seems to be from and which game it seems to be about: hints only.

@@ -34,7 +34,7 @@ import asyncio
 import re
 import ssl
 from collections.abc import Awaitable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from moderator.mail.errors import MailError, MailTransportError
@@ -48,6 +48,7 @@ from moderator.mail.imap_responses import (
     search_uids,
     uid_set,
 )
+from moderator.records import record
 
 #: The keyword ``mark_done`` sets where the server allows keywords.
 DONE_KEYWORD = "$TitanProcessed"
@@ -71,7 +72,7 @@ class UidValidityChangedError(MailError):
         self.found = found
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FetchResult:
     """
     What ``fetch_new`` found: the folder's UIDVALIDITY and the new messages as

@@ -27,7 +27,6 @@ import the intake from; the text comes from ``body_text`` (with ``part_decoding`
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from email import policy as email_policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
@@ -42,6 +41,7 @@ from moderator.mail.plain_text import lines
 from moderator.mail.quoted_replies import own_lines
 from moderator.mail.signed_text import SignedContent
 from moderator.orders.finder import split_lines
+from moderator.records import record
 
 __all__ = [
     "BOUNCE_CHECKS",
@@ -101,7 +101,7 @@ def _parse_with(data: bytes, policy: Policy) -> EmailMessage | None:
 # -- screen ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Disposition:
     """
     What to do with a mail: ``action``, the decisive hits as (check name, reason) in

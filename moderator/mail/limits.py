@@ -11,8 +11,9 @@ bytes are measured first, in linear time, building no message: cut into parts as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.message import Message
+
+from moderator.records import record
 
 __all__ = ["DEFAULT_LIMITS", "RawLimits", "over_limit"]
 
@@ -22,7 +23,7 @@ _HEADER_LINE = re.compile(rb"From |[\x21-\x39\x3b-\x7e]*:|[\t ]")
 _SALVAGE = re.compile(rb'(?m)^--([^\t\n\x0b\x0c\r\x1c-\x1f "]{1,70}?)(?:--)?[ \t]*\r?$')
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class RawLimits:
     """
     Caps on a player's mail: orders, and what clients add (an HTML alternative, a logo, a

@@ -10,10 +10,11 @@ hands it in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
+
+from moderator.records import record
 
 
 class SignatureStatus(StrEnum):
@@ -31,7 +32,7 @@ class SignatureStatus(StrEnum):
     ERROR = "signature error"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Verification:
     """
     The outcome of checking one signature.

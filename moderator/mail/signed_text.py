@@ -10,7 +10,6 @@ nothing itself.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email import policy as email_policy
 from email.message import Message
 from typing import Literal
@@ -18,11 +17,12 @@ from typing import Literal
 from moderator.mail.checks.base import param
 from moderator.mail.compose import canonical_crlf, signed_part_bytes
 from moderator.mail.part_decoding import payload_bytes
+from moderator.records import record
 
 __all__ = ["SignedContent", "clearsigned", "mime_signed", "note_outside"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SignedContent:
     """
     What a signature check needs; the check itself is ``moderator.mail.compose``'s.

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Literal, Protocol, Self
@@ -31,6 +31,7 @@ from typing import Literal, Protocol, Self
 import aiosmtplib
 
 from moderator.mail.errors import MailTransportError
+from moderator.records import record
 
 #: How the connection to the SMTP server is secured.
 TlsMode = Literal["none", "starttls", "tls"]
@@ -45,7 +46,7 @@ class RandomSource(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SendResult:
     """
     A mail the server took: its last reply, and the recipients it refused

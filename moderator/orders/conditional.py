@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from moderator.orders.errors import OrderError
+from moderator.records import record
 
 _BLOCK = re.compile(
     r"^\s*on\s+rolls?\s+(?P<rolls>[1-6](?:\s*(?:,|or)\s*[1-6])*)\s*:\s*(?P<orders>.*)$",
@@ -23,7 +24,7 @@ _STARTS = re.compile(r"^\s*on\s+rolls?\b", re.IGNORECASE)
 CODE = "E-ON-ROLL"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Block:
     """One ``on roll`` line: the rolls it is for and its orders, in order."""
 
@@ -32,7 +33,7 @@ class Block:
     orders: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Conditional:
     """A mail's lines: the plain ones, and the ``on roll`` blocks."""
 

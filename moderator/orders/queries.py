@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from moderator.records import record
 
 #: Every kind of query, in the order the help lists them.
 QUERY_KINDS = (
@@ -19,7 +19,7 @@ QUERY_KINDS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Query:
     """A question a player asks in an order mail.
 

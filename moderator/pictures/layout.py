@@ -19,15 +19,15 @@ from __future__ import annotations
 import functools
 import math
 import tomllib
-from dataclasses import dataclass
 
 from moderator.pictures.svg import Point
+from moderator.records import record
 from moderator.rules.variant import STANDARD, variant_file
 
 SQRT3 = math.sqrt(3.0)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cell:
     """One land's place on the grid."""
 
@@ -61,7 +61,7 @@ def board_layout(variant: str = STANDARD) -> dict[int, Cell]:
     return cells
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Grid:
     """Pixel geometry of the triangle grid: ``side`` is a triangle's side in pixels."""
 

@@ -19,11 +19,12 @@ hold, so it goes with the private part, which the moderator never signs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from moderator.pictures.battleland import battle_layers, battle_svg
 from moderator.pictures.masterboard import masterboard_layers, masterboard_svg
+from moderator.records import record
 
 MASTERBOARD, BATTLE = "masterboard", "battle"
 _KINDS = (MASTERBOARD, BATTLE)
@@ -34,7 +35,7 @@ _LEGION_KEYS = ("marker", "owner", "land", "height")
 _ENGAGEMENT_KEYS = ("land", "attacker", "defender", "attacker_player", "defender_player")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Picture:
     """One picture of a report: what to draw, for whom, and the file name it goes by."""
 

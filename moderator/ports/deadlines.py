@@ -16,9 +16,9 @@ sent for a deadline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
+from moderator.records import record
 from moderator.rules.state import GameState
 from moderator.schedule import timing
 from moderator.schedule.record import GameRecord
@@ -54,7 +54,7 @@ ROBOT_TURN = "robot"
 NOT_ACTING = (GAME_END, ABSENCE_END, BOUNCE_END, DIGEST, ROBOT_TURN)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deadline:
     id: int
     game_id: str
@@ -73,7 +73,7 @@ class Deadline:
         return self.kind not in NOT_ACTING
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Due:
     """
     What the clock's deciders are asked: a deadline ``row`` to deal with (as the runner
@@ -84,7 +84,7 @@ class Due:
     sender: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeadlineChange:
     """
     A change to one of a game's deadlines, as a use case returns it (the unit of work

@@ -6,9 +6,11 @@ and the ``Outcome`` a use case returns: what it decided, for the runner to apply
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+
+from moderator.records import record
 
 if TYPE_CHECKING:  # named in annotations only: a reader of one game imports none of them
     from moderator.ports.deadlines import DeadlineChange
@@ -22,7 +24,7 @@ if TYPE_CHECKING:  # named in annotations only: a reader of one game imports non
 __all__ = ["GameContext", "LoadedGame", "LoadedTournament", "Outcome"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameContext:
     """What a handler may know about the message's game."""
 
@@ -33,7 +35,7 @@ class GameContext:
     seats: Mapping[str, str]  # player address -> his name in the game
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LoadedGame:
     """A game's state after its last event, and how it was reached."""
 
@@ -44,7 +46,7 @@ class LoadedGame:
     snapshot_seq: int  # the snapshot it started from (0: replayed from the first event)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LoadedTournament:
     """A tournament's state after its last event."""
 
@@ -53,7 +55,7 @@ class LoadedTournament:
     seq: int  # the last event's sequence number
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outcome:
     """
     What a handler decided: events to append, mails to send, the game's new record.

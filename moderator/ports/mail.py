@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from typing import Any
+
+from moderator.records import record
 
 __all__ = [
     "FAILED",
@@ -45,7 +47,7 @@ INBOUND_STATES = (RECEIVED, PROCESSED, REJECTED, SHUNTED)
 PENDING, SENT, FAILED, UNDELIVERED = "pending", "sent", "failed", "undelivered"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InboundMessage:
     """A mail as archived, before and after it was dealt with."""
 
@@ -61,7 +63,7 @@ class InboundMessage:
     received_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OutgoingMail:
     """
     A mail to send, as a handler returns it.
@@ -89,7 +91,7 @@ class OutgoingMail:
     attachments: Sequence[Mapping[str, str]] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StoredMail:
     """A mail in the outbox."""
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
 from datetime import datetime
+
+from moderator.records import record
 
 __all__ = [
     "DIRECTOR",
@@ -28,7 +29,7 @@ _ITERATIONS = 200_000
 DIRECTOR = "director"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Player:
     id: int
     name: str
@@ -42,7 +43,7 @@ class Player:
         return role in self.roles
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PendingAddressChange:
     """A move of the account at ``old`` to ``new``, waiting to be confirmed from ``old``."""
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from moderator.ports.deadlines import DeadlineChange
 from moderator.ports.mail import OutgoingMail
+from moderator.records import record
 from moderator.rules.events import Event
 from moderator.rules.state import GameState
 from moderator.schedule.record import GameRecord
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameWrite:
     """
     What changes in one game: ``events`` after event ``seq`` (the state they lead to in
@@ -62,7 +62,7 @@ class GameWrite:
         return dataclasses.replace(self, **changes)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TournamentWrite:
     """A tournament's ``events`` after event ``seq`` (``director`` creates the stream)."""
 
@@ -72,7 +72,7 @@ class TournamentWrite:
     director: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NewPlayer:
     """A player to register (a sign-on by mail)."""
 
@@ -88,7 +88,7 @@ class NewPlayer:
 ASK, MOVE, CANCEL = "ask", "move", "cancel"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AddressChange:
     """
     A change of the address ``old``: ``ASK`` keeps a move to ``new`` waiting for
@@ -102,7 +102,7 @@ class AddressChange:
     token_hash: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Seal:
     """
     A digest of what authenticated a mail that was acted on, to keep so that it counts
@@ -115,7 +115,7 @@ class Seal:
     expires_at: datetime | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UsedSeal:
     """A seal already kept: when it was first used, and by which inbound message."""
 
@@ -123,7 +123,7 @@ class UsedSeal:
     inbound_id: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MessageDone:
     """An inbound mail dealt with: its new status, its game and a note for the log."""
 
@@ -133,7 +133,7 @@ class MessageDone:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Work:
     """Everything one decision changes, written together by the unit of work."""
 

@@ -40,8 +40,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from moderator.records import record
 from moderator.reporting.knowledge_events import HANDLERS, changed_unseen
 from moderator.reporting.knowledge_facts import (
     _NO_FACTS,
@@ -73,7 +74,7 @@ __all__ = [
 # -- the answer ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class KnownLegion:
     """
     One legion as a viewer knows it: ``known`` is a sub-multiset of its true contents
@@ -121,7 +122,7 @@ def legion_line(known: KnownLegion, land: int, terrain: str, picture: str | None
 # -- the fold -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Knowledge:
     """
     The game's state and what every viewer knows for certain, after some events.

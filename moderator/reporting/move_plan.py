@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from dataclasses import dataclass
 
+from moderator.records import record
 from moderator.rules.movement import legion_moves
 from moderator.rules.state import GameState, Legion, Step
 
@@ -28,7 +28,7 @@ WIDTH = 76  # a report line's letters, continuation lines indented
 _GLUE = "\u00a0"  # joins what a line must not be broken inside; a space once wrapped
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollMoves:
     """The lands one legion could reach on one roll, by the signs and by teleport."""
 
@@ -38,7 +38,7 @@ class RollMoves:
     titan: tuple[int, ...] = ()  # Titan teleport (8.2)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LegionPlan:
     """Where one legion could go on each roll."""
 

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from moderator.records import record
 from moderator.rules.muster import qualifications
 from moderator.rules.strikes import HEAD_DICE, HEADED, strike_number
 from moderator.rules.variant import Land, Variant
@@ -133,7 +134,7 @@ def legion_value(
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outcome:
     """A battle's expected course: who wins, how surely (0.5 even, 1 certain)."""
 

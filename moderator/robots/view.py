@@ -19,15 +19,16 @@ they truly are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from moderator.records import record
 from moderator.rules import commands as cmd
 from moderator.rules.legal import legal_commands, to_act
 from moderator.rules.state import Battle, Engagement, GameState, Legion, Move, Player, Step
 from moderator.rules.variant import Variant
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionSight:
     """One legion as the seat sees it: ``known`` is all of it for his own legions."""
 
@@ -46,7 +47,7 @@ class LegionSight:
         return len(self.known) == self.height
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SeatView:
     """The game as one seat's player may see it, with the orders he may give now."""
 

@@ -8,13 +8,13 @@ fold only counts them, and reports show them apart from the game's events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from moderator.records import record
 from moderator.rules.event_base import Event
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SeedCommitted(Event):
     """The SHA-256 of the game's secret dice seed, fixed at the start (the seed comes after)."""
 
@@ -22,7 +22,7 @@ class SeedCommitted(Event):
     sha256: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OrderSealed(Event):
     """
     The first of an order's notes, after its events (those from ``first`` on): the order
@@ -50,7 +50,7 @@ class OrderSealed(Event):
     mac: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionCommitted(Event):
     """
     A salted SHA-256 of what ``marker`` holds now (its contents changed out of sight):
@@ -62,7 +62,7 @@ class LegionCommitted(Event):
     commitment: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CommitmentOpened(Event):
     """
     ``marker``'s commitment of event ``seq`` opened for those its contents were shown:

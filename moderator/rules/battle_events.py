@@ -8,15 +8,15 @@ through ``events``, which also registers them by type name for the codec.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from moderator.records import record
 from moderator.rules.event_base import Event
 
 FighterList = tuple[tuple[int, str, str, int, int], ...]  # (id, side, creature, power, skill)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BattleStarted(Event):
     """2.5.6/2.5.6.1: the battle begins; both legions become public."""
 
@@ -30,7 +30,7 @@ class BattleStarted(Event):
     battleland_roll: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BattleStepBegan(Event):
     """The battle moves on to the next step of Complete Sequence 2.5.6.4."""
 
@@ -40,7 +40,7 @@ class BattleStepBegan(Event):
     step: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class FighterMoved(Event):
     TYPE: ClassVar[str] = "fighter-moved"
     fighter: int
@@ -48,7 +48,7 @@ class FighterMoved(Event):
     to_hex: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ManeuverReset(Event):
     """Wolff 11.0: the maneuver is undone before any strike is rolled."""
 
@@ -56,7 +56,7 @@ class ManeuverReset(Event):
     side: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class FightersLeftOff(Event):
     """10.1: characters not entered on the first maneuver are slain (no summoning trigger)."""
 
@@ -64,7 +64,7 @@ class FightersLeftOff(Event):
     fighters: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class JoinUndone(Event):
     """Wolff 10.1/14.1/15.1: a summoned angel or reinforcement that did not enter goes back."""
 
@@ -75,7 +75,7 @@ class JoinUndone(Event):
     source: str | None  # the legion a summoned angel returns to; None: to the caretaker
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DriftDamaged(Event):
     """Hazard chart: non-natives in drift take a hit at the start of each strike phase."""
 
@@ -83,7 +83,7 @@ class DriftDamaged(Event):
     fighters: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class StrikeRolled(Event):
     TYPE: ClassVar[str] = "strike-rolled"
     striker: int
@@ -96,19 +96,19 @@ class StrikeRolled(Event):
     carry: tuple[int, ...] = ()  # who excess damage may carry to (12.4)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CarryAllocated(Event):
     TYPE: ClassVar[str] = "carry-allocated"
     allocations: tuple[tuple[int, int], ...]  # (fighter, damage)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ConcessionAttempted(Event):
     TYPE: ClassVar[str] = "concession-attempted"
     side: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SlainRemoved(Event):
     """12.6: the slain leave the battleland at the end of the strike phase."""
 
@@ -116,7 +116,7 @@ class SlainRemoved(Event):
     fighters: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BattleEnded(Event):
     """
     The battle is over: ``how`` is "elimination", "titan", "time loss" or

@@ -10,14 +10,14 @@ creature table says what it is (natives, flight, rangestrikes).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from moderator.records import record
 from moderator.rules.variant import Battleland, CreatureType, load_variant
 
 ATTACKER, DEFENDER = "attacker", "defender"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Fighter:
     id: int  # stable within a battle
     side: str  # ATTACKER or DEFENDER

@@ -8,16 +8,16 @@ through ``events``, which also registers them by type name for the codec.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from moderator.records import record
 from moderator.rules.event_base import Event, LegionList
 from moderator.rules.state import Proposal
 
 # -- setup (Complete Sequence 1.x) --------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameCreated(Event):
     """1.1: the game and its players, in the variant it is played in.
 
@@ -32,7 +32,7 @@ class GameCreated(Event):
     variant_digest: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TowersRolled(Event):
     """One set of tower rolls (1.3.1.1) and the towers it assigned (1.3.1.2)."""
 
@@ -41,7 +41,7 @@ class TowersRolled(Event):
     assigned: tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ColourChosen(Event):
     TYPE: ClassVar[str] = "colour-chosen"
     player: str
@@ -49,7 +49,7 @@ class ColourChosen(Event):
     markers: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionsPlaced(Event):
     """1.5/1.6: initial legions on the towers, scores zero, first mover known."""
 
@@ -57,7 +57,7 @@ class LegionsPlaced(Event):
     legions: tuple[tuple[str, str, int, tuple[str, ...]], ...]  # (marker, owner, land, contents)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PositionLoaded(Event):
     """A game restored from a position file (rulebook 20.5) instead of set up.
 
@@ -92,14 +92,14 @@ class PositionLoaded(Event):
 # -- the turn (2.1-2.4, 2.6-2.7) ----------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TurnStarted(Event):
     TYPE: ClassVar[str] = "turn-started"
     player: str
     turn: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionSplit(Event):
     """Public half of a split: who split off which marker, and the heights."""
 
@@ -110,7 +110,7 @@ class LegionSplit(Event):
     child_height: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SplitContents(Event):
     """Private half of a split: which characters went where (owner only)."""
 
@@ -120,7 +120,7 @@ class SplitContents(Event):
     moved: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class MovementRolled(Event):
     TYPE: ClassVar[str] = "movement-rolled"
     player: str
@@ -128,7 +128,7 @@ class MovementRolled(Event):
     mulligan: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LateMoveDrawn(Event):
     """
     Rulebook 21.2: ``player``'s time to move ran out before he moved a legion, so the
@@ -144,7 +144,7 @@ class LateMoveDrawn(Event):
     land: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionMoved(Event):
     TYPE: ClassVar[str] = "legion-moved"
     marker: str
@@ -156,20 +156,20 @@ class LegionMoved(Event):
     lord_shown: str | None = None  # 8.1/8.2: the lord revealed to teleport
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class MoveUndone(Event):
     TYPE: ClassVar[str] = "move-undone"
     marker: str
     back_to: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class MovementEnded(Event):
     TYPE: ClassVar[str] = "movement-ended"
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionsRecombined(Event):
     """2.4/Wolff 4.7: split-offs left on one land become one legion again."""
 
@@ -179,7 +179,7 @@ class LegionsRecombined(Event):
     absorbed: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CreatureMustered(Event):
     """18.x muster, or a defender's reinforcement (14.x): public, with what was shown."""
 
@@ -190,13 +190,13 @@ class CreatureMustered(Event):
     reinforcement: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TurnEnded(Event):
     TYPE: ClassVar[str] = "turn-ended"
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PlayerWithdrew(Event):
     """20.4: the player leaves; his legions are set aside with the slain, nobody scores."""
 
@@ -208,7 +208,7 @@ class PlayerWithdrew(Event):
 # -- engagements (2.5) ----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class EngagementStarted(Event):
     TYPE: ClassVar[str] = "engagement-started"
     land: int
@@ -216,7 +216,7 @@ class EngagementStarted(Event):
     defender: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionRevealed(Event):
     """A legion's contents shown to ``visible_to`` (or to all when None)."""
 
@@ -226,7 +226,7 @@ class LegionRevealed(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ProposalsMade(Event):
     """Wolff 9.3: a set of proposals, secret between the two players."""
 
@@ -236,13 +236,13 @@ class ProposalsMade(Event):
     first_number: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class NoMoreProposals(Event):
     TYPE: ClassVar[str] = "no-more-proposals"
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class EngagementResolved(Event):
     """
     How an engagement ended and what each legion lost (public: Wolff 9.5).
@@ -261,7 +261,7 @@ class EngagementResolved(Event):
     points: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DecisionAwaited(Event):
     """The winner may now reinforce, summon or take an angel (2.5.6.5, 2.5.6.8)."""
 
@@ -270,7 +270,7 @@ class DecisionAwaited(Event):
     what: str  # "summon", "reinforce" or "angel"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class AngelSummoned(Event):
     TYPE: ClassVar[str] = "angel-summoned"
     lord: str
@@ -278,7 +278,7 @@ class AngelSummoned(Event):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Declined(Event):
     """A player passed up an optional reinforcement, summons or angel."""
 
@@ -288,7 +288,7 @@ class Declined(Event):
     reason: str = ""  # set when nothing could be taken (no room, none left)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PointsScored(Event):
     TYPE: ClassVar[str] = "points-scored"
     player: str
@@ -296,14 +296,14 @@ class PointsScored(Event):
     multiples: tuple[int, ...]  # multiples of 100 reached that may bring angels (17.2)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class AngelAcquired(Event):
     TYPE: ClassVar[str] = "angel-acquired"
     marker: str
     lord: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PlayerEliminated(Event):
     """
     19.3/19.4: a Titan died.  The player's remaining legions are revealed and
@@ -319,7 +319,7 @@ class PlayerEliminated(Event):
     markers_to: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class EngagementEnded(Event):
     """2.5.6.10: slain lords and demi-lords regenerate, creatures go to the dead pile."""
 
@@ -327,7 +327,7 @@ class EngagementEnded(Event):
     land: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameOver(Event):
     """19.0/Complete Sequence 3: the winner (if any) and his legions, now public."""
 
@@ -339,7 +339,7 @@ class GameOver(Event):
 # -- the moderator's notes --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class StandingOrderUsed(Event):
     """
     A standing order of ``player``'s answered a decision for him (the events of
@@ -356,7 +356,7 @@ class StandingOrderUsed(Event):
 # -- the time limit (Wolff 21.0/21.1, rulebook 20.5) ----------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TimeCalled(Event):
     """
     Wolff 21.1: the game's time limit was reached.  The current turn is finished, then
@@ -370,7 +370,7 @@ class TimeCalled(Event):
     last_turn: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameScored(Event):
     """
     Rulebook 20.5/21.1: the game ended by its time limit.  Every remaining legion is

@@ -8,44 +8,43 @@ state and either raises ``RuleError`` or returns events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from moderator.records import record
 from moderator.rules.state import Proposal
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Command:
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ChooseColour(Command):
     colour: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Withdraw(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Split(Command):
     parent: str
     child: str | None  # None: the lowest free marker
     characters: tuple[str, ...]  # what goes under the new marker
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Roll(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Mulligan(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class MoveLegion(Command):
     marker: str
     land: int
@@ -54,12 +53,12 @@ class MoveLegion(Command):
     showing: str | None = None  # the lord revealed for a teleport
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class UndoMove(Command):
     marker: str | None = None  # None: the last move
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Done(Command):
     """End the movement phase (2.3) or the turn (2.7), whichever is current.
 
@@ -71,64 +70,64 @@ class Done(Command):
     keep: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Engage(Command):
     land: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Flee(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Propose(Command):
     proposals: tuple[Proposal, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Accept(Command):
     number: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class NoMore(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Concede(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Fight(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Summon(Command):
     lord: str
     source: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Reinforce(Command):
     creature: str
     showing: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TakeAngel(Command):
     lord: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Decline(Command):
     """Pass up a reinforcement, a summons or an earned angel."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Muster(Command):
     marker: str
     creature: str
@@ -138,7 +137,7 @@ class Muster(Command):
 # -- battle orders (2.5.6) ----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Maneuver(Command):
     """Move (or enter, or deploy) one character: by its hex, or by type when off the board."""
 
@@ -147,22 +146,22 @@ class Maneuver(Command):
     creature: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ResetManeuver(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Proceed(Command):
     """Pass a window in which one may concede (2.5.6.2, 2.5.6.3, 2.5.6.4.x.5, ...)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class AcceptConcession(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Strike(Command):
     striker: str  # hex
     target: str  # hex
@@ -170,7 +169,7 @@ class Strike(Command):
     dice: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Rangestrike(Command):
     striker: str
     target: str
@@ -178,14 +177,14 @@ class Rangestrike(Command):
     strike_number: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Carry(Command):
     """Carry excess damage to these hexes in order (12.4); empty: carry nowhere."""
 
     targets: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ShowLegion(Command):
     """Wolff 4.5: show some or all of one's own legion, at any time, to some or all players."""
 
@@ -194,7 +193,7 @@ class ShowLegion(Command):
     characters: tuple[str, ...] | None = None  # None: all the legion holds
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Tell(Command):
     """Wolff 4.5: a message to other players, passed on by the moderator."""
 

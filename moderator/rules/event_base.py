@@ -8,15 +8,15 @@ event says who may see it (``visible_to``: ``None`` is everybody).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from moderator.records import record
 from moderator.rules.state import Audience
 
 LegionList = tuple[tuple[str, tuple[str, ...]], ...]  # (marker, contents) pairs
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Event:
     TYPE: ClassVar[str] = "event"
     VERSION: ClassVar[int] = 1

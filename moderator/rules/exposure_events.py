@@ -6,13 +6,13 @@ those named only, so they are never in a report's signed part.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from moderator.records import record
 from moderator.rules.event_base import Event
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LegionShown(Event):
     """
     ``owner`` showed ``characters`` of ``marker`` to the others in ``visible_to``: all it
@@ -26,7 +26,7 @@ class LegionShown(Event):
     whole: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class MessageRelayed(Event):
     """``sender``'s words to the others in ``visible_to``, passed on as written."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from moderator.records import record
 from moderator.rules.errors import RuleError
 from moderator.rules.muster import MAX_HEIGHT
 from moderator.rules.state import GameState, Legion
@@ -25,7 +25,7 @@ TELEPORT_ROLL = 6
 TOWER_TELEPORT_REACH = 6  # 8.1: lands away from the tower
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveOption:
     """One destination: ``entries`` is empty when no engagement follows."""
 

@@ -12,11 +12,13 @@ section it comes from and which shipped variant turns it on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
+from moderator.records import record
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+
+@record(kw_only=True)
 class RuleOptions:
     """One value per rule difference; the defaults are 1982 with Wolff's errata."""
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
+from moderator.records import record
 from moderator.rules.battlefield import Fighter, elevation, hexside, terrain
 from moderator.rules.variant import Battleland
 
@@ -164,7 +164,7 @@ def paths(land: Battleland, a: str, b: str) -> list[tuple[tuple[str, ...], tuple
 # --------------------------------------------------------------------------- sight
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SightResult:
     """
     Whether one path of a rangestrike is clear, and the hazard penalties along it.
@@ -180,7 +180,7 @@ class SightResult:
     walls_up: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Side:
     """One hazard hexside crossed: its kind, the hex atop it and the hex below it."""
 

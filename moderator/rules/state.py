@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from moderator.records import record
 from moderator.rules.battlefield import Fighter
 from moderator.rules.variant import STANDARD, Battleland, Variant, check_digest, load_variant
 
@@ -58,7 +59,7 @@ _PHASES = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Player:
     name: str
     tower: int
@@ -74,7 +75,7 @@ class Player:
         return 6 + self.score // 100
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Legion:
     marker: str
     owner: str
@@ -104,7 +105,7 @@ class Legion:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Move:
     """One masterboard move this turn, kept so it can be undone (Wolff 7.0)."""
 
@@ -115,7 +116,7 @@ class Move:
     teleport: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Engagement:
     """The engagement being resolved (2.5), and what its resolution earned."""
 
@@ -144,7 +145,7 @@ class Engagement:
         return self.defender_player if player == self.attacker_player else self.attacker_player
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Battle:
     """
     A battle being fought on a battleland (Complete Sequence 2.5.6).
@@ -204,7 +205,7 @@ class Battle:
         return load_variant(self.variant_name).battlelands[self.terrain]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameState:
     players: tuple[Player, ...] = ()  # in turn order once towers are assigned (5.1)
     legions: Mapping[str, Legion] = field(default_factory=dict)

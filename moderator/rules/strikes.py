@@ -26,8 +26,8 @@ Rangestrikes (13.0-13.5): ``rangestrike_options`` and ``rangestrike_refusal``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
+from moderator.records import record
 from moderator.rules.battlefield import (
     Fighter,
     crossing,
@@ -74,7 +74,7 @@ def hits(rolls: Sequence[int], strike_number: int) -> int:
 # --------------------------------------------------------------------------- melee
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StrikeOption:
     """A strike a player may declare (12.2/12.4): target, strike number, dice, carry."""
 
@@ -286,7 +286,7 @@ def excess_allocations(excess: int, room: Mapping[int, int]) -> list[tuple[tuple
 # --------------------------------------------------------------------------- rangestrikes
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RangestrikeOption:
     """A rangestrike a player may declare (13.x): never any carry-over (13.0)."""
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from moderator.records import record
 from moderator.rules.variant_check import check_variant
 from moderator.rules.variant_files import (
     DATA_FILES,
@@ -86,7 +87,7 @@ class VariantChangedError(UnknownVariantError):
     """A game of a group's own variant whose files changed since the game began."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OwnVariant:
     """
     A group's own variant, read from a directory the operator configured (or from an

@@ -15,10 +15,10 @@ import hashlib
 import json
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from moderator.records import record
 from moderator.rules.options import RuleOptions
 from moderator.rules.variant_types import (
     HEXSIDE_KINDS,
@@ -54,7 +54,7 @@ class VariantDataError(ValueError):
         self.fault = fault
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Source:
     """One variant file: where it was found (for messages) and its tables."""
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from moderator.records import record
 from moderator.rules.options import DEFAULT_OPTIONS, RuleOptions
 
 #: The Avalon Hill game: the variant of every game whose setup names none.
@@ -43,7 +44,7 @@ class Sign(enum.Enum):
     ARROWS = "arrows"  # the triple arrow
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Exit:
     """A sign on this land pointing to land ``to`` (rule 7.3)."""
 
@@ -51,7 +52,7 @@ class Exit:
     to: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Land:
     """One land of the masterboard."""
 
@@ -76,7 +77,7 @@ class Land:
         return self.terrain == TOWER
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CreatureType:
     """A kind of character: creature, demi-lord or lord (rules 3.0-3.5)."""
 
@@ -104,7 +105,7 @@ class CreatureType:
         return not (self.lord or self.demilord)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BattleHex:
     """One hex of a battleland."""
 
@@ -145,7 +146,7 @@ _STEPS: dict[tuple[str, int], str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Battleland:
     """The battle map used for one masterboard terrain."""
 
@@ -173,7 +174,7 @@ class Battleland:
         return {d: n for d, n in found.items() if n is not None}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Variant:
     """Everything static about one game of Titan (the board, characters, mustering)."""
 

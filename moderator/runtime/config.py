@@ -17,10 +17,11 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from pathlib import Path
 from typing import Any
 
+from moderator.records import record
 from moderator.store.config import DEFAULT_SNAPSHOT_EVERY, DEFAULT_URL, ENV_VAR
 
 #: The prefix of the environment variables overriding the file.
@@ -36,7 +37,7 @@ class ConfigError(ValueError):
     """The configuration is missing something or holds a wrong value; says which."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModeratorSettings:
     """Who the moderator is in mail."""
 
@@ -54,13 +55,13 @@ class ModeratorSettings:
     verp_secret_file: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DatabaseSettings:
     url: str = DEFAULT_URL
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ImapSettings:
     host: str = "localhost"
     port: int = 993
@@ -78,7 +79,7 @@ class ImapSettings:
     timeout: float = 30.0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SmtpSettings:
     host: str = "localhost"
     port: int = 587
@@ -92,7 +93,7 @@ class SmtpSettings:
     send_seconds: float = 10.0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GnupgSettings:
     #: The moderator's GnuPG home; empty: mail goes out unsigned and only secrets
     #: authenticate players (for tests and trials, never for a real game).
@@ -102,7 +103,7 @@ class GnupgSettings:
     passphrase_file: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DkimSettings:
     """
     The moderator's own DKIM signature (``moderator.mail.dkim``), for a relay that does
@@ -117,7 +118,7 @@ class DkimSettings:
     key_file: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ServiceSettings:
     #: Automatic answers to one address in a day before mail from it is held.
     reply_budget: int = 200
@@ -147,7 +148,7 @@ class ServiceSettings:
     max_mail_kib: int = 1024
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VariantsSettings:
     """A group's own variants (docs/variants.md), installed by the composition root."""
 
@@ -155,7 +156,7 @@ class VariantsSettings:
     directory: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Config:
     """The whole configuration (see the module's text)."""
 

@@ -13,7 +13,6 @@ that fails stops nothing else from being tried.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
@@ -22,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from moderator.mail.dkim import aligned
 from moderator.mail.errors import MailError
+from moderator.records import record
 from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config, ConfigError
 from moderator.runtime.database import DatabaseUrlError, checked_url, described, shown
@@ -30,7 +30,7 @@ from moderator.store import migrate
 from moderator.store.engine import make_engine
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Check:
     name: str
     ok: bool

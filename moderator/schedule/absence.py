@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from moderator.records import record
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.record import Absence, GameRecord
 
@@ -39,7 +39,7 @@ SYNTAX = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Request:
     """An absence line as written: a span of days, or a cancellation."""
 
@@ -48,7 +48,7 @@ class Request:
     last: date | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outcome:
     """
     What an absence line did: the game's new record (None: refused), what to answer

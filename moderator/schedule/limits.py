@@ -7,10 +7,11 @@ deadlines) so that the game's record (``moderator.schedule.record``) can hold th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from datetime import timedelta
 from typing import Any
 
+from moderator.records import record
 from moderator.rules.policies import POLICIES, WOLFF
 
 #: Kinds of step (the ``deadline`` table's ``kind`` of an acting deadline).
@@ -18,7 +19,7 @@ SETUP, TURN, ENGAGEMENT, BATTLE, MUSTER = "setup", "turn", "engagement", "battle
 KINDS = (SETUP, TURN, ENGAGEMENT, BATTLE, MUSTER)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TimeLimits:
     """
     A game's time limits (Wolff 21.0), in hours, and its absence allowance.

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from moderator.records import record
 from moderator.rules import events as ev
 from moderator.rules.state import GameState, Step
 
@@ -45,7 +45,7 @@ _DIGEST = re.compile(r"^digest\s+(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?$", r
 USAGE = "write 'notify all', 'notify turn' or 'notify digest 18:00' (your time zone)"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Choice:
     """A player's notification choice: ``mode``, and for a digest its local hour."""
 

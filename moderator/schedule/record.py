@@ -19,10 +19,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from typing import Any
 
+from moderator.records import record
 from moderator.rules.variant import STANDARD
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.record_upcast import upcast_0
@@ -46,7 +47,7 @@ def iso(when: datetime) -> str:
     return when.astimezone(UTC).isoformat()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deadline:
     """
     The deadline running: what it times (the step key, the player to act, the kind of
@@ -61,7 +62,7 @@ class Deadline:
     due: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dice:
     """
     Where the game's dice are: a seed or a script of values, and how many rolled.
@@ -85,7 +86,7 @@ class Dice:
         return self.script is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Absence:
     """One absence: from and to (UTC moments), and the days as the player wrote them."""
 
@@ -101,7 +102,7 @@ class Absence:
         return f"absence:{self.first}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pause:
     """A tournament game's pause: since when, and the time limits it resumes with."""
 
@@ -109,7 +110,7 @@ class Pause:
     time_limits: TimeLimits | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Undelivered:
     """
     A seat whose mail bounced (``moderator.usecases.mail.bounces``): his deadline is paused
@@ -126,7 +127,7 @@ class Undelivered:
     told: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameRecord:
     """What the service keeps about a game beside its events (see the module's doc)."""
 

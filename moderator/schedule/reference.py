@@ -26,8 +26,8 @@ StepRef(game='g7', version=123)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from moderator.records import record
 from moderator.rules.state import GameState
 
 #: A game id: what ``moderator.mail.compose`` accepts in headers.
@@ -43,7 +43,7 @@ E_REF_MISSING, E_REF_STALE, E_REF_GAME = "E-REF-MISSING", "E-REF-STALE", "E-REF-
 E_REF_AHEAD = "E-REF-AHEAD"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StepRef:
     """A game and the moves of play one player was told of (``GameState.steps_seen``)."""
 

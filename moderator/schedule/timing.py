@@ -32,9 +32,9 @@ service's clock (``moderator.store.deadlines``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from moderator.records import record
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.schedule.limits import (
@@ -71,7 +71,7 @@ KIND_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Change:
     """
     How a game's acting deadline changed: a new or moved one (``due``), or none any

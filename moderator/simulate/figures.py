@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from moderator.records import record
 from moderator.simulate.run import REPLY_SIGMA, GameTally, Options
 
 #: How the deadlines were treated, said with every result.
@@ -76,7 +76,7 @@ FIGURES: tuple[tuple[str, str, _Figure], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Report:
     """The games of one run and what was asked for."""
 

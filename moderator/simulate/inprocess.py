@@ -13,7 +13,6 @@ command line makes a ``SettableClock``); the deadline job (``clock_runner.check_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -23,6 +22,7 @@ from sqlalchemy import select
 
 from moderator.clock import SettableClock
 from moderator.mail import compose
+from moderator.records import record
 from moderator.rules.state import GameState
 from moderator.rules.variant import STANDARD
 from moderator.runners import clock as clock_runner
@@ -51,7 +51,7 @@ def secret_of(name: str, game_id: str) -> str:
     return f"{name.lower()}-{game_id}-secret"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Written:
     """One outbox row, as far as the simulation reads it."""
 
@@ -63,7 +63,7 @@ class Written:
     inbound_id: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Delivered:
     """What became of one robot mail: its status, the runner's note and its answers."""
 

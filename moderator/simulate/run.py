@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from moderator.records import record
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
@@ -70,7 +71,7 @@ MAX_STALLED = 8
 ORDER, SETUP = "order", "setup"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """What ``titan-moderator simulate`` was asked for."""
 

@@ -6,10 +6,9 @@ runs 1, 2, 3 ... without a gap and agrees with the game's ``last_seq``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sqlalchemy import select
 
+from moderator.records import record
 from moderator.rules.evolve import evolve
 from moderator.rules.state import GameState
 from moderator.store.eventstore import EventStore, Tx
@@ -17,7 +16,7 @@ from moderator.store.snapshots import encode_state, first_difference
 from moderator.store.tables import EVENT
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckResult:
     """What ``check`` found: ``problem`` is None when everything agrees."""
 

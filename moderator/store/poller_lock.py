@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import socket
 import uuid
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from typing import Any
 from sqlalchemy import Row, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from moderator.records import record
 from moderator.store.errors import StoreError
 from moderator.store.eventstore import EventStore
 from moderator.store.tables import POLLER_LOCK
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Holder:
     """Who holds a mailbox's lock."""
 

@@ -18,12 +18,12 @@ import asyncio
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from moderator.clock import SystemClock
 from moderator.mail.imap import DONE_KEYWORD
+from moderator.records import record
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import STANDARD
@@ -132,7 +132,7 @@ def mail_robot(
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class MailGame:
     """What to play: the robots, the game, the seed, and how long to wait at most."""
 

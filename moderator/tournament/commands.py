@@ -7,18 +7,17 @@ director's commands: he must be the tournament's director).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from moderator.records import record
 from moderator.tournament.scoring import GameResult
 from moderator.tournament.settings import Settings
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Command:
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CreateTournament(Command):
     tournament: str
     by: str
@@ -27,7 +26,7 @@ class CreateTournament(Command):
     settings: Settings
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Join(Command):
     player: str
     name: str
@@ -35,37 +34,37 @@ class Join(Command):
     record: tuple[int, int] = (0, 0)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Leave(Command):
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Withdraw(Command):
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Standby(Command):
     player: str
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class FormGames(Command):
     seed: int
     #: Game ids in use (in the store): a new game gets the next free ``TOURNAMENT-N``.
     taken: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class RecordResult(Command):
     game: str
     result: GameResult
     robots: tuple[str, ...] = ()  # seats the robot holds at the finish: their players dropped
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Directed(Command):
     """
     A line directing a running game, by the tournament's director; or, with
@@ -78,14 +77,14 @@ class Directed(Command):
     operator: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ReplaceSeat(Directed):
     seat: str  # the seat's name in the game, or its holder's address
     new: str | None = None  # None: the first suitable player on the standby list
     new_name: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class RecordReliability(Command):
     game: str
     seat: str
@@ -94,21 +93,21 @@ class RecordReliability(Command):
     seats_lost: int = 0  # the seat taken over (robot or standby) because its player dropped
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PauseGame(Directed):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ResumeGame(Directed):
     pass
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ExtendDeadline(Directed):
     hours: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class EndGame(Directed):
     pass

@@ -12,21 +12,22 @@ settings) a plain mapping, so ``codec`` stores them as JSON.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from moderator.records import record
 
 #: (seat, player): a seat of a game (the name the game knows him by) and who holds it.
 Seats = tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TournamentEvent:
     TYPE: ClassVar[str] = "tournament-event"
     VERSION: ClassVar[int] = 1
     at: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TournamentCreated(TournamentEvent):
     TYPE: ClassVar[str] = "tournament-created"
     tournament: str
@@ -35,7 +36,7 @@ class TournamentCreated(TournamentEvent):
     settings: Mapping[str, Any]  # ``Settings.to_payload()``
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PlayerJoined(TournamentEvent):
     """The player is on the waiting list: games are formed from it."""
 
@@ -44,7 +45,7 @@ class PlayerJoined(TournamentEvent):
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PlayerLeft(TournamentEvent):
     """Off the waiting list (no new games); his games under way go on.  He may join again."""
 
@@ -52,7 +53,7 @@ class PlayerLeft(TournamentEvent):
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PlayerWithdrew(TournamentEvent):
     """Out of the tournament for good: no new games; his seats are for the director to fill."""
 
@@ -60,7 +61,7 @@ class PlayerWithdrew(TournamentEvent):
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class StandbyJoined(TournamentEvent):
     """The player is willing to take over a seat in a game under way."""
 
@@ -69,7 +70,7 @@ class StandbyJoined(TournamentEvent):
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameFormed(TournamentEvent):
     """A game was formed: its players in seat order (towers and colours are the game's)."""
 
@@ -78,7 +79,7 @@ class GameFormed(TournamentEvent):
     seats: Seats
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameFinished(TournamentEvent):
     """
     A game's result.  ``ranking`` lists the seats best first, one tuple per place
@@ -100,7 +101,7 @@ class GameFinished(TournamentEvent):
     robots: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SeatReplaced(TournamentEvent):
     """The director handed a seat to another player; the seat keeps its name."""
 
@@ -112,7 +113,7 @@ class SeatReplaced(TournamentEvent):
     new_name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ReliabilityRecorded(TournamentEvent):
     """
     Moves made in time, timeouts and seats lost of the player holding ``seat`` (from
@@ -131,21 +132,21 @@ class ReliabilityRecorded(TournamentEvent):
     seats_lost: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GamePaused(TournamentEvent):
     TYPE: ClassVar[str] = "game-paused"
     game: str
     by: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameResumed(TournamentEvent):
     TYPE: ClassVar[str] = "game-resumed"
     game: str
     by: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DeadlineExtended(TournamentEvent):
     TYPE: ClassVar[str] = "deadline-extended"
     game: str
@@ -153,7 +154,7 @@ class DeadlineExtended(TournamentEvent):
     hours: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameEndedByDirector(TournamentEvent):
     """The director stopped the game; it is scored by rulebook 20.5 (``GameFinished``)."""
 
@@ -162,14 +163,14 @@ class GameEndedByDirector(TournamentEvent):
     by: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TournamentFinished(TournamentEvent):
     """Every game is finished and no more can be formed."""
 
     TYPE: ClassVar[str] = "tournament-finished"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class AddressChanged(TournamentEvent):
     """
     A player moved to a new registered address (confirmed from the old one): from now

@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from moderator.records import record
 from moderator.rules.variant import STANDARD
 from moderator.tournament.errors import E_SYNTAX, TournamentError
 from moderator.tournament.settings import GameEndRule, Scoring, Settings
@@ -103,7 +104,7 @@ _LEADS = re.compile(
 _PAIR = re.compile(r"^(?P<key>[A-Za-z][A-Za-z0-9_]{0,31})=(?P<value>[^\s=]{1,64})$")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Request:
     """One tournament line, read: what it asks (``kind``) and of what."""
 

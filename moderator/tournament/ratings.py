@@ -26,10 +26,10 @@ like everything else: the same events give the same ratings.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from moderator.records import record
 from moderator.tournament.state import TournamentGame, TournamentState
 
 #: OpenSkill's defaults, named here because the standings explain them.
@@ -42,7 +42,7 @@ Z = 3.0
 Placement = tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rating:
     """A player's rating after the games he was rated in (``games``)."""
 

@@ -21,9 +21,9 @@ totals over his finished games (``GameFinished.totals``, kept for every game).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
+from moderator.records import record
 from moderator.rules import events as rules_events
 from moderator.rules import timelimit
 from moderator.rules.state import GameState, Step
@@ -33,7 +33,7 @@ from moderator.tournament.settings import Scoring
 PLAY, TIME, DIRECTOR = "play", "time", "director"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameResult:
     """What ``events.GameFinished`` records (seats, not players)."""
 

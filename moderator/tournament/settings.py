@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 from typing import Any
 
+from moderator.records import record
 from moderator.rules.variant import STANDARD, offered_variants
 from moderator.tournament.errors import E_SETTINGS, TournamentError
 
@@ -49,7 +50,7 @@ class Scoring(enum.Enum):
     WINNER = "winner"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Settings:
     """What the director chose when he created the tournament."""
 

@@ -16,16 +16,17 @@ finished games' places through OpenSkill) and his reliability: deadlines met
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
+from moderator.records import record
 from moderator.tournament.decide import on_time_percent
 from moderator.tournament.ratings import Rating, format_rating, ratings
 from moderator.tournament.scoring import place_points
 from moderator.tournament.state import TournamentState
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StandingRow:
     rank: int
     player: str  # address

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from itertools import combinations
 from typing import Any
 
+from moderator.records import record
 from moderator.tournament import events as ev
 from moderator.tournament.settings import Settings
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Entrant:
     """A player the tournament knows: a competitor, a standby, or both."""
 
@@ -38,7 +39,7 @@ class Entrant:
     seats_lost: int = 0  # seats taken over because he dropped out
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Result:
     """A finished game's result (see ``events.GameFinished``)."""
 
@@ -59,7 +60,7 @@ class Result:
         return tuple((seat, p) for seat, p in self.holders if seat not in self.robots)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TournamentGame:
     game: str
     formed: ev.Seats  # (seat, player) as formed, in seat order
@@ -91,7 +92,7 @@ class TournamentGame:
         return tuple(player for _, player in self.seats)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TournamentState:
     name: str = ""  # empty: no such tournament (nothing folded yet)
     director: str = ""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from email.errors import MessageError
 from email.header import decode_header, make_header
 from email.message import Message
@@ -18,6 +17,8 @@ from email.utils import getaddresses
 from enum import StrEnum
 from itertools import islice
 from typing import NamedTuple
+
+from moderator.records import record
 
 #: What the ``email`` package raises on malformed mail (binascii.Error and UnicodeError
 #: are ValueErrors, HeaderParseError a MessageError; deep nesting a RecursionError).
@@ -58,7 +59,7 @@ MISS = Verdict(False)
 ADDRESS_CHARS = 2_000
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Context:
     """What the checks know besides the mail itself."""
 

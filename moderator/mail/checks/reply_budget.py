@@ -9,16 +9,16 @@ than dropped, so no order is lost.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from email.message import Message
 
 from moderator.mail.checks.base import MISS, Context, Verdict
+from moderator.records import record
 
 NAME = "reply-budget"
 DESCRIPTION = "too many automatic replies to this address today"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReplyBudget:
     """At most ``per_day`` automatic replies to one address in one day."""
 

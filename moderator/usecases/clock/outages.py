@@ -10,19 +10,19 @@ work of its own (asked ``outage.of(game)``), then ``summary`` with the heartbeat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from moderator.letters import notices
 from moderator.letters.moments import deadline_line, span
 from moderator.ports import Lookup, Outcome, Player, game_write
 from moderator.ports.deadlines import deadline_change
+from moderator.records import record
 from moderator.rules.legal import to_act
 from moderator.schedule import timing
 from moderator.usecases.games import notify
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outage:
     """The service was down from ``last`` (its last heartbeat) to the clock's ``now``;
     ``games``: those with a running deadline; mails come from ``sender``."""
@@ -36,7 +36,7 @@ class Outage:
         return OutageGame(self, game_id)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OutageGame:
     """One game's part of an ``outage``: the ask of ``moved_on``."""
 

@@ -5,10 +5,10 @@ notification choices, as one value rather than a row of keyword arguments.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from moderator.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AsideCap:
     """At most ``per_day`` mails caused by one player's asides to another on ``day``."""
 
@@ -16,7 +16,7 @@ class AsideCap:
     day: str  # ISO date, UTC
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Asked:
     """
     What a report round is asked beyond the players' notification choices:

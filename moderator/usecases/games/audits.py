@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from moderator.audit.bundle import dumps, file_name, make_bundle
@@ -22,6 +21,7 @@ from moderator.letters import audits as letters
 from moderator.letters.audits import AuditFacts
 from moderator.letters.texts import Texts
 from moderator.ports import OutgoingMail
+from moderator.records import record
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.schedule import reference
@@ -31,7 +31,7 @@ from moderator.schedule.record import GameRecord, iso
 AUDIT = "audit"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Audit:
     """The audit mail's texts and the bundle to attach to it."""
 

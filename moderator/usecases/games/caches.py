@@ -8,14 +8,15 @@ one gets a fresh, empty ``Caches``, so a use case is right either way, only slow
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from moderator.ports import Lookup
+from moderator.records import record
 from moderator.usecases.games.knowledge_cache import KnowledgeCache
 from moderator.usecases.games.state_cache import StateCache
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Caches:
     states: StateCache = field(default_factory=StateCache)
     knowledge: KnowledgeCache = field(default_factory=KnowledgeCache)

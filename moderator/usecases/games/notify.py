@@ -21,7 +21,6 @@ version he was last reported).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from moderator.letters import notices as notice_letters
@@ -31,6 +30,7 @@ from moderator.pictures.spec import BATTLE, MASTERBOARD
 from moderator.ports import DeadlineChange, GameContext, Lookup, OutgoingMail, Player
 from moderator.ports.deadlines import deadline_change
 from moderator.ports.players import normal_address
+from moderator.records import record
 from moderator.reporting.knowledge import Knowledge, knowledge_of
 from moderator.reporting.narrate import is_bookkeeping, may_see
 from moderator.rules import events as ev
@@ -319,7 +319,7 @@ def _sees_since(lookup: Lookup, game: GameContext, seat: str, last: int) -> bool
     return any(may_see(e, seat) and not is_bookkeeping(e) for e in stored)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Settled:
     """
     What a change to a game calls for: its new record, the mails, the deadline, and the

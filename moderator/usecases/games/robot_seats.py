@@ -24,7 +24,6 @@ import hashlib
 import hmac
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from moderator.audit.seal import robot_trigger
@@ -39,6 +38,7 @@ from moderator.ports import (
     game_write,
 )
 from moderator.ports.deadlines import ROBOT_TURN
+from moderator.records import record
 from moderator.reporting.knowledge import Knowledge, knowledge_of
 from moderator.robots.robot import order as robot_order
 from moderator.robots.view import seat_view
@@ -101,7 +101,7 @@ def robot_decision(
     return robot_order(seat_view(state, seat, certain=known), random.Random(seed))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Played:
     """The robot's orders: their events (and the standing orders they let act), the game
     after them, and the lines given ("SEAT: LINE")."""

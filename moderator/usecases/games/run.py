@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from moderator.orders import OrderError, Query, conditional, parse_order, render_order
+from moderator.records import record
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
@@ -29,7 +30,7 @@ ANSWERED, DONE, REFUSED = "answered", "done", "refused"
 Answerer = Callable[[Query, Callable[[], list[ev.Event]], GameState], list[str]]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LineResult:
     """
     What became of one order line: ``answered`` (a query; ``lines`` is the answer),

@@ -19,9 +19,9 @@ Pure: states and events in, a verdict out.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from moderator.records import record
 from moderator.reporting.visibility import is_bookkeeping, may_see
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
@@ -53,7 +53,7 @@ UNSEEN: tuple[type[ev.Event], ...] = (
 Numbered = Sequence[tuple[int, ev.Event, GameState]]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shown:
     """The game as the player's last masterboard and last battle picture showed it
     (None: none sent, or too long ago to look back), and whether only his own orders

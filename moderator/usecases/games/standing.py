@@ -13,11 +13,11 @@ the run: the game waits for the player as usual.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from moderator.orders import render_order
 from moderator.orders.errors import OrderError
 from moderator.orders.standing import decide_for, read, reason
+from moderator.records import record
 from moderator.rules import events as ev
 from moderator.rules.decide import decide
 from moderator.rules.errors import RuleError
@@ -31,7 +31,7 @@ from moderator.usecases.games.dice import dice_for, seal_order
 LIMIT = 2000
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Carried:
     """The game after the standing orders: the events they caused, state and record."""
 

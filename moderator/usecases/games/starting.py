@@ -9,11 +9,11 @@ first report tells each player his tower and who picks a colour first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from moderator.ports import Lookup, Outcome, game_write
 from moderator.ports.errors import GameNotFoundError
+from moderator.records import record
 from moderator.rules.variant import STANDARD
 from moderator.schedule import pictures as pictures_choice
 from moderator.schedule import seats
@@ -28,7 +28,7 @@ class StartError(ValueError):
     """The game cannot be started as asked; says why."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NewGame:
     """
     A game by mail for the players registered with ``addresses`` (2 to 6, in seat
@@ -127,7 +127,7 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
     return Outcome(games=(planned.but(record=record),), mails=tuple(mails))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Relay:
     """The game master's ask: players may pass messages in ``game_id`` (``on``) or not."""
 

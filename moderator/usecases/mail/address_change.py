@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime, timedelta
 
 from moderator.letters import address, answers
@@ -44,6 +44,7 @@ from moderator.ports import (
     Player,
 )
 from moderator.ports.players import normal_address, token_hash, token_matches
+from moderator.records import record
 from moderator.usecases.games import notify
 from moderator.usecases.players import auth
 
@@ -68,7 +69,7 @@ _ANY = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Mail:
     """What this module needs of a mail: nobody in it is trusted yet."""
 
@@ -80,7 +81,7 @@ class Mail:
     headers: Mapping[str, str] = field(default_factory=dict)  # threading of an answer
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Unauthenticated:
     """
     The mail does not prove it is ``player``'s (the player at its From address): it is
@@ -131,7 +132,7 @@ def handle(
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Letter:
     """Answers to one mail."""
 

@@ -37,7 +37,7 @@ player whose mail bounces.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from moderator.letters import bounces as letters
@@ -61,6 +61,7 @@ from moderator.ports import (
 from moderator.ports.deadlines import BOUNCE_END, BOUNCE_STEP, deadline_change
 from moderator.ports.mail import UNDELIVERED
 from moderator.ports.players import normal_address
+from moderator.records import record
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.schedule import timing
@@ -72,7 +73,7 @@ log = logging.getLogger(__name__)
 #: How long a believed bounce pauses a deadline, unless the setting says otherwise.
 PAUSE = timedelta(hours=48)
 
-@dataclass(frozen=True, slots=True)
+@record
 class Returned:
     """A mail of ours a bounce returns, and how it was recognised."""
 
@@ -205,7 +206,7 @@ def _pause(
     return PAUSED, record, change
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cleared:
     """
     What a player's authenticated mail changes of his paused deadlines (``delivered``):

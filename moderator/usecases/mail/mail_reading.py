@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from email.message import EmailMessage
 
 from moderator.letters.texts import MailInfo
@@ -28,6 +28,7 @@ from moderator.mail.intake import (
 from moderator.mail.limits import RawLimits, over_limit
 from moderator.mail.signatures import Verifier
 from moderator.ports import InboundMessage
+from moderator.records import record
 from moderator.schedule import reference
 from moderator.usecases.players import auth
 
@@ -50,7 +51,7 @@ _REPORT_HEADLINE = re.compile(
 _NO_HINTS = Hints()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReadMail:
     """
     A mail as the intake reads it, before anybody is trusted; ``over``: why it was not

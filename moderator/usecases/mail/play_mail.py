@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
 from moderator.letters import answers, notices
@@ -32,6 +31,7 @@ from moderator.ports import (
     TournamentWrite,
 )
 from moderator.ports.deadlines import ABSENCE_END, deadline_change
+from moderator.records import record
 from moderator.reporting.narrate import history_lines
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
@@ -59,7 +59,7 @@ NOTIFY_REFUSED = "E-NOTIFY"
 PICTURES_REFUSED = "E-PICTURES"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _AbsenceChange:
     """An absence a mail declared, ended early or withdrew."""
 

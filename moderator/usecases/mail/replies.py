@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from email.message import EmailMessage
 
@@ -19,13 +19,14 @@ from moderator.letters import answers
 from moderator.letters.texts import MailInfo, Texts
 from moderator.mail.checks.base import header_text
 from moderator.ports import InboundMessage, Lookup, Outcome, OutgoingMail, Player
+from moderator.records import record
 from moderator.usecases.games import notify
 from moderator.usecases.games.notify import REFUSAL
 from moderator.usecases.mail.mail_reading import ReadMail, mail_info
 from moderator.usecases.players import auth
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Replies:
     """
     Answers to ``message`` (``msg`` as parsed, ``info`` what answers quote of it), from

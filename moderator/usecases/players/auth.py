@@ -31,7 +31,6 @@ from __future__ import annotations
 import codecs
 import hashlib
 from collections import OrderedDict
-from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message
 
@@ -42,6 +41,7 @@ from moderator.mail.intake import extract_text, parse
 from moderator.mail.signatures import SignatureStatus, Verification, Verifier
 from moderator.ports import Lookup, Player
 from moderator.ports.players import secret_matches
+from moderator.records import record
 
 #: Authentication methods.
 PGP, SECRET = "pgp", "secret"
@@ -54,7 +54,7 @@ _MAX_KEY_BYTES = 64 * 1024
 _MAX_KEYS = 3
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Signature:
     """
     What the signature check found: ``status`` ``unsigned``, ``valid`` or ``invalid``;
@@ -148,7 +148,7 @@ class SecretChecker:
         return answer
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Identity:
     """
     Who a mail is from: ``player`` (None: no registered player), how he was

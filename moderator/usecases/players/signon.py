@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moderator.mail.errors import MailError
 from moderator.mail.signatures import Verifier
+from moderator.records import record
 from moderator.usecases.players.auth import Signature
 
 #: The shortest secret accepted at sign-on.
@@ -38,7 +38,7 @@ _TIMEZONE = re.compile(r"^\s*(?:time[\s_-]?zone|tz)\b\s*[:=]?\s*(.*?)\s*$", re.I
 _NAME = re.compile(r"^[^\W_][\w .'-]{0,39}$")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Request:
     """A sign-on as written: the name, the time zone (None: not given)."""
 

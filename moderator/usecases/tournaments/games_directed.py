@@ -16,7 +16,6 @@ is decided.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from moderator.audit.seal import DIRECTOR_END
@@ -35,6 +34,7 @@ from moderator.ports import (
 )
 from moderator.ports.deadlines import GAME_END, deadline_change
 from moderator.ports.errors import GameNotFoundError
+from moderator.records import record
 from moderator.rules.state import Step
 from moderator.schedule import seats, timing
 from moderator.schedule.record import Pause
@@ -61,7 +61,7 @@ def game_of(lookup: Lookup, game_id: str) -> GameContext:
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StopGame:
     """The director's ``end GAME``: ``game_id`` ended now, its mails from ``sender``."""
 
@@ -69,7 +69,7 @@ class StopGame:
     sender: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandOver:
     """The director's ``replace SEAT in GAME``, decided (``replaced``): the seat of ``held``
     in ``tournament`` (as it stands after it) goes to its new holder, mails from ``sender``."""
@@ -80,7 +80,7 @@ class HandOver:
     sender: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Withdrawn:
     """``player`` (an address) withdrew from ``tournament`` (as it stands after it): his
     seats in running games that keep seats go to the robot, mails from ``sender``."""
@@ -90,7 +90,7 @@ class Withdrawn:
     sender: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AuditAgain:
     """``audit GAME`` from ``by``, in ``tournament``: its mails from ``sender``."""
 

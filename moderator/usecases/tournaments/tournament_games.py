@@ -14,7 +14,6 @@ runner (``moderator.runners.tournaments``) applies:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from moderator.letters import tournaments as wording
@@ -28,6 +27,7 @@ from moderator.ports import (
     TournamentWrite,
 )
 from moderator.ports.deadlines import with_time_limits
+from moderator.records import record
 from moderator.rules import setup
 from moderator.rules.decide import advance
 from moderator.rules.evolve import replay
@@ -48,7 +48,7 @@ from moderator.usecases.games.dice import BoundDice, new_seed, sealed_start
 from moderator.usecases.games.notify import NOTICE
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormGames:
     """Form the games ``tournament`` can form now, the seats drawn with ``seed``; the
     mails come from ``sender``."""
@@ -58,7 +58,7 @@ class FormGames:
     seed: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameOver:
     """A game that may be a finished tournament game whose result is not recorded yet."""
 

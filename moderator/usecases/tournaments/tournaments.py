@@ -34,6 +34,7 @@ from moderator.ports import (
 )
 from moderator.ports.games import LoadedTournament
 from moderator.ports.players import DIRECTOR
+from moderator.records import record
 from moderator.rules.state import Step
 from moderator.tournament import commands as cmd
 from moderator.tournament import errors as err
@@ -88,7 +89,7 @@ def games_named(lines: Sequence[str]) -> set[str]:
 # -- a mail's tournament lines ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LinesMail:
     """
     The tournament lines of an authenticated ``player``'s mail, to answer from
@@ -280,7 +281,7 @@ def _create(
 # -- the director's lines -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Director:
     """Who gives a director's line: the tournament's director, or the service's operator
     (``operator``; ``player`` is then the director, whom the answer goes to)."""
