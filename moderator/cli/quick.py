@@ -1,5 +1,5 @@
 """
-``local show`` and ``local legal`` answered before typer is loaded (issue 28).
+``local show``, ``local legal`` and ``verify`` answered before typer is loaded (issue 28).
 
 A script that plays through the command line starts a process for each look at the
 game.  Typer builds a pydantic validator for every option it reads, and the event
@@ -10,13 +10,16 @@ URL]``, options before or after the game, ``--opt=value`` too) and reads the gam
 ``store.quick``'s reader.  Anything else, and whatever the quick reader cannot answer
 (not a SQLite file, a missing game, a group's own variants to install), goes to typer's
 ``app`` and the store, which answer or say what is wrong; both print with ``printed``,
-so the answer is the same whichever path gave it.
+so the answer is the same whichever path gave it.  ``verify BUNDLE [--report MAIL
+...]`` reads files only: its plain command line runs ``verify_files.verified``, which
+typer's ``verify`` runs too.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -25,49 +28,58 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: The options each read takes: name -> whether it takes a value.
+#: The commands answered here (the words that name them) and the options each takes:
+#: name -> whether it takes a value.
 _OPTIONS = {
-    "show": {"--as": True, "--json": False, "--db": True},
-    "legal": {"--json": False, "--db": True},
+    ("local", "show"): {"--as": True, "--json": False, "--db": True},
+    ("local", "legal"): {"--json": False, "--db": True},
+    ("verify",): {"--report": True},
 }
 #: The options a command line must give.
-_REQUIRED = {"show": ("--as",), "legal": ()}
+_REQUIRED = {"show": ("--as",)}
+#: The options that may be given more than once (their values in a list).
+_REPEATED = frozenset({"--report"})
 #: Set, it names a group's own variants, which the composition root installs.
 _OWN_VARIANTS = "TITAN_VARIANTS_DIRECTORY"
 
 
 def parsed(argv: Sequence[str]) -> tuple[str, str, dict[str, Any]] | None:
     """
-    (command, game, options) of a plain ``local show`` or ``local legal`` command line;
-    None for any other (help, a misspelt or repeated option, a missing one, ``--``).
+    (command, argument, options) of a plain ``local show GAME``, ``local legal GAME`` or
+    ``verify BUNDLE`` command line; None for any other (help, a misspelt or repeated
+    option, a missing one, ``--``).
     """
-    if len(argv) < 3 or argv[0] != "local" or argv[1] not in _OPTIONS:
+    words = next((w for w in _OPTIONS if tuple(argv[: len(w)]) == w), None)
+    if words is None:
         return None
-    command, known = argv[1], _OPTIONS[argv[1]]
-    games: list[str] = []
-    options: dict[str, Any] = {}
-    rest = list(argv[2:])
+    command, known = words[-1], _OPTIONS[words]
+    arguments: list[str] = []
+    options: dict[str, Any] = {name: [] for name in known if name in _REPEATED}
+    rest = list(argv[len(words):])
     while rest:
         word = rest.pop(0)
         if not word.startswith("-"):
-            games.append(word)
+            arguments.append(word)
             continue
         name, equals, value = word.partition("=")
-        if name not in known or name in options:
+        if name not in known or (name in options and name not in _REPEATED):
             return None
         if not known[name]:
             if equals:
                 return None
             options[name] = True
-        elif equals:
-            options[name] = value
-        elif rest:
-            options[name] = rest.pop(0)
+            continue
+        if not equals:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        if name in _REPEATED:
+            options[name].append(value)
         else:
-            return None
-    if len(games) != 1 or any(name not in options for name in _REQUIRED[command]):
+            options[name] = value
+    if len(arguments) != 1 or any(name not in options for name in _REQUIRED.get(command, ())):
         return None
-    return command, games[0], options
+    return command, arguments[0], options
 
 
 def read_quickly(db: str | None, look: Callable[[QuickReader], T]) -> T | None:
@@ -107,11 +119,21 @@ def printed(command: str, answer: dict[str, Any], viewer: str | None, as_json: b
 
 
 def answered(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` was a read answered here (printed); False: typer's to run."""
+    """Whether ``argv`` was answered here (printed); False: typer's to run.  A ``verify``
+    that finds a fault exits here with its code."""
     found = parsed(argv)
     if found is None:
         return False
     command, game, options = found
+    if command == "verify":
+        from pathlib import Path
+
+        from moderator.cli.verify_files import verified
+
+        code = verified(Path(game), [Path(p) for p in options["--report"]])
+        if code:
+            sys.exit(code)
+        return True
     viewer = options.get("--as")
     from moderator.usecases.games.reads import legal, show
 

@@ -130,7 +130,7 @@ def test_issue_28_a_read_of_a_sqlite_file_loads_neither_typer_nor_sqlalchemy(
     assert loaded(modules, QUICK | ADAPTERS) == set()
 
 
-def test_issue_28_the_quick_path_takes_only_the_plain_read_command_lines() -> None:
+def test_issue_28_the_quick_path_takes_only_the_plain_read_and_verify_command_lines() -> None:
     assert parsed(["local", "show", "g1", "--as", "Ann", "--db", "sqlite:///x"]) == (
         "show", "g1", {"--as": "Ann", "--db": "sqlite:///x"}
     )
@@ -147,8 +147,16 @@ def test_issue_28_the_quick_path_takes_only_the_plain_read_command_lines() -> No
         ["local", "order", "g1", "roll", "--as", "Ann"],
         ["local", "legal"],
         ["--help"],
+        ["verify"],
+        ["verify", "a.json", "--report"],
+        ["verify", "a.json", "--help"],
+        ["verify", "a.json", "b.json"],
     ):
         assert parsed(argv) is None, argv
+    assert parsed(["verify", "--report", "m.eml", "a.json", "--report=n.eml"]) == (
+        "verify", "a.json", {"--report": ["m.eml", "n.eml"]}
+    )
+    assert parsed(["verify", "a.json"]) == ("verify", "a.json", {"--report": []})
 
 
 def test_issue_28_what_the_quick_path_cannot_read_the_store_answers(
@@ -182,6 +190,14 @@ def test_issue_28_verify_opens_no_database_and_imports_no_adapter(tmp_path: Path
     missing = tmp_path / "audit-none.json"
     modules = imported("verify", str(missing), ok=2)  # a bundle it cannot read: exit 2
     assert loaded(modules, ADAPTERS | STORE) == set()
+
+
+def test_issue_28_a_plain_verify_loads_no_typer(tmp_path: Path) -> None:
+    bundle = tmp_path / "audit-g1.json"
+    bundle.write_text("{}")
+    modules = imported("verify", str(bundle), "--report", str(bundle), ok=1)  # no events
+    assert "moderator.audit.verify" in modules  # it did check the bundle
+    assert loaded(modules, QUICK | ADAPTERS | {"moderator.cli.commands"}) == set()
 
 
 def test_issue_28_help_lists_the_commands_and_variants_without_the_store_or_adapters() -> None:

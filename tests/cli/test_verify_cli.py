@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -103,3 +106,33 @@ def test_a_mail_that_holds_no_audit_line_is_named_nothing_to_check_not_failed(
     assert result.exit_code == 0, result.output
     assert "--  welcome.eml: nothing to check: it holds no line of an audit" in result.output
     assert "FAILED" not in result.output and "ok  Ann.eml: report:" in result.output
+
+
+def test_issue_28_verify_in_a_process_of_its_own_answers_as_typer_does(tmp_path: Path) -> None:
+    """The plain ``verify`` line is answered without typer (``cli.quick``): the same
+    lines and the same exit code as typer's command, whatever the check finds."""
+    path, bundle = bundle_file(tmp_path)
+    report = report_file(tmp_path, bundle, "Ann")
+    other = tmp_path / "other"
+    other.mkdir()
+    _, other_bundle = bundle_file(other, seed=4)
+    foreign = report_file(other, other_bundle, "Ann")
+    (tmp_path / "welcome.eml").write_bytes(b"Subject: Welcome\n\nYou are signed on.\n")
+    broken = tmp_path / "broken.json"
+    broken.write_text("not json")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    seen = []
+    for argv in (
+        ["verify", str(path), "--report", str(tmp_path / "welcome.eml"), f"--report={report}"],
+        ["verify", "--report", str(foreign), str(path)],
+        ["verify", str(path), "--report", str(tmp_path / "missing.eml")],
+        ["verify", str(broken)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "moderator", *argv], capture_output=True, text=True,
+            env=env, check=False,
+        )
+        typed = runner.invoke(app, argv)
+        assert (done.returncode, done.stdout) == (typed.exit_code, typed.output)
+        seen.append(done.returncode)
+    assert seen == [0, 1, 2, 2]
