@@ -12,6 +12,14 @@ and keeps it: the package owns one (``TEMPLATES``), so importing a letter reads 
 and a letter never rendered costs nothing.  Nothing else in the product imports Jinja2
 (an import-linter contract says so).
 
+Compiling a template is most of the cost of rendering it, and a command line renders
+one per process (``local show``'s status: issue 28).  The compiled code is kept between
+processes, as Python keeps a module's bytecode: in the user's cache folder
+(``$XDG_CACHE_HOME``, else ``~/.cache``, then ``titan-moderator/templates``), one file
+a template, checked against the template's text (an edited template is compiled again),
+named after Jinja2's version and this environment's options.  A cache folder that cannot be written
+or read only costs the compile.
+
 ``letter(*names)`` marks a function as a letter and records the templates it renders,
 so a test can hold the letters and the templates folder against each other: no
 template that no letter renders, no letter whose template is missing.
@@ -19,11 +27,16 @@ template that no letter renders, no letter whose template is missing.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+import jinja2
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
+from jinja2.bccache import Bucket
 
 #: Where an installed package keeps its templates (the wheel's ``moderator/templates``).
 PACKAGE_TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
@@ -36,14 +49,47 @@ def template_dirs() -> list[Path]:
     return [d for d in (PACKAGE_TEMPLATES, SOURCE_TEMPLATES) if d.is_dir()]
 
 
+#: The environment's options: part of each compiled template's name in the cache, since
+#: a template compiled under other options is other code.
+_OPTIONS: dict[str, Any] = {
+    "autoescape": False,
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "keep_trailing_newline": False,
+}
+
+
+def cache_dir() -> Path:
+    """Where compiled templates are kept: the user's cache folder (XDG), ours within it."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "titan-moderator" / "templates"
+
+
+class _CompiledTemplates(FileSystemBytecodeCache):
+    """Jinja2's cache of compiled templates in a folder made when first written, where a
+    file that cannot be read or written is only a template compiled again."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            os.makedirs(self.directory, exist_ok=True)
+            super().dump_bytecode(bucket)
+
+
 class Templates:
     """
     The text-template environment (no HTML escaping, an undefined name is an error),
-    built from ``dirs`` (default: ``template_dirs()``) the first time a letter renders.
+    built from ``dirs`` (default: ``template_dirs()``) the first time a letter renders,
+    its compiled templates kept in ``cache`` (default: ``cache_dir()`` for the package's
+    own templates; for a folder of templates given, none).
     """
 
-    def __init__(self, dirs: list[Path] | None = None) -> None:
+    def __init__(self, dirs: list[Path] | None = None, cache: Path | None = None) -> None:
         self._dirs = dirs
+        self._cache = cache
         self._environment: Environment | None = None
 
     @property
@@ -58,12 +104,21 @@ class Templates:
             self._environment = Environment(
                 loader=FileSystemLoader([str(d) for d in dirs]),
                 undefined=StrictUndefined,
-                autoescape=False,
-                trim_blocks=True,
-                lstrip_blocks=True,
-                keep_trailing_newline=False,
+                bytecode_cache=self._compiled(),
+                **_OPTIONS,
             )
         return self._environment
+
+    def _compiled(self) -> _CompiledTemplates | None:
+        if self._cache is not None:
+            folder = self._cache
+        elif self._dirs is None:
+            folder = cache_dir()  # the package's own templates
+        else:
+            return None  # a folder of templates given, a test's: compiled each time
+        made_by = repr((jinja2.__version__, sorted(_OPTIONS.items())))
+        prefix = hashlib.sha256(made_by.encode()).hexdigest()[:12]
+        return _CompiledTemplates(str(folder), f"{prefix}-%s.cache")
 
     def render(self, name: str, /, **context: Any) -> str:
         """The text of template ``name`` (e.g. "status.txt.j2") with ``context``, without

@@ -28,7 +28,7 @@ from moderator.letters import (
 )
 from moderator.letters.templates import LETTERS, TEMPLATES, Templates, template_dirs
 from moderator.letters.texts import MailInfo, Texts
-from moderator.reporting.views import player_view
+from moderator.reporting.views import player_view, status_model
 from moderator.rules import events as ev
 from moderator.rules.evolve import replay
 from moderator.rules.positions import position_event
@@ -250,3 +250,53 @@ def test_an_undefined_name_in_a_template_is_an_error(tmp_path: Any) -> None:
     (tmp_path / "strict.txt.j2").write_text("{{ missing }}")
     with pytest.raises(Exception, match="missing"):
         Templates([tmp_path]).render("strict.txt.j2")
+
+
+def _compiles(templates: Templates) -> list[str]:
+    """The names ``templates``' environment compiles from now on (what its cache lacked)."""
+    environment = templates.environment
+    compiled: list[str] = []
+    compile_source = environment.compile
+
+    def counted(source: Any, name: Any = None, *args: Any, **kwargs: Any) -> Any:
+        compiled.append(name)
+        return compile_source(source, name, *args, **kwargs)
+
+    environment.compile = counted  # type: ignore[method-assign]
+    return compiled
+
+
+def test_issue_28_a_template_compiled_once_is_kept_between_processes_and_renders_the_same(
+    tmp_path: Any,
+) -> None:
+    """A command line renders one status per process: the second compiles nothing."""
+    view = _view()  # a battle on: status.txt.j2 includes battle.txt.j2
+    model = {**status_model(view, None), "contents": True, "viewer": None}
+    first = Templates(cache=tmp_path / "cache")
+    first_compiles = _compiles(first)
+    text = first.render("status.txt.j2", **model)
+    second = Templates(cache=tmp_path / "cache")  # a new process's environment
+    second_compiles = _compiles(second)
+    assert second.render("status.txt.j2", **model) == text == reports.status(view)
+    assert {"status.txt.j2", "battle.txt.j2"} <= set(first_compiles) and second_compiles == []
+    assert list((tmp_path / "cache").iterdir())
+
+
+def test_issue_28_an_edited_template_is_compiled_again(tmp_path: Any) -> None:
+    folder, cache = tmp_path / "templates", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "hello.txt.j2").write_text("Hello, {{ name }}.")
+    assert Templates([folder], cache=cache).render("hello.txt.j2", name="Ann") == "Hello, Ann."
+    (folder / "hello.txt.j2").write_text("Goodbye, {{ name }}.")
+    assert Templates([folder], cache=cache).render("hello.txt.j2", name="Ann") == "Goodbye, Ann."
+
+
+def test_issue_28_a_cache_folder_that_cannot_be_written_only_costs_the_compile(
+    tmp_path: Any,
+) -> None:
+    (tmp_path / "hello.txt.j2").write_text("Hello, {{ name }}.")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    for _ in range(2):
+        templates = Templates([tmp_path], cache=blocked / "cache")
+        assert templates.render("hello.txt.j2", name="Ann") == "Hello, Ann."
