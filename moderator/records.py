@@ -214,15 +214,22 @@ def _compiled_init(cls: Any) -> Callable[..., None]:
         else:
             param, value = f.name, f.name
         (keywords if f.kw_only else positional).append(param)
-        body.append(f"    __record_set__(__record_self__, {f.name!r}, {value})")
+        body.append(f"  __record_set__(__record_self__, {f.name!r}, {value})")
     params = ["__record_self__", *positional]
     if keywords:
         params += ["*", *keywords]
     if hasattr(cls, "__post_init__"):
-        body.append("    __record_self__.__post_init__()")
-    source = f"def __init__({', '.join(params)}):\n" + ("\n".join(body) or "    pass") + "\n"
-    exec(compile(source, f"<record {cls.__qualname__}.__init__>", "exec"), scope)  # noqa: S102 (names of fields only)
-    init: Callable[..., None] = scope["__init__"]
+        body.append("  __record_self__.__post_init__()")
+    # As dataclasses writes it: made inside a function that takes the defaults and the
+    # factories as its locals, run in a namespace named after the class's module.
+    source = (
+        f"def __make_init__({', '.join(scope)}):\n"
+        f" def __init__({', '.join(params)}):\n" + ("\n".join(body) or "  pass") + "\n"
+        " return __init__\n"
+    )
+    namespace: dict[str, Any] = {"__name__": cls.__module__}
+    exec(compile(source, f"<record {cls.__qualname__}.__init__>", "exec"), namespace)  # noqa: S102 (names of fields only)
+    init: Callable[..., None] = namespace["__make_init__"](**scope)
     return init
 
 
