@@ -52,12 +52,15 @@ def _board(v: Variant) -> Fault:
     """Every exit has its entry side on the other land and nothing else does (2.2/10.1)."""
     if len(v.towers) < 2:
         return _BOARD, f"the board has {len(v.towers)} Tower lands; a game needs two or more"
+    into: dict[int, set[int]] = {number: set() for number in v.lands}  # land -> lands exiting to it
+    for number, other in v.lands.items():
+        for e in other.exits:
+            into.setdefault(e.to, set()).add(number)
     for land in v.lands.values():
         for e in land.exits:
             if land.number not in v.lands[e.to].entry_sides:
                 return _BOARD, f"land {e.to}: entered_from lacks {land.number}, which has an exit to it"
-        into = {n for n, other in v.lands.items() if any(e.to == land.number for e in other.exits)}
-        extra = sorted(set(land.entry_sides) - into)
+        extra = sorted(set(land.entry_sides) - into[land.number])
         if extra:
             return _BOARD, f"land {land.number}: entered_from names {extra}, with no exit into it"
         bad = sorted(set(land.entry_sides.values()) - set(SIDES))
