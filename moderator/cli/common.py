@@ -8,7 +8,6 @@ adapters are imported inside the commands that use them (``tests/cli/test_quick_
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -84,47 +83,14 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 @contextmanager
 def _app(db: str | None, *, create: bool = True, config: Any = None) -> Iterator[App]:
-    """
-    The composition root's App on the store at ``db`` (or where the environment and
-    configuration say), its store opened; a command that only reads passes
-    ``create=False``, so that a mistyped path creates nothing.  ``config``: the
-    configuration the command read (its handler, keyring and clock), else one that
-    names only the database.
-    """
-    from sqlalchemy.exc import SQLAlchemyError
+    """``plain.opened`` for typer's commands: a fault prints and exits through typer."""
+    from moderator.cli.plain import Failed, opened
 
-    from moderator.ports.errors import StoreError
-    from moderator.rules.variant import UnknownVariantError
-    from moderator.runtime.bootstrap import bootstrap, database_config
-    from moderator.runtime.database import described
-    from moderator.store.config import database_url
-    from moderator.usecases.games.errors import GameError
-
-    url = database_url(db)
-    settings = database_config(url) if config is None else config
-    if settings.database.url != url:
-        settings = dataclasses.replace(
-            settings, database=dataclasses.replace(settings.database, url=url)
-        )
     try:
-        app = bootstrap(settings, create=create)
-    except ValueError as exc:  # ConfigError: an own variant's data are wrong
-        raise _fail(f"configuration: {exc}") from None
-    try:
-        _ = app.store
-    except SQLAlchemyError as exc:
-        raise _fail(f"error: cannot open the database: {described(exc)}") from None
-    except (StoreError, ValueError) as exc:
-        raise _fail(f"error: {exc}") from None
-    try:
-        yield app
-    except (StoreError, GameError, UnknownVariantError) as exc:
-        # UnknownVariantError: a game of an own variant not installed, or changed since
-        raise _fail(f"error: {exc}") from None
-    except SQLAlchemyError as exc:
-        raise _fail(f"error: the database failed: {described(exc)}") from None
-    finally:
-        app.close()
+        with opened(db, create=create, config=config) as app:
+            yield app
+    except Failed as failed:
+        raise _fail(failed.message, failed.code) from None
 
 
 @contextmanager
@@ -135,9 +101,9 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[EventStore]:
 
 
 def _config(path: Path | None) -> Any:
-    from moderator.runtime.config import ConfigError, load_config
+    from moderator.cli.plain import Failed, configured
 
     try:
-        return load_config(path)
-    except ConfigError as exc:
-        raise _fail(f"configuration: {exc}") from None
+        return configured(path)
+    except Failed as failed:
+        raise _fail(failed.message, failed.code) from None

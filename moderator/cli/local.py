@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from moderator.cli.common import ConfigOption, DbOption, GameArg, _config, _fail, _store
+from moderator.cli.common import ConfigOption, DbOption, GameArg, _fail, _store
 from moderator.rules.variant import STANDARD, shipped_variants
 
 app = typer.Typer(
@@ -106,14 +106,14 @@ def local_order(
     Give orders as a player; prints the reply. Exit status 1 if an order is rejected.
     The robots holding seats then act if it is their turn, as after a mail.
     """
-    from moderator.runners.commands import order
+    from moderator.cli.plain import Failed, ordered
 
-    sender = _config(config).moderator.address  # the From of the robots' reports
-    with _store(db, create=False) as store:
-        reply, ok = order(store, game_id, as_, text, sender=sender)
-    typer.echo(reply)
-    if not ok:
-        raise typer.Exit(1)
+    try:
+        code = ordered(game_id, text, as_, db, config)
+    except Failed as failed:
+        raise _fail(failed.message, failed.code) from None
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command("show")

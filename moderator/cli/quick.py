@@ -1,5 +1,6 @@
 """
-``local show``, ``local legal`` and ``verify`` answered before typer is loaded (issue 28).
+``local show``, ``local legal``, ``local order`` and ``verify`` answered before typer is
+loaded (issue 28).
 
 A script that plays through the command line starts a process for each look at the
 game.  Typer builds a pydantic validator for every option it reads, and the event
@@ -12,7 +13,8 @@ URL]``, options before or after the game, ``--opt=value`` too) and reads the gam
 ``app`` and the store, which answer or say what is wrong; both print with ``printed``,
 so the answer is the same whichever path gave it.  ``verify BUNDLE [--report MAIL
 ...]`` reads files only: its plain command line runs ``verify_files.verified``, which
-typer's ``verify`` runs too.
+typer's ``verify`` runs too; the plain ``local order GAME ORDERS --as NAME [--db URL]
+[--config FILE]`` runs ``plain.ordered``, as typer's ``local order`` does.
 """
 
 from __future__ import annotations
@@ -33,21 +35,27 @@ T = TypeVar("T")
 _OPTIONS = {
     ("local", "show"): {"--as": True, "--json": False, "--db": True},
     ("local", "legal"): {"--json": False, "--db": True},
+    ("local", "order"): {"--as": True, "--db": True, "--config": True},
     ("verify",): {"--report": True},
 }
 #: The options a command line must give.
-_REQUIRED = {"show": ("--as",)}
+_REQUIRED = {"show": ("--as",), "order": ("--as",)}
+#: How many arguments a command takes (one: the game, or the bundle).
+_ARGUMENTS = {"order": 2}  # the game and the orders
+#: Set, these stand for an option not given: typer reads them, so it runs the command.
+_ENVIRONMENT = {"order": ("TITAN_MODERATOR_CONFIG",)}
 #: The options that may be given more than once (their values in a list).
 _REPEATED = frozenset({"--report"})
 #: Set, it names a group's own variants, which the composition root installs.
 _OWN_VARIANTS = "TITAN_VARIANTS_DIRECTORY"
 
 
-def parsed(argv: Sequence[str]) -> tuple[str, str, dict[str, Any]] | None:
+def parsed(argv: Sequence[str]) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:
     """
-    (command, argument, options) of a plain ``local show GAME``, ``local legal GAME`` or
-    ``verify BUNDLE`` command line; None for any other (help, a misspelt or repeated
-    option, a missing one, ``--``).
+    (command, arguments, options) of a plain ``local show GAME``, ``local legal GAME``,
+    ``local order GAME ORDERS`` or ``verify BUNDLE`` command line; None for any other
+    (help, a misspelt or repeated option, a missing one, ``--``, an option typer would
+    read from the environment).
     """
     words = next((w for w in _OPTIONS if tuple(argv[: len(w)]) == w), None)
     if words is None:
@@ -77,9 +85,13 @@ def parsed(argv: Sequence[str]) -> tuple[str, str, dict[str, Any]] | None:
             options[name].append(value)
         else:
             options[name] = value
-    if len(arguments) != 1 or any(name not in options for name in _REQUIRED.get(command, ())):
+    if len(arguments) != _ARGUMENTS.get(command, 1):
         return None
-    return command, arguments[0], options
+    if any(name not in options for name in _REQUIRED.get(command, ())):
+        return None
+    if any(name in os.environ for name in _ENVIRONMENT.get(command, ())):
+        return None
+    return command, tuple(arguments), options
 
 
 def read_quickly(db: str | None, look: Callable[[QuickReader], T]) -> T | None:
@@ -120,21 +132,17 @@ def printed(command: str, answer: dict[str, Any], viewer: str | None, as_json: b
 
 def answered(argv: Sequence[str]) -> bool:
     """Whether ``argv`` was answered here (printed); False: typer's to run.  A ``verify``
-    that finds a fault exits here with its code."""
+    or an order that fails exits here with its code."""
     found = parsed(argv)
     if found is None:
         return False
-    command, game, options = found
-    if command == "verify":
-        from pathlib import Path
-
-        from moderator.cli.verify_files import verified
-
-        code = verified(Path(game), [Path(p) for p in options["--report"]])
+    command, arguments, options = found
+    if command in ("verify", "order"):
+        code = _ran(command, arguments, options)
         if code:
             sys.exit(code)
         return True
-    viewer = options.get("--as")
+    game, viewer = arguments[0], options.get("--as")
     from moderator.usecases.games.reads import legal, show
 
     answer = read_quickly(
@@ -146,6 +154,26 @@ def answered(argv: Sequence[str]) -> bool:
         return False
     printed(command, answer, viewer, bool(options.get("--json")))
     return True
+
+
+def _ran(command: str, arguments: tuple[str, ...], options: dict[str, Any]) -> int:
+    """Run ``verify`` or ``local order`` as typer's commands do; their exit code."""
+    from pathlib import Path
+
+    if command == "verify":
+        from moderator.cli.verify_files import verified
+
+        return verified(Path(arguments[0]), [Path(p) for p in options["--report"]])
+    from moderator.cli.plain import Failed, ordered
+
+    config = options.get("--config")
+    try:
+        game, orders = arguments
+        return ordered(game, orders, options["--as"], options.get("--db"),
+                       Path(config) if config is not None else None)
+    except Failed as failed:
+        print(failed.message, file=sys.stderr)
+        return failed.code
 
 
 __all__ = ["answered", "parsed", "printed", "read_quickly"]

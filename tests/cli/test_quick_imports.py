@@ -132,9 +132,12 @@ def test_issue_28_a_read_of_a_sqlite_file_loads_neither_typer_nor_sqlalchemy(
 
 def test_issue_28_the_quick_path_takes_only_the_plain_read_and_verify_command_lines() -> None:
     assert parsed(["local", "show", "g1", "--as", "Ann", "--db", "sqlite:///x"]) == (
-        "show", "g1", {"--as": "Ann", "--db": "sqlite:///x"}
+        "show", ("g1",), {"--as": "Ann", "--db": "sqlite:///x"}
     )
-    assert parsed(["local", "legal", "--json", "g1"]) == ("legal", "g1", {"--json": True})
+    assert parsed(["local", "legal", "--json", "g1"]) == ("legal", ("g1",), {"--json": True})
+    assert parsed(["local", "order", "g1", "roll", "--as", "Ann", "--config=c.toml"]) == (
+        "order", ("g1", "roll"), {"--as": "Ann", "--config": "c.toml"}
+    )
     for argv in (
         ["local", "show", "g1"],  # --as is required: typer says so
         ["local", "show", "g1", "--as", "Ann", "--as", "Bob"],
@@ -144,7 +147,9 @@ def test_issue_28_the_quick_path_takes_only_the_plain_read_and_verify_command_li
         ["local", "legal", "g1", "--help"],
         ["local", "legal", "--", "g1"],
         ["local", "legal", "g1", "-j"],
-        ["local", "order", "g1", "roll", "--as", "Ann"],
+        ["local", "order", "g1", "--as", "Ann"],  # no orders
+        ["local", "order", "g1", "roll", "done", "--as", "Ann"],
+        ["local", "order", "g1", "roll"],  # --as is required
         ["local", "legal"],
         ["--help"],
         ["verify"],
@@ -154,9 +159,16 @@ def test_issue_28_the_quick_path_takes_only_the_plain_read_and_verify_command_li
     ):
         assert parsed(argv) is None, argv
     assert parsed(["verify", "--report", "m.eml", "a.json", "--report=n.eml"]) == (
-        "verify", "a.json", {"--report": ["m.eml", "n.eml"]}
+        "verify", ("a.json",), {"--report": ["m.eml", "n.eml"]}
     )
-    assert parsed(["verify", "a.json"]) == ("verify", "a.json", {"--report": []})
+    assert parsed(["verify", "a.json"]) == ("verify", ("a.json",), {"--report": []})
+
+
+def test_issue_28_an_order_whose_configuration_typer_reads_from_the_environment_goes_to_typer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TITAN_MODERATOR_CONFIG", "moderator.toml")
+    assert parsed(["local", "order", "g1", "roll", "--as", "Ann"]) is None
 
 
 def test_issue_28_what_the_quick_path_cannot_read_the_store_answers(
@@ -177,13 +189,50 @@ def test_issue_28_what_the_quick_path_cannot_read_the_store_answers(
         assert done.returncode == 2 and done.stderr.startswith("error: ")
 
 
-def test_issue_28_local_order_imports_no_adapter(db: str) -> None:
+def test_issue_28_local_order_imports_no_adapter_and_no_typer(db: str) -> None:
     legal = runner.invoke(app, ["local", "legal", "g1", "--json", "--db", db])
     actions = json.loads(legal.output)
     line = actions["actions"][0]["order"]
     modules = imported("local", "order", "g1", line, "--as", actions["player"], "--db", db)
     assert "moderator.runners.commands" in modules
-    assert loaded(modules, ADAPTERS) == set()
+    assert loaded(modules, ADAPTERS | {"typer", "moderator.cli.commands"}) == set()
+
+
+def test_issue_28_an_order_in_a_process_of_its_own_answers_as_typer_does(
+    db: str, tmp_path: Path
+) -> None:
+    """The plain ``local order`` runs without typer (``cli.quick``); on two copies of
+    one game, it and typer's command print the same and exit alike, whatever happens."""
+    source = Path(db.removeprefix("sqlite:///"))
+    actions = json.loads(runner.invoke(app, ["local", "legal", "g1", "--json", "--db", db]).output)
+    line, player = actions["actions"][0]["order"], actions["player"]
+    other = "Bob" if player == "Ann" else "Ann"
+    config = tmp_path / "bad.toml"
+    config.write_text("not toml [")
+    codes = []
+    for number, argv in enumerate((
+        ["local", "order", "g1", line, "--as", player],  # accepted
+        ["local", "order", "g1", line, "--as", other],  # not his turn: rejected
+        ["local", "order", "nobody", "roll", "--as", player],  # no such game
+        ["local", "order", "g1", line, "--as", player, "--config", str(config)],
+    )):
+        ends = []
+        for way in ("quick", "typer"):
+            copy = tmp_path / f"{number}-{way}.sqlite"
+            copy.write_bytes(source.read_bytes())
+            full = [*argv, "--db", f"sqlite:///{copy}"]
+            if way == "quick":
+                done = subprocess.run(
+                    [sys.executable, "-m", "moderator", *full],
+                    capture_output=True, text=True, env=_env(), check=False,
+                )
+                ends.append((done.returncode, done.stdout + done.stderr))
+            else:
+                typed = runner.invoke(app, full)
+                ends.append((typed.exit_code, typed.output))
+        assert ends[0] == ends[1], argv
+        codes.append(ends[0][0])
+    assert codes == [0, 1, 2, 2]
 
 
 def test_issue_28_verify_opens_no_database_and_imports_no_adapter(tmp_path: Path) -> None:
