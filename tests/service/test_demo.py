@@ -345,6 +345,7 @@ def test_the_replay_commands_work_as_printed(whole_game):
         assert "Game over" in result.output
 
 
+@pytest.mark.long  # a demo game of its own (20-40 s in tests/service's durations under load)
 def test_the_demo_stops_after_the_turns_asked_for(tmp_path):
     """``demo --turns N`` plays a game's first N turns and stops as turn N + 1 begins,
     the game not over, which is what was asked (status 0): how a long game's first turns
