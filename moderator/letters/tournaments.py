@@ -124,9 +124,9 @@ def game_summary(state: TournamentState, game: TournamentGame) -> dict[str, Any]
             who = state.name_of(holder)
             shown = seat if who == seat else f"{seat} ({who})"
             tie = " (shared)" if len(group) > 1 else ""
-            if seat in result.robots:  # its player dropped out: the robot's result is nobody's
+            if seat in result.unscored:  # its player dropped out: the robot's result is nobody's
                 places.append(
-                    f"{place}. {shown}{tie}: the robot's: no points, "
+                    f"{place}. {shown}{tie}: no points (dropped out, played by the robot), "
                     f"20.5 total {totals.get(seat, 0)}"
                 )
                 continue

@@ -17,8 +17,8 @@ from moderator.tournament.events import EVENT_TYPES, TournamentEvent
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     # Reliability recorded before seats lost were counted: none lost.
     ("reliability-recorded", 1): lambda payload: {"seats_lost": 0, **payload},
-    # A result recorded before a seat the robot held at the finish scored for nobody.
-    ("game-finished", 1): lambda payload: {"robots": (), **payload},
+    # A result recorded before a seat its player dropped out of scored for nobody.
+    ("game-finished", 1): lambda payload: {"unscored": (), **payload},
 }
 
 

@@ -171,6 +171,9 @@ def _record(c: cmd.RecordResult, state: TournamentState, at: str) -> list[ev.Tou
     if not set(c.robots) <= seats:
         msg = f"the robot's seats {c.robots!r} are not seats of {c.game}: {sorted(seats)}"
         raise ValueError(msg)
+    # Going silent must not earn the robot's results: a seat its holder dropped out of
+    # scores for nobody, whether the robot still holds it or he took it back.
+    unscored = set(c.robots) | {seat for seat, p in game.seats if (seat, p) in game.lost}
     out: list[ev.TournamentEvent] = [
         ev.GameFinished(
             at=at,
@@ -179,7 +182,7 @@ def _record(c: cmd.RecordResult, state: TournamentState, at: str) -> list[ev.Tou
             totals=c.result.totals,
             ended=c.result.ended,
             winner=c.result.winner,
-            robots=tuple(sorted(c.robots)),
+            unscored=tuple(sorted(unscored)),
         )
     ]
     after = replay(out, state)

@@ -87,8 +87,9 @@ class GameFinished(TournamentEvent):
     total (score plus the value of his legions left); ``ended`` says how: ``play``
     (one player, or nobody, left), ``time`` (the Wolff 21.1 time limit) or
     ``director``.  Points go to whoever holds each seat at this moment, but for the
-    ``robots``' seats: the robot held them at the finish because their players dropped
-    out, and they score for nobody (version 2; a version 1 event names none).
+    ``unscored`` seats: their holders dropped out of them during the game (the robot
+    kept the seat, whether or not he took it back) and they score for nobody (version 2;
+    a version 1 event names none).
     """
 
     TYPE: ClassVar[str] = "game-finished"
@@ -98,7 +99,7 @@ class GameFinished(TournamentEvent):
     totals: tuple[tuple[str, int], ...]
     ended: str
     winner: str | None
-    robots: tuple[str, ...] = ()
+    unscored: tuple[str, ...] = ()
 
 
 @record(kw_only=True)

@@ -15,8 +15,8 @@ game): the winner first, then the players still in the game at its time limit by
 their rulebook 20.5 total, then the eliminated in the reverse order of their
 elimination; players whose Titans died in the same engagement, or with equal totals,
 share a place, and a shared place is a tie to the model.  Like the points, a seat's
-place goes to whoever held it when the game finished (nobody's if the robot held it
-because its player dropped out).
+place goes to whoever held it when the game finished (nobody's if he had dropped out
+of it).
 
 **Order.**  Games are rated in the order they finished (``Result.finished_seq``), each
 from the ratings the games before it left, so the ratings are a fold of the stream
@@ -69,7 +69,7 @@ def placement(game: TournamentGame) -> Placement:
     """
     if game.result is None:
         return ()
-    holders = dict(game.result.scorers)  # a seat the robot held at the finish: not rated
+    holders = dict(game.result.scorers)  # a seat its player dropped out of: not rated
     seen: set[str] = set()
     places: list[tuple[str, ...]] = []
     for group in game.result.ranking:

@@ -5,9 +5,9 @@ Order: points (from the finished games, see ``scoring.place_points``), then the 
 of the player's rulebook 20.5 totals over those games, then fewer timeouts, then the
 name.  Players level on points and total share a rank.  Points of a game go to the
 player holding each seat when it finished; a player who gave his seat up scores
-nothing for that game (it shows under ``seats_given_up``), nor does one whose seat the
-robot held at the finish because he dropped out (``Result.robots``): going silent must
-not earn the robot's results.
+nothing for that game (it shows under ``seats_given_up``), nor does one who dropped
+out of his seat during the game (``Result.unscored``): going silent must not earn the
+robot's results.
 
 Beside the order, each row carries the player's rating (``ratings``: the same
 finished games' places through OpenSkill) and his reliability: deadlines met

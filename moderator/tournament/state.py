@@ -48,8 +48,8 @@ class Result:
     ended: str
     winner: str | None
     holders: tuple[tuple[str, str], ...]  # (seat, player) when it finished: who scores
-    #: Seats the robot held at the finish (their players dropped out): nobody scores them.
-    robots: tuple[str, ...] = ()
+    #: Seats their holders dropped out of during the game: nobody scores them.
+    unscored: tuple[str, ...] = ()
     #: The tournament's version when the result was recorded: games finish in this order
     #: (the ratings fold them so).
     finished_seq: int = 0
@@ -57,7 +57,7 @@ class Result:
     @property
     def scorers(self) -> tuple[tuple[str, str], ...]:
         """(seat, player) of the seats that score: held by their players at the finish."""
-        return tuple((seat, p) for seat, p in self.holders if seat not in self.robots)
+        return tuple((seat, p) for seat, p in self.holders if seat not in self.unscored)
 
 
 @record(kw_only=True)
@@ -71,6 +71,8 @@ class TournamentGame:
     ended_by_director: bool = False
     extended_hours: int = 0
     replaced: tuple[tuple[str, str, str], ...] = ()  # (seat, old, new)
+    #: (seat, player): the seats their players dropped out of (counted as seats lost).
+    lost: tuple[tuple[str, str], ...] = ()
     result: Result | None = None
 
     @property
@@ -261,7 +263,7 @@ def _finished(state: TournamentState, e: ev.GameFinished) -> TournamentState:
         ended=e.ended,
         winner=e.winner,
         holders=game.seats,
-        robots=e.robots,
+        unscored=e.unscored,
         finished_seq=state.version,
     )
     state = _with_game(state, replace(game, result=result, paused=False))
@@ -285,6 +287,9 @@ def _replaced(state: TournamentState, e: ev.SeatReplaced) -> TournamentState:
 
 @_on(ev.ReliabilityRecorded)
 def _reliability(state: TournamentState, e: ev.ReliabilityRecorded) -> TournamentState:
+    game = state.games.get(e.game)
+    if e.seats_lost and game is not None and (e.seat, e.player) not in game.lost:
+        state = _with_game(state, replace(game, lost=(*game.lost, (e.seat, e.player))))
     entrant = _entrant(state, e.player)
     return _with_entrants(
         state,
@@ -339,6 +344,7 @@ def _address_changed(state: TournamentState, e: ev.AddressChanged) -> Tournament
             seats=seats(game.seats),
             everyone=tuple(moved(p) for p in game.everyone),
             replaced=tuple((seat, moved(old), moved(new)) for seat, old, new in game.replaced),
+            lost=seats(game.lost),
             result=None if game.result is None else replace(
                 game.result, holders=seats(game.result.holders)
             ),

@@ -184,6 +184,24 @@ def service_history(desk: Desk, viewer: str) -> list[str]:
     return read(desk.store, lambda lookup, _now: history(lookup, "g1", viewer))
 
 
+def test_a_mail_that_gives_no_order_does_not_break_a_run_of_missed_deadlines(
+    robot_desk: Callable[..., Desk],
+) -> None:
+    """A player who only asks for his status between deadlines lets the robot play
+    every step of his for him: his misses still run on, and the robot keeps his seat."""
+    desk = robot_desk()
+    while desk.actor == "Ann":
+        _play(desk, "Ann")
+    _time_out(desk)  # Bob's first miss: the robot plays that step
+    assert desk.table.record.missed.get("Bob") == 1
+    assert desk.orders("Bob", "status").status == "processed"
+    assert desk.table.record.missed.get("Bob") == 1
+    while desk.actor == "Ann":
+        _play(desk, "Ann")
+    _time_out(desk)
+    assert seats.held(desk.table.record, "Bob")
+
+
 def test_a_signed_mail_takes_the_seat_back_and_the_audit_names_who_gave_each_order(
     robot_desk: Callable[..., Desk], world: service.World
 ) -> None:

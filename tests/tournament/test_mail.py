@@ -187,9 +187,11 @@ def test_the_standings_answer_by_mail_shows_rating_and_reliability(
     game_id = "duel-1"
     seats = seats_of(store, game_id)
     lost_seat = min(seats)
-    assert service.record_reliability(store, game_id, lost_seat, timeouts=2, seats_lost=1)
+    assert service.record_reliability(store, game_id, lost_seat, timeouts=2)
     assert play_to_the_end(store, game_id) > 0
     assert service.game_finished(store, MODERATOR, game_id)
+    # counted after the result (a seat lost before it would leave the seat unscored)
+    assert service.record_reliability(store, game_id, lost_seat, seats_lost=1)
     with store.reading() as tx:
         state = stored.load(tx, "duel").state
     result = state.games[game_id].result

@@ -131,11 +131,13 @@ def test_the_standings_carry_the_rating_and_the_reliability() -> None:
     state = run(
         state,
         cmd.RecordReliability(game=game, seat="Ann", on_time=6, timeouts=2),
-        cmd.RecordReliability(game=game, seat="Bob", timeouts=2, seats_lost=1),
+        cmd.RecordReliability(game=game, seat="Bob", timeouts=2),
     )
     before = {r.player: r for r in standings(state)}
     assert before[address("Ann")].rating is None and before[address("Ann")].rating_text == "-"
     state = finish(state, game, ("Ann",), ("Bob",))
+    # counted after the result (a seat lost before it would leave the seat unscored)
+    state = run(state, cmd.RecordReliability(game=game, seat="Bob", seats_lost=1))
     rows = {r.player: r for r in standings(state)}
     ann, bob = rows[address("Ann")], rows[address("Bob")]
     assert ann.rating == ratings(state)[address("Ann")]
@@ -156,9 +158,10 @@ def test_the_standings_mail_shows_rating_and_reliability() -> None:
     state = run(
         state,
         cmd.RecordReliability(game=game, seat="Ann", on_time=6, timeouts=2),
-        cmd.RecordReliability(game=game, seat="Bob", timeouts=3, seats_lost=1),
+        cmd.RecordReliability(game=game, seat="Bob", timeouts=3),
     )
     state = finish(state, game, ("Ann",), ("Bob",))
+    state = run(state, cmd.RecordReliability(game=game, seat="Bob", seats_lost=1))
     rated = ratings(state)
     text = standings_text(state, state.games[game])
     ann, bob = rated[address("Ann")], rated[address("Bob")]

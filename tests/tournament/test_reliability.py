@@ -97,5 +97,5 @@ def test_a_result_recorded_before_robot_seats_were_named_still_loads() -> None:
         },
     }
     event = decode(old)
-    assert isinstance(event, ev.GameFinished) and event.robots == ()
+    assert isinstance(event, ev.GameFinished) and event.unscored == ()
     assert decode(encode(event)) == event

@@ -115,10 +115,11 @@ def test_a_player_whose_seat_the_robot_keeps_is_not_placed_in_new_games(
         assert stored.load(tx, "duel").state.entrants[address(back)].waiting
 
 
-def test_a_seat_the_robot_holds_at_the_finish_scores_nothing_for_the_player_who_dropped(
+def test_a_seat_its_player_dropped_out_of_scores_nothing_for_him_even_taken_back(
     store: EventStore, clock: Clock
 ) -> None:
-    # A weak player must not collect the competent robot's results by going silent.
+    # A weak player must not collect the competent robot's results by going silent, nor
+    # by coming back to take the seat just before the finish.
     _opened(store, clock, "robot")
     sleepers = {}
     for game_id in ("duel-1", "duel-2"):
@@ -128,7 +129,7 @@ def test_a_seat_the_robot_holds_at_the_finish_scores_nothing_for_the_player_who_
     clock.advance(days=20)
     clockwork.check_deadlines(store, MODERATOR, clock.now())
     assert all(store.record(g).robots for g in sleepers)
-    # duel-2's sleeper comes back and holds his seat at the finish: his game counts.
+    # duel-2's sleeper comes back and holds his seat at the finish.
     back = sleepers["duel-2"].split("@")[0].title()
     status, _ = send(store, back, ["status"], subject="[titan duel-2]")
     assert status == "processed" and not store.record("duel-2").robots
@@ -137,9 +138,16 @@ def test_a_seat_the_robot_holds_at_the_finish_scores_nothing_for_the_player_who_
     with store.reading() as tx:
         tournament = stored.load(tx, "duel").state
     rows = {row.player: row for row in standings(tournament)}
-    gone = rows[sleepers["duel-1"]]
-    assert (gone.points, gone.finished, gone.wins, gone.rating) == (0, 0, 0, None)
-    assert rows[sleepers["duel-2"]].finished == 1 and rows[sleepers["duel-2"]].rating
-    summary = game_summary(tournament, tournament.games["duel-1"])
-    assert summary is not None
-    assert any("the robot's: no points" in line for line in summary["places"])
+    for sleeper in sleepers.values():
+        gone = rows[sleeper]
+        assert (gone.points, gone.finished, gone.wins, gone.rating) == (0, 0, 0, None)
+    for game_id in sleepers:
+        summary = game_summary(tournament, tournament.games[game_id])
+        assert summary is not None
+        (line,) = [line for line in summary["places"] if "dropped out" in line]
+        assert "no points" in line and "rating" not in line
+    # The players who kept playing are scored as the places fell (alone in a rated
+    # place, a duel's rating does not move).
+    for game_id, sleeper in sleepers.items():
+        (kept,) = [p for p in seats_of(store, game_id).values() if p != sleeper]
+        assert rows[kept].finished == 1

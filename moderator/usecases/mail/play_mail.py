@@ -128,6 +128,8 @@ def play(
     )
     ref_refused = problem is not None and any(r.code == problem[0] for r in run.results)
     carried = standing.carry_out(run.state, run.record, game.game_id, replies.message_digest)
+    if _acted(game.state, run.state, seat):  # his run of missed deadlines ends
+        carried = dataclasses.replace(carried, record=seats.met(carried.record, seat))
     new_events = [*run.events, *carried.events]
     carried = _count_asides(carried, seat, allowance, now)
     own_state = carried.state  # the game after his mail, before the robots that follow it
@@ -215,13 +217,20 @@ def _seat_back(
     replies: Replies, game: GameContext, lookup: Lookup, seat: str
 ) -> tuple[GameContext, list[OutgoingMail]]:
     """
-    A mail of the seat's player: his run of missed deadlines ends, and a seat the robot
-    kept for him is his again (every player told); the game as his orders then see it.
+    A mail of the seat's player: a seat the robot kept for him is his again (every player
+    told); the game as his orders then see it.  Only his orders end a run of missed
+    deadlines (``_acted``): a mail that asks for his status between deadlines while the
+    robot plays each of his steps does not keep the seat his.
     """
     record, told = robot_seats.take_back(
         replies.moderator_address, lookup, game.game_id, game.state, game.record, seat
     )
-    return dataclasses.replace(game, record=seats.met(record, seat)), told
+    return dataclasses.replace(game, record=record), told
+
+
+def _acted(before: GameState, after: GameState, seat: str) -> bool:
+    """Whether ``seat``'s orders took the game on from a step he was to act in."""
+    return to_act(before) == seat and timing.step_key(after) != timing.step_key(before)
 
 
 def _robots_follow(
