@@ -68,6 +68,15 @@ def _notes(mails: list[StoredMail], name: str) -> list[str]:
     return found
 
 
+def _mails(mails: list[StoredMail], name: str) -> list[tuple[str, str, str]]:
+    """What ``name`` was sent: subjects and both texts, the digests left out."""
+    return [
+        (m.subject, _DIGEST.sub("<digest>", m.body), _DIGEST.sub("<digest>", m.private_body or ""))
+        for m in mails
+        if m.recipient == address(name)
+    ]
+
+
 @pytest.mark.parametrize(
     "aside",
     ["tell Bob: spare my Titan and I leave you Cy's tower\n", "show Rd01 to Bob\n"],
@@ -89,4 +98,5 @@ def test_wolff_4_5_audit_note_numbers_do_not_count_events_a_player_may_not_see(
     assert any(" commitment <digest>" in n for n in seen) and any(" opened: " in n for n in seen)
     assert any(" order seal <digest>" in n for n in seen)
     assert _notes(talked, "Cy") == seen
+    assert _mails(talked, "Cy") == _mails(quiet, "Cy")  # nothing else tells him either
     assert len(_notes(talked, "Ann")) == len(_notes(quiet, "Ann"))

@@ -119,9 +119,10 @@ def report(
     """
     ``viewer``'s report of the game now: the events he may see in ``timeline`` (those
     after event ``since``), the public state, his legions and, if it is his move, the
-    orders he may give.  Its subject says why it is sent (``subjects.headline``: the
-    events after ``news_after`` are the news, ``digest`` his daily digest,
-    ``answering`` the answer to his mail).  ``shown``: the game as the last masterboard
+    orders he may give; it names his last report by his own reference then (the state
+    ``timeline`` starts from counts only what he was told of).  Its subject says why it
+    is sent (``subjects.headline``: the events after ``news_after`` are the news,
+    ``digest`` his daily digest, ``answering`` the answer to his mail).  ``shown``: the game as the last masterboard
     and battle picture he was sent showed it, and whether only his own orders changed
     each since (``shown.shown``).
     """
@@ -145,7 +146,7 @@ def report(
         game=ref.game,
         viewer=viewer,
         ref=str(ref),
-        since=f"{ref.game}-{since}",
+        since=str(StepRef(ref.game, (timeline[0][1] if timeline else state).steps_seen(viewer))),
         public_view=everyone,
         deadline=deadline_whose(record, viewer, time_zone),
         actor=actor,
