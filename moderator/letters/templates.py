@@ -9,7 +9,8 @@ they print is computed by the use cases (and the view-models of
 
 The Jinja2 environment is held by a ``Templates`` object that builds it on first use
 and keeps it: the package owns one (``TEMPLATES``), so importing a letter reads no file
-and a letter never rendered costs nothing.  Nothing else in the product imports Jinja2
+and imports no Jinja2, and a letter never rendered costs nothing (a ``local order`` that
+no robot follows renders none).  Nothing else in the product imports Jinja2
 (an import-linter contract says so).
 
 Compiling a template is most of the cost of rendering it, and a command line renders
@@ -32,11 +33,10 @@ import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import jinja2
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
-from jinja2.bccache import Bucket
+if TYPE_CHECKING:  # Jinja2 is imported when a letter first renders (see Templates)
+    from jinja2 import BytecodeCache, Environment
 
 #: Where an installed package keeps its templates (the wheel's ``moderator/templates``).
 PACKAGE_TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
@@ -65,18 +65,28 @@ def cache_dir() -> Path:
     return Path(base) / "titan-moderator" / "templates"
 
 
-class _CompiledTemplates(FileSystemBytecodeCache):
-    """Jinja2's cache of compiled templates in a folder made when first written, where a
-    file that cannot be read or written is only a template compiled again."""
+def _bytecode_cache(folder: Path) -> BytecodeCache:
+    """
+    Jinja2's cache of compiled templates in ``folder``, made when first written, where a
+    file that cannot be read or written is only a template compiled again; each file is
+    named after Jinja2's version and the environment's options.
+    """
+    import jinja2
+    from jinja2.bccache import Bucket
 
-    def load_bytecode(self, bucket: Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().load_bytecode(bucket)
+    class CompiledTemplates(jinja2.FileSystemBytecodeCache):
+        def load_bytecode(self, bucket: Bucket) -> None:
+            with contextlib.suppress(OSError):
+                super().load_bytecode(bucket)
 
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        with contextlib.suppress(OSError):
-            os.makedirs(self.directory, exist_ok=True)
-            super().dump_bytecode(bucket)
+        def dump_bytecode(self, bucket: Bucket) -> None:
+            with contextlib.suppress(OSError):
+                os.makedirs(self.directory, exist_ok=True)
+                super().dump_bytecode(bucket)
+
+    made_by = repr((jinja2.__version__, sorted(_OPTIONS.items())))
+    prefix = hashlib.sha256(made_by.encode()).hexdigest()[:12]
+    return CompiledTemplates(str(folder), f"{prefix}-%s.cache")
 
 
 class Templates:
@@ -101,6 +111,8 @@ class Templates:
                 raise FileNotFoundError(
                     f"no templates folder: looked in {PACKAGE_TEMPLATES} and {SOURCE_TEMPLATES}"
                 )
+            from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
             self._environment = Environment(
                 loader=FileSystemLoader([str(d) for d in dirs]),
                 undefined=StrictUndefined,
@@ -109,16 +121,12 @@ class Templates:
             )
         return self._environment
 
-    def _compiled(self) -> _CompiledTemplates | None:
+    def _compiled(self) -> BytecodeCache | None:
         if self._cache is not None:
-            folder = self._cache
-        elif self._dirs is None:
-            folder = cache_dir()  # the package's own templates
-        else:
-            return None  # a folder of templates given, a test's: compiled each time
-        made_by = repr((jinja2.__version__, sorted(_OPTIONS.items())))
-        prefix = hashlib.sha256(made_by.encode()).hexdigest()[:12]
-        return _CompiledTemplates(str(folder), f"{prefix}-%s.cache")
+            return _bytecode_cache(self._cache)
+        if self._dirs is None:
+            return _bytecode_cache(cache_dir())  # the package's own templates
+        return None  # a folder of templates given, a test's: compiled each time
 
     def render(self, name: str, /, **context: Any) -> str:
         """The text of template ``name`` (e.g. "status.txt.j2") with ``context``, without

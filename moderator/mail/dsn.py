@@ -26,8 +26,6 @@ from email.message import Message
 from email.parser import HeaderParser
 from email.utils import getaddresses
 
-from flufl.bounce import scan_message
-
 from moderator.mail.checks.base import (
     MAIL_ERRORS,
     clean,
@@ -128,6 +126,10 @@ def read_bounce(msg: Message) -> Bounce | None:
     ``msg`` read as a bounce; None when ``flufl.bounce`` finds no recipient that failed
     for good (a delay warning, a read receipt, a person's mail).  Never raises.
     """
+    # Imported here: what imports this module (a reply's checks, the order runner's
+    # notices) reads no bounce, and Mailman's detectors are many modules (issue 28).
+    from flufl.bounce import scan_message
+
     try:
         failed = sorted(address.decode("ascii").lower() for address in scan_message(msg))
     except Exception:  # noqa: BLE001 - a detector that breaks on a strange mail finds nothing
