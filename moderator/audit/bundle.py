@@ -6,18 +6,28 @@ checked), the secret seed, every salt and the final state the events must reach;
 mail digests that chose the dice and the orders' lines are in the ``order-sealed``
 events.  Each player gets his own: what others only said or showed to each other
 (Wolff 4.5) and their standing orders' notes (Wolff 9.4) are left out, each stretch a
-placeholder with its length (``hidden``) and, for an aside, its ``seal``.
+placeholder with its length (``hidden``) and, for an aside, its ``seal``.  No bundle
+holds the words of a message passed on (Wolff 4.5: a player may tell what another
+wrote, never prove it, and the bundle is the moderator's word): a message keeps its
+sender and audience, its words replaced as its seal replaced them
+(``seal.WORDS_NOT_SEALED``), and one sealed with its words is left out whole.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from moderator.audit.commitments import salt_for
 from moderator.audit.dice import seed_hash
-from moderator.audit.seal import is_aside_order, lateness_of_start
+from moderator.audit.seal import (
+    WORDS_NOT_SEALED,
+    is_aside_order,
+    lateness_of_start,
+    words_sealed,
+)
 from moderator.rules import events as ev
 from moderator.rules.codec import encode
 from moderator.rules.evolve import replay
@@ -81,6 +91,8 @@ def make_bundle(
             seq += count
             continue
         event = events[seq - 1]
+        if isinstance(event, ev.MessageRelayed):  # its seal does not cover the words either
+            event = replace(event, text=WORDS_NOT_SEALED)
         records.append({"seq": seq, **encode(event)})
         if isinstance(event, ev.LegionCommitted):
             salts.append(
@@ -129,7 +141,9 @@ def hidden_stretches(
     """
     What ``reader``'s bundle leaves out, by the number of its first event: (how many
     events, the aside's seal or None for a standing order's note).  An aside he is not
-    in goes whole, with its seal and openings; nothing else of an order ever does.
+    in goes whole, with its seal and openings, and so does a message whose seal covers
+    its words (sealed before ``seal.sealed_line``: with the seed, its MAC would prove
+    them), even his own; nothing else of an order ever does.
     """
     out: dict[int, tuple[int, str | None]] = {}
     for index, event in enumerate(events):
@@ -138,7 +152,10 @@ def hidden_stretches(
         if not isinstance(event, ev.OrderSealed):
             continue
         order = events[event.first - 1 : index]
-        if not is_aside_order(order) or any(_sees(e, reader) for e in order):
+        if not is_aside_order(order):
+            continue
+        words = words_sealed(event) and any(isinstance(e, ev.MessageRelayed) for e in order)
+        if not words and any(_sees(e, reader) for e in order):
             continue
         end = index + 1
         while end < len(events) and isinstance(events[end], ev.CommitmentOpened):

@@ -77,6 +77,30 @@ def robot_seat_of(trigger: str) -> str | None:
     return seat if seat and first.isdigit() else None
 
 
+#: What a message's seal records in place of its words (Wolff 4.5: a player may tell what
+#: another wrote, never prove it).  The seal's MAC is printed in signed reports and the
+#: seed that keys it is published after the game, so a MAC over the words would let
+#: anybody holding them check a claimed text; it covers this instead, and the audit
+#: bundle gives the message with these words, from which the rules decide it again.
+WORDS_NOT_SEALED = "(the words are not sealed, Wolff 4.5)"
+
+
+def sealed_line(order: str, events: Sequence[ev.Event]) -> str:
+    """
+    The line a seal records for an order that said ``order`` and decided ``events``:
+    a message passed on (``tell NAMES: TEXT``) without its words, every other order as
+    it is.
+    """
+    if not any(isinstance(e, ev.MessageRelayed) for e in events):
+        return order
+    return f"{order.partition(':')[0]}: {WORDS_NOT_SEALED}"
+
+
+def words_sealed(seal: ev.OrderSealed) -> bool:
+    """Whether a message's seal covers its words (sealed before ``sealed_line``)."""
+    return bool(seal.order) and not seal.order.endswith(f": {WORDS_NOT_SEALED}")
+
+
 @record
 class OrderKey:
     """

@@ -409,8 +409,9 @@ class _Checker:
         ]
         if h["asides"] or h["notes"]:
             lines.append(
-                f"left out for you: {h['asides']} asides between other players and "
-                f"{h['notes']} notes of their standing orders (Wolff 4.5, 9.4)"
+                f"left out for you: {h['asides']} asides between other players (or "
+                f"messages sealed with their words) and {h['notes']} notes of their "
+                "standing orders (Wolff 4.5, 9.4)"
             )
         lines.append(
             "who gave the orders: "

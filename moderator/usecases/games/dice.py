@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Sequence
 
 from moderator.audit.dice import bound_die, seed_hash
-from moderator.audit.seal import OrderKey, seal, start_order
+from moderator.audit.seal import OrderKey, seal, sealed_line, start_order
 from moderator.rules import events as ev
 from moderator.rules.dice import ScriptedDice
 from moderator.rules.evolve import replay
@@ -127,15 +127,16 @@ def seal_order(
     """
     The audit's notes after one order decided with ``dice`` (``moderator.audit.seal``):
     none unless the game's dice are bound.  ``player`` gave the order, which said
-    ``order`` (its line as ``render_order`` writes it, or the moderator's step) and
-    decided ``events``.  Gives the notes, the state after them and the record with the
-    legions' latest commitments and the seal the next one chains to.
+    ``order`` (its line as ``render_order`` writes it, or the moderator's step; a
+    message's words are left out, ``audit.seal.sealed_line``) and decided ``events``.
+    Gives the notes, the state after them and the record with the legions' latest
+    commitments and the seal the next one chains to.
     """
     if not isinstance(dice, BoundDice) or dice.seed is None:
         return [], after, record
     sealed = seal(
         before, after, game=dice.game, seed=dice.seed, commitments=record.commitments,
-        dice=dice.key(player, order), events=events, last=record.last_seal,
+        dice=dice.key(player, sealed_line(order, events)), events=events, last=record.last_seal,
     )
     return list(sealed.events), replay(sealed.events, after), record.but(
         commitments=sealed.commitments, last_seal=sealed.mac
