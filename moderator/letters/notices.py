@@ -8,9 +8,11 @@ the game master, a mail set aside that waits for him.
 Each has a public part (signed when it is sent) that holds only what every player may
 know and names no character of a legion (Wolff 4.5): who was to act, the order lines
 given on his behalf that name none (refusals: withdraw, flee, concede, decline, the
-lowest engagement, no carry-over; a robot's roll or move), moments and scores.  What
-would name one (a robot's split or muster given at a timeout, the legions a result
-counted) goes in the private part, unsigned.  The events themselves reach each player
+lowest engagement, no carry-over; a robot's roll or move), moments and scores.  A line
+that would name one (a robot's split or muster given at a timeout) is signed without
+its characters, and whole in the private part of its own player's notice only (the
+others learn what they may of it from their reports); the legions a result counted
+are in its private part.  The events themselves reach each player
 in his report.
 """
 
@@ -22,7 +24,7 @@ from datetime import datetime, timedelta
 from moderator.letters.moments import moment_line, span, step_name
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import Texts
-from moderator.orders.render import names_characters
+from moderator.orders.render import names_characters, without_characters
 from moderator.rules import events as ev
 
 
@@ -71,6 +73,7 @@ def timeout(
     (``robot``: the game keeps seats, and the robot gave the orders, issue 26)."""
     own = who == viewer
     naming = [line for line in orders if names_characters(line)]
+    signed = [without_characters(line) if line in naming else line for line in orders]
     text = render(
         "player.timeout.txt.j2",
         game=game,
@@ -79,8 +82,8 @@ def timeout(
         own=own,
         step=step_name(kind),
         deadline=moment_line(due, time_zone),
-        orders=[line for line in orders if not names_characters(line)],
-        naming=len(naming),
+        orders=signed,
+        naming=len(naming) if own else 0,
         over=over,
         your_move=actor == viewer and not over,
         actor=actor,
@@ -88,9 +91,9 @@ def timeout(
         robot=robot,
     )
     private = None
-    if naming:  # a robot's split or muster names what a legion holds: never signed
+    if naming and own:  # what his split moved is his alone, and never signed (Wolff 4.5)
         private = render(
-            "player.timeout-private.txt.j2", game=game, who=who, own=own, orders=list(orders)
+            "player.timeout-private.txt.j2", game=game, orders=list(orders)
         )
     whose = "Your" if own else f"{who}'s"
     return Texts(f"{whose} deadline passed: the moderator acted (ref {ref})", text, private)

@@ -159,6 +159,32 @@ def names_characters(line: str) -> bool:
     return words[0] not in _NAMELESS_WORDS
 
 
+#: The words of an order line kept when its characters are left out (``without_characters``).
+_LINKS = frozenset({"into", "from", "to", "at", "in", "via", "then"})
+
+
+def without_characters(line: str) -> str:
+    """
+    The canonical order ``line`` with every character (and a message's words) left
+    out: its order word, the markers, lands and hexes it names and the words between
+    them (``split Bu01 into Bu02: ogre ogre`` gives ``split Bu01 into Bu02``).  For a
+    reader who may not know what the order named (another player's split, the losses
+    of an engagement he is not in): it says what was done, not with what.
+    """
+    words = line.partition(":")[0].split()
+    if not words:
+        return line
+    kept = [words[0]]
+    for word in words[1:]:
+        if word == "showing":
+            break
+        if any(ch.isdigit() for ch in word) or word in _LINKS:
+            kept.append(word)
+    while kept[-1] in _LINKS and len(kept) > 1:
+        kept.pop()
+    return " ".join(kept)
+
+
 def render_query(query: Query) -> str:
     """The canonical line for a query (parses back to an equal ``Query``)."""
     if query.kind == "history":

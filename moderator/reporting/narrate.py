@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from moderator.reporting import narrate_battle, narrate_board
-from moderator.reporting.visibility import is_bookkeeping, may_see, robot_mark
+from moderator.reporting.visibility import is_bookkeeping, may_see, order_unseen, robot_marks
 from moderator.reporting.wording import Describers
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
@@ -61,9 +61,11 @@ def history_lines(
             return False
         return last_turn is None or shown <= last_turn
 
+    unseen = False  # the viewer missed an event of the order being read
     for event in events:
         before = state
         state = evolve(state, event)
+        missed, unseen = unseen, order_unseen(event, viewer, unseen)
         if isinstance(event, ev.TurnStarted):
             turn = event.turn
             pending = f"Turn {event.turn} — {event.player}"
@@ -77,7 +79,8 @@ def history_lines(
             turn = event.turn
             pending = f"Turn {event.turn} — {event.active}"
             continue
-        mark = robot_mark(event)
+        signed, unsigned = robot_marks(event, saw_all=not missed)
+        mark = signed or unsigned  # a history is all in the private part
         if mark is not None and may_see(event, viewer) and wanted():
             lines.append(f"  {mark}")
         if not may_see(event, viewer) or not wanted() or is_bookkeeping(event):

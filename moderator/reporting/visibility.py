@@ -7,7 +7,7 @@ service's replies all ask it.
 from __future__ import annotations
 
 from moderator.audit.seal import robot_seat_of
-from moderator.orders.render import names_characters
+from moderator.orders.render import names_characters, without_characters
 from moderator.rules import events as ev
 
 
@@ -50,6 +50,37 @@ def robot_order_names_characters(event: ev.Event) -> bool:
     name contents.
     """
     return isinstance(event, ev.OrderSealed) and names_characters(event.order)
+
+
+def robot_marks(event: ev.Event, saw_all: bool) -> tuple[str | None, str | None]:
+    """
+    (the line for the signed part, the line for the private part) marking the robot's
+    order that ``event`` seals, for a reader who may see its seal; ``saw_all``: he may
+    see every event of the order too.  A line naming no character is signed.  One that
+    names some is private, and whole only for a reader who saw all it did: another
+    player's robot split, or an engagement's proposals between two others, would tell
+    him what he may not know; he gets the line without its characters, which names
+    nothing and is signed.
+    """
+    mark = robot_mark(event)
+    if mark is None or not robot_order_names_characters(event):
+        return mark, None
+    assert isinstance(event, ev.OrderSealed)
+    if saw_all:
+        return None, mark
+    return f"{event.player}'s seat (played by the robot): {without_characters(event.order)}", None
+
+
+def order_unseen(event: ev.Event, viewer: str | None, unseen: bool) -> bool:
+    """
+    Whether ``viewer`` missed an event of the order being read, once ``event`` is read
+    (``unseen``: he had missed one before it); an order's seal ends it.
+    """
+    if isinstance(event, ev.OrderSealed):
+        return False
+    if isinstance(event, ev.AUDIT_EVENT_TYPES):
+        return unseen
+    return unseen or not may_see(event, viewer)
 
 
 #: Events whose every telling names characters a legion holds (or held): a reveal, a

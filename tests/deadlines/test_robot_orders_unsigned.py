@@ -2,8 +2,10 @@
 Wolff 4.5: the moderator never signs what a legion holds, even a player's own.  A seat
 the robot plays has its orders marked in every report (``Bob's seat (played by the
 robot): ...``), and a robot's order line can name characters: a split's contents, a
-muster's recruit and what it shows.  Such a line goes in each reader's private part
-(encrypted to his key), never in the signed part; a roll or a move stays signed.  The
+muster's recruit and what it shows.  Such a line goes in the private part (encrypted
+to his key) of a reader who saw all the order did, never in the signed part, which
+has it without its characters; a reader who may not know them (another seat's split)
+gets only that.  A roll or a move stays signed as it is.  The
 same for a player's own orders quoted back in the answer to his mail.  Through the
 real mail: a game by mail against a robot, each mail as it leaves, signed and encrypted
 by real GnuPG.
@@ -94,17 +96,24 @@ def test_wolff_4_5_robot_orders_naming_creatures_are_never_signed(
     assert any(x.startswith("split ") for x in naming) and any(x.startswith("muster ") for x in naming)
     marked = [m for m in to(mails, "Ann") if carries_report(m) and "(played by the robot): " in (
         m.body + (m.private_body or ""))]
-    told_in_private: list[str] = []
+    musters = {x for x in naming if x.startswith("muster ")}
+    told_in_private: set[str] = set()
+    splits_signed: set[str] = set()
     for mail in marked:
         message = _as_sent(store, mail, world)
         signed = _signed_text(message, world)
         assert _named(signed) == [], (mail.subject, signed)
-        assert not re.search(r"played by the robot\): (split|muster|summon|reinforce|take|teleport)",
-                             signed), signed
         private = _private_text(message, world, "Ann")
         assert any(p.get_content_type() == "multipart/encrypted" for p in message.walk())
-        told_in_private += [x for x in naming if f"(played by the robot): {x}" in private]
-    assert set(told_in_private) == set(naming)  # every such line reached her, unsigned
+        told_in_private |= {x for x in musters if f"(played by the robot): {x}" in private}
+        for split in (x for x in naming if x.startswith("split ")):
+            # what the robot's split moved is its seat's alone: Ann never learns it
+            assert split not in signed and split not in private
+            head = split.partition(":")[0]
+            if f"(played by the robot): {head}" in signed:
+                splits_signed.add(split)
+    assert told_in_private == musters  # every muster reached her, unsigned
+    assert splits_signed  # the split is told, signed, without what it moved
 
 
 def test_wolff_4_5_orders_echoed_in_the_answer_are_never_signed(
@@ -162,11 +171,15 @@ def test_wolff_4_5_a_robots_orders_at_a_timeout_name_no_character_in_the_signed_
             desk.at(row.due_at)
         notices += [m for m in desk.mails() if "deadline passed" in m.subject]
     told = [m for m in notices if m.private_body and "split " in m.private_body]
-    assert {m.recipient for m in told} == {address("Ann"), address("Bob")}
+    assert {m.recipient for m in told} == {address("Bob")}  # his split, his alone
     for mail in notices:
         assert _named(mail.body) == [], mail.body
         message = _as_sent(store, mail, world)
         assert _named(_signed_text(message, world)) == []
+        if mail.recipient == address("Ann"):
+            assert mail.private_body is None
     for mail in told:
-        assert "more that names" in mail.body or "more that name " in mail.body
+        assert "in full, with the characters they name, in the private part" in mail.body
         assert _named(mail.private_body or "")
+    assert any(re.search(r"^  split \S+ into \S+$", m.body, re.MULTILINE) for m in notices
+               if m.recipient == address("Ann"))

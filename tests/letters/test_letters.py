@@ -125,7 +125,7 @@ EXAMPLES: dict[str, Callable[[], Texts | str | None]] = {
         "g1", "g1-7", "Ann", "turn", NOW + timedelta(hours=5), NOW, "UTC", None
     ),
     "moderator.letters.notices.timeout": lambda: notices.timeout(
-        "g1", "g1-7", "Ann", "Bob", "turn", NOW, ["split Rd01 into Rd02: ogre ogre", "roll"],
+        "g1", "g1-7", "Ann", "Ann", "turn", NOW, ["split Rd01 into Rd02: ogre ogre", "roll"],
         actor="Bob", over=False, next_deadline="no deadline set", time_zone="UTC", robot=True,
     ),
     "moderator.letters.seats.robot_took": lambda: seats.robot_took(

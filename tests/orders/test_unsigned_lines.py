@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import fields
 
 from moderator.orders import render_order
-from moderator.orders.render import names_characters
+from moderator.orders.render import names_characters, without_characters
 from moderator.rules import commands as cmd
+from moderator.rules.variant import load_variant
 
 from .test_render import COMMANDS, STATE
 
@@ -54,3 +55,15 @@ def test_wolff_4_5_a_battle_maneuver_naming_its_character_is_not_signed() -> Non
     assert names_characters(render_order(named))
     assert not names_characters(render_order(plain))
     assert not names_characters("move Rd01 to 6 (drawn by the dice, rulebook 21.2)")
+
+
+def test_wolff_4_5_an_order_line_without_its_characters_names_none() -> None:
+    """What a reader who may not know a split's contents is told of it, signed."""
+    characters = {name.lower() for name in load_variant("standard").creatures}
+    for _, line in COMMANDS:
+        bare = without_characters(line)
+        assert not set(bare.lower().replace(",", " ").split()) & characters, (line, bare)
+    assert without_characters("split Rd01 into Rd02: angel ogre") == "split Rd01 into Rd02"
+    assert without_characters("teleport Rd02 to 41 from right showing titan") == (
+        "teleport Rd02 to 41"
+    )

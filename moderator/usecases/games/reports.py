@@ -30,11 +30,7 @@ from moderator.reporting.move_plan import plan_lines
 from moderator.reporting.muster_notes import muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
-from moderator.reporting.visibility import (
-    names_contents,
-    robot_mark,
-    robot_order_names_characters,
-)
+from moderator.reporting.visibility import names_contents, order_unseen, robot_marks
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
@@ -82,14 +78,18 @@ def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str], list
     public: list[str] = []
     told: list[str] = []
     private: list[str] = []
+    unseen = False  # the viewer missed an event of the order being read
     for event, before in timeline:
+        missed, unseen = unseen, order_unseen(event, viewer, unseen)
         if not may_see(event, viewer):
             continue
-        mark = robot_mark(event)
-        if mark is not None and event.visible_to is not None:
-            private.append(mark)
-        elif mark is not None:  # a robot's split or muster names what it holds: unsigned
-            (told if robot_order_names_characters(event) else public).append(mark)
+        signed, unsigned = robot_marks(event, saw_all=not missed)
+        if signed is not None and event.visible_to is not None:
+            private.append(signed)
+        elif signed is not None:
+            public.append(signed)
+        if unsigned is not None:  # a robot's split or muster names what it holds: unsigned
+            told.append(unsigned)
         if is_bookkeeping(event):
             continue
         if event.visible_to is not None:
