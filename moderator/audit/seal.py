@@ -78,10 +78,11 @@ def robot_seat_of(trigger: str) -> str | None:
 
 
 #: What a message's seal records in place of its words (Wolff 4.5: a player may tell what
-#: another wrote, never prove it).  The seal's MAC is printed in signed reports and the
-#: seed that keys it is published after the game, so a MAC over the words would let
-#: anybody holding them check a claimed text; it covers this instead, and the audit
-#: bundle gives the message with these words, from which the rules decide it again.
+#: another wrote, never prove it).  The seal's MAC is in the audit bundle (signed by its
+#: digest), every later seal that signed reports print chains to it, and the seed that
+#: keys it is published after the game, so a MAC over the words would let anybody
+#: holding them check a claimed text; it covers this instead, and the bundle gives the
+#: message with these words, from which the rules decide it again.
 WORDS_NOT_SEALED = "(the words are not sealed, Wolff 4.5)"
 
 

@@ -1,7 +1,7 @@
 """
 Wolff 4.5: a player may tell what another wrote, never prove it.  The audit bundle is
 the moderator's word (its signed part names it by its SHA-256), and its seed keys every
-order's seal, whose MAC the players' signed reports printed.  So neither may carry or
+order's seal, whose MACs chain into the seals the players' signed reports print.  So neither may carry or
 cover a relayed message's words: a seal records the message's line without them
 (``audit.seal.sealed_line``), the bundle gives the message with the same stand-in words,
 and ``verify`` still decides every order again from the seal, the message's included.
