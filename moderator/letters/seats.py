@@ -21,15 +21,17 @@ def robot_took(
     standby: bool,
     withdrew: bool = False,
     tournament: str | None = None,
+    was_standby: bool = False,
 ) -> Texts:
     """The robot now plays ``who``'s seat, after ``missed`` deadlines in a row (or
     because he ``withdrew`` from the tournament); ``tournament``: the game's, whose
-    waiting list he is taken off (he is told how to come back)."""
+    waiting list he is taken off (he is told how to come back), and its standby list
+    too if he ``was_standby``."""
     own = who == viewer
     text = render(
         "player.seat-robot.txt.j2",
         game=game, ref=ref, who=who, own=own, missed=missed, standby=standby,
-        withdrew=withdrew, tournament=tournament,
+        withdrew=withdrew, tournament=tournament, was_standby=was_standby,
     )
     whose = "Your seat" if own else f"{who}'s seat"
     return Texts(f"{whose} is played by the robot (ref {ref})", text)

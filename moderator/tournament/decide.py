@@ -294,10 +294,13 @@ def _reliability(
         )
     ]
     # A player who dropped out of a game is placed in no new one until he joins again:
-    # his next opponents would meet a robot or a seat that only times out.
+    # his next opponents would meet a robot or a seat that only times out.  Nor is he
+    # handed another game's seat from the standby list, for the same reason.
     entrant = state.entrant(player)
     if c.seats_lost and entrant is not None and entrant.waiting:
         out.append(ev.PlayerLeft(at=at, player=player))
+    if c.seats_lost and entrant is not None and entrant.standby:
+        out.append(ev.StandbyLeft(at=at, player=player))
     return out
 
 

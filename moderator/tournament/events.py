@@ -71,6 +71,15 @@ class StandbyJoined(TournamentEvent):
 
 
 @record(kw_only=True)
+class StandbyLeft(TournamentEvent):
+    """Off the standby list: he dropped out of a game, so a seat handed to whoever is on
+    the list must not go to him.  He may go on it again ('standby tournament NAME')."""
+
+    TYPE: ClassVar[str] = "standby-left"
+    player: str
+
+
+@record(kw_only=True)
 class GameFormed(TournamentEvent):
     """A game was formed: its players in seat order (towers and colours are the game's)."""
 
@@ -191,6 +200,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         PlayerLeft,
         PlayerWithdrew,
         StandbyJoined,
+        StandbyLeft,
         GameFormed,
         GameFinished,
         SeatReplaced,

@@ -242,6 +242,11 @@ def _standby(state: TournamentState, e: ev.StandbyJoined) -> TournamentState:
     return _with_entrants(state, entrant)
 
 
+@_on(ev.StandbyLeft)
+def _standby_left(state: TournamentState, e: ev.StandbyLeft) -> TournamentState:
+    return _with_entrants(state, replace(_entrant(state, e.player), standby=False))
+
+
 @_on(ev.GameFormed)
 def _formed(state: TournamentState, e: ev.GameFormed) -> TournamentState:
     game = TournamentGame(

@@ -18,7 +18,7 @@ from moderator.testing.clocks import TestClock as Clock
 from moderator.tournament.standings import standings
 
 from .conftest import DIRECTOR, MODERATOR, address, register
-from .test_mail import seats_of, send
+from .test_mail import reply, seats_of, send
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
@@ -151,3 +151,40 @@ def test_a_seat_its_player_dropped_out_of_scores_nothing_for_him_even_taken_back
     for game_id, sleeper in sleepers.items():
         (kept,) = [p for p in seats_of(store, game_id).values() if p != sleeper]
         assert rows[kept].finished == 1
+
+
+def test_a_player_who_drops_out_is_taken_off_the_standby_list(
+    store: EventStore, clock: Clock
+) -> None:
+    # Handed another game's seat from the standby list, a player who went silent would
+    # leave its players with a seat that only times out, as in the game he dropped.
+    register(store, DIRECTOR, *NAMES, "Ed")
+    line = "tournament create duel players 2 rounds 3 games 2 timing turn=24 seats standby keep 1"
+    assert send(store, DIRECTOR, [line])[0] == "processed"
+    for name in NAMES:
+        send(store, name, ["join tournament duel"])
+    assert len(service.form_games(store, MODERATOR, clock.now(), seed=3)) == 2
+    sleepers = {}
+    for game_id in ("duel-1", "duel-2"):
+        actor = to_act(store.load_state(game_id).state)
+        assert actor is not None
+        sleepers[game_id] = (actor, seats_of(store, game_id)[actor])
+    first = sleepers["duel-1"][1]
+    volunteer = first.split("@")[0].title()
+    assert send(store, volunteer, ["standby tournament duel"])[0] == "processed"
+    clock.advance(days=20)  # one miss keeps the seat: the player to act in each game drops
+    clockwork.check_deadlines(store, MODERATOR, clock.now())
+    with store.reading() as tx:
+        tournament = stored.load(tx, "duel").state
+        told = [m for m in outbox.mails(tx) if m.recipient == first and "robot" in m.subject]
+    assert not tournament.entrants[first].standby
+    assert any("standby tournament duel" in m.body for m in told)
+    # duel-2's seat, given to 'whoever is on the standby list', does not go to him.
+    seat, _ = sleepers["duel-2"]
+    _status, mails = send(store, DIRECTOR, [f"replace {seat} in duel-2"])
+    assert "Refused (E-T-NO-STANDBY)" in reply(mails, DIRECTOR)
+    assert first not in seats_of(store, "duel-2").values()
+    send(store, "Ed", ["standby tournament duel"])
+    again = [f"replace {seat} in duel-2", "standings duel"]  # not his earlier mail again
+    assert send(store, DIRECTOR, again)[0] == "processed"
+    assert seats_of(store, "duel-2")[seat] == address("Ed")

@@ -241,6 +241,7 @@ def drop_seat(
     standby is to take it, the tournament's director).
     """
     missed = record.missed.get(seat, 0)
+    was_standby = not withdrew and _on_standby_list(lookup, game_id, record, seat)
     record = seats.taken(record, seat)
     standby = record.robots.get(seat) == seats.STANDBY
     mails = [
@@ -257,6 +258,7 @@ def drop_seat(
                 standby=standby,
                 withdrew=withdrew,
                 tournament=record.tournament or None,
+                was_standby=was_standby,
             ),
             game_id,
             {},
@@ -264,6 +266,17 @@ def drop_seat(
         for viewer, player in [*_everyone(lookup, game_id, state), *_director(lookup, record, seat)]
     ]
     return record, mails
+
+
+def _on_standby_list(lookup: Lookup, game_id: str, record: GameRecord, seat: str) -> bool:
+    """Whether the seat's player is on his tournament's standby list: dropping out takes
+    him off it (the tournament decides that), and his notice says how to go back on it."""
+    loaded = lookup.tournament(record.tournament) if record.tournament else None
+    holder = next((a for a, s in lookup.seats(game_id).items() if s == seat), None)
+    if loaded is None or holder is None:
+        return False
+    entrant = loaded.state.entrant(holder)
+    return entrant is not None and entrant.standby
 
 
 def _ref(game_id: str, state: GameState, viewer: str) -> str:
