@@ -39,12 +39,20 @@ def robot_took(
 
 @letter("player.seat-back.txt.j2")
 def robot_gave_back(
-    game: str, ref: str, who: str, viewer: str, *, standby: str | None = None
+    game: str,
+    ref: str,
+    who: str,
+    viewer: str,
+    *,
+    standby: str | None = None,
+    named_by: str = "the tournament director",
 ) -> Texts:
-    """The robot gave ``who``'s seat back: to him, or to ``standby``."""
+    """The robot gave ``who``'s seat back: to him, or to ``standby`` (``named_by`` chose
+    him: the director, or the operator for him)."""
     own = viewer == who  # after a standby took it, the seat (by its name) is his
     text = render(
-        "player.seat-back.txt.j2", game=game, ref=ref, who=who, own=own, standby=standby
+        "player.seat-back.txt.j2",
+        game=game, ref=ref, who=who, own=own, standby=standby, named_by=named_by,
     )
     whose = "Your seat" if own else f"{who}'s seat"
     return Texts(f"{whose} is no longer the robot's (ref {ref})", text)

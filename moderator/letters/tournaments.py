@@ -14,6 +14,7 @@ from typing import Any
 from moderator.letters.templates import letter, render
 from moderator.letters.texts import LineResult, Texts
 from moderator.tournament import events as ev
+from moderator.tournament.commands import OPERATOR
 from moderator.tournament.ratings import Rating, format_rating, ratings_around
 from moderator.tournament.scoring import DIRECTOR, PLAY, TIME, place_points
 from moderator.tournament.settings import Scoring
@@ -27,6 +28,13 @@ HOW = {
     TIME: "its time limit ran out",
     DIRECTOR: "stopped by the director",
 }
+
+
+def directed_by(by: str) -> str:
+    """Who gave a director's line (``by``, as the tournament's history names him), in
+    the players' words: the operator's lines (``tournament direct``) are not the
+    director's, and the players are not told otherwise."""
+    return "the moderator's operator" if by == OPERATOR else "the tournament director"
 
 
 def confirmation(state: TournamentState, kind: str) -> list[str]:
@@ -79,9 +87,10 @@ def withdrawal(state: TournamentState, player: str) -> tuple[str, list[str]] | N
 
 
 def replacement(
-    state: TournamentState, replaced: ev.SeatReplaced
+    state: TournamentState, replaced: ev.SeatReplaced, by: str
 ) -> tuple[str, list[str], list[str], list[str]]:
-    """(heading, to the new holder, to the old holder, to the other players) of a seat handed over."""
+    """(heading, to the new holder, to the old holder, to the other players) of a seat
+    handed over by ``by`` (the director's address or the operator, see ``directed_by``)."""
     game, seat = replaced.game, replaced.seat
     new_name, old_name = state.name_of(replaced.new), state.name_of(replaced.old)
     return (
@@ -95,7 +104,8 @@ def replacement(
         ],
         [
             (
-                f"The tournament director has handed your seat {seat} in {game} to {new_name}: "
+                f"{directed_by(by).capitalize()} has handed your seat {seat} in {game} to "
+                f"{new_name}: "
                 "you get no more mail about the game."
             )
         ],
@@ -135,7 +145,10 @@ def game_summary(state: TournamentState, game: TournamentGame) -> dict[str, Any]
                 f"20.5 total {totals.get(seat, 0)}{_rating_moved(before, after, holder)}"
             )
         place += len(group)
-    return {"id": game.game, "how": HOW.get(result.ended, result.ended), "places": places}
+    how = HOW.get(result.ended, result.ended)
+    if result.ended == DIRECTOR and game.ended_by == OPERATOR:
+        how = f"stopped by {directed_by(game.ended_by)}"
+    return {"id": game.game, "how": how, "places": places}
 
 
 def _rating_moved(before: Mapping[str, Rating], after: Mapping[str, Rating], player: str) -> str:

@@ -64,6 +64,11 @@ class RecordResult(Command):
     robots: tuple[str, ...] = ()  # seats the robot holds at the finish: their players dropped
 
 
+#: How the tournament's history names the service's operator (``Directed.by``): no
+#: address lacks an '@', so it names nobody else.
+OPERATOR = "operator"
+
+
 @record(kw_only=True)
 class Directed(Command):
     """

@@ -69,6 +69,9 @@ class TournamentGame:
     everyone: tuple[str, ...]  # every player who held a seat (for the pairings)
     paused: bool = False
     ended_by_director: bool = False
+    #: Who gave the 'end' line (the director's address, or ``commands.OPERATOR``): the
+    #: players are told who stopped their game.
+    ended_by: str = ""
     extended_hours: int = 0
     replaced: tuple[tuple[str, str, str], ...] = ()  # (seat, old, new)
     #: (seat, player): the seats their players dropped out of (counted as seats lost).
@@ -325,7 +328,7 @@ def _extended(state: TournamentState, e: ev.DeadlineExtended) -> TournamentState
 
 @_on(ev.GameEndedByDirector)
 def _ended(state: TournamentState, e: ev.GameEndedByDirector) -> TournamentState:
-    return _with_game(state, replace(state.games[e.game], ended_by_director=True))
+    return _with_game(state, replace(state.games[e.game], ended_by_director=True, ended_by=e.by))
 
 
 @_on(ev.TournamentFinished)

@@ -85,3 +85,37 @@ def test_the_operator_directs_the_directors_own_game_from_the_command_line(
         run("tournament", "direct", "nowhere", f"resume {mine}", code=2)
     finally:
         store.close()
+
+
+def test_players_are_told_the_operator_not_the_director_replaced_a_seat_or_ended_a_game(
+    tmp_path: Path,
+) -> None:
+    # Told "the tournament director" did it, the players of the director's own game would
+    # blame (or argue with) a player of their game who had no say in it.
+    db = sqlite_url(tmp_path, "direct.sqlite")
+    store = open_store(db)
+    try:
+        mine, _other = _played_by_the_director(store, Clock())
+        register(store, "Ed")
+        runner = CliRunner()
+
+        def run(*args: str) -> str:
+            result = runner.invoke(app, [*args, "--db", db], env={"TITAN_MODERATOR_CONFIG": ""})
+            assert result.exit_code == 0, result.output
+            return result.output
+
+        seat, rival = next((s, w) for s, w in seats_of(store, mine).items() if w != address(DIRECTOR))
+        run("tournament", "direct", "duel", f"replace {seat} in {mine} with {address('Ed')}")
+        assert seats_of(store, mine)[seat] == address("Ed")
+        with store.reading() as tx:
+            to_rival = [m for m in outbox.mails(tx) if m.recipient == rival]
+        handed = [m.body for m in to_rival if "handed your seat" in m.body]
+        assert handed and all("The moderator's operator has handed" in b for b in handed)
+        run("tournament", "direct", "duel", f"end {mine}")
+        with store.reading() as tx:
+            over = [m.body for m in outbox.mails(tx) if f"Game {mine} is over" in m.body]
+        assert over and all(f"Game {mine} is over (stopped by the moderator's operator)" in b
+                            for b in over)
+        assert not any("tournament director" in b for b in [*handed, *over])
+    finally:
+        store.close()

@@ -300,12 +300,13 @@ def take_back(
     seat: str,
     *,
     standby: str | None = None,
+    named_by: str = "the tournament director",
     also: Sequence[tuple[str, Player]] = (),
 ) -> tuple[GameRecord, list[OutgoingMail]]:
     """
-    The robot gives ``seat`` back (to its player, or to ``standby``): the record and
-    every player told (``also``: players to tell beside those seated now, e.g. the seat's
-    new holder before the store has him).
+    The robot gives ``seat`` back (to its player, or to ``standby``, whom ``named_by``
+    chose): the record and every player told (``also``: players to tell beside those
+    seated now, e.g. the seat's new holder before the store has him).
     """
     if not seats.held(record, seat) or seats.robot_seat(record, seat):
         return record, []
@@ -318,7 +319,8 @@ def take_back(
             player,
             notify.NOTICE,
             letters.robot_gave_back(
-                game_id, _ref(game_id, state, viewer), seat, viewer, standby=standby
+                game_id, _ref(game_id, state, viewer), seat, viewer, standby=standby,
+                named_by=named_by,
             ),
             game_id,
             {},

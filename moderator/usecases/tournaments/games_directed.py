@@ -72,12 +72,14 @@ class StopGame:
 @record
 class HandOver:
     """The director's ``replace SEAT in GAME``, decided (``replaced``): the seat of ``held``
-    in ``tournament`` (as it stands after it) goes to its new holder, mails from ``sender``."""
+    in ``tournament`` (as it stands after it) goes to its new holder, mails from ``sender``;
+    ``by`` gave the line (the director's address, or the operator: the players are told)."""
 
     tournament: TournamentState
     held: TournamentGame
     replaced: tev.SeatReplaced
     sender: str
+    by: str
 
 
 @record
@@ -167,11 +169,11 @@ def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
     game = game_of(lookup, held.game)
     record, back = robot_seats.take_back(
         sender, lookup, held.game, game.state, game.record, replaced.seat,
-        standby=state.name_of(replaced.new),
+        standby=state.name_of(replaced.new), named_by=wording.directed_by(ask.by),
     )
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {replaced.seat})
     reported = game_write(held.game, game.seq, record=settled.record, deadlines=settled.deadlines)
-    heading, to_new, to_old, to_others = wording.replacement(state, replaced)
+    heading, to_new, to_old, to_others = wording.replacement(state, replaced, ask.by)
     mails: list[OutgoingMail] = []
     for address, lines in ((replaced.new, to_new), (replaced.old, to_old)):
         player = lookup.player(address)

@@ -292,16 +292,12 @@ class Director:
     @property
     def by(self) -> str:
         """Who the tournament's history says gave the line."""
-        return OPERATOR if self.operator else self.player.address
+        return cmd.OPERATOR if self.operator else self.player.address
 
     @property
     def title(self) -> str:
-        """Who the players are told did it."""
-        return "The moderator's operator" if self.operator else "The tournament director"
-
-
-#: The tournament history's name for the service's operator (no address has no '@').
-OPERATOR = "operator"
+        """Who the players are told did it (a sentence's first words)."""
+        return wording.directed_by(self.by).capitalize()
 
 
 def _direct(
@@ -377,7 +373,7 @@ def _direct(
             )
         case tev.SeatReplaced() as replaced:
             # the seat's report goes to whoever holds it once the seat is handed over
-            handed = games_directed.HandOver(after, game, replaced, sender)
+            handed = games_directed.HandOver(after, game, replaced, sender, director.by)
 
             def report(lookup: Lookup, now: datetime) -> Outcome:
                 return games_directed.seat_handed_over(handed, lookup, now)
