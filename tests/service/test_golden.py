@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from moderator.runners.commands import order
+from tests.linebreaks import OPEN, marked, prose_breaks
 
 from .conftest import Sent, Table, full_text
 
@@ -56,3 +57,15 @@ def test_golden(golden_table: Table, case: str) -> None:
     if os.environ.get("TITAN_GOLDEN") == "update":
         expected_path.write_text(got, encoding="utf-8")
     assert got == expected_path.read_text(encoding="utf-8")
+
+
+def test_a_games_reply_and_report_have_none_of_their_prose_broken_by_the_shell(
+    golden_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer to an order mail and the report after it, from the game itself: the
+    shell breaks their lines only next to a value (tests/linebreaks.py)."""
+    with marked(monkeypatch):
+        sent = golden_table.send((GOLDEN / "good.eml").read_bytes())
+    texts = [text for mail in sent.mails for text in (mail.body, mail.private_body or "")]
+    assert any(OPEN in text for text in texts)  # rendered through the bracketed letters
+    assert [b for text in texts for b in prose_breaks(text)] == []
