@@ -59,7 +59,7 @@ def test_an_outage_longer_than_allowed_extends_every_deadline_and_tells_everybod
         desk.table.store = again
         mails = desk.mails()
         (summary,) = [m for m in mails if m.recipient == MODERATOR]
-        assert "down for 3 days 2 hours" in summary.body and "g1:" in summary.body
+        assert "down for\n3 days 2 hours" in summary.body and "g1:" in summary.body
         assert summary.kind == notify.NOTICE
         for name in THREE:
             (told,) = [m for m in to(mails, name) if m.game_id == "g1"]

@@ -87,7 +87,7 @@ def test_wolff_21_1_end_date_gives_every_player_one_more_turn(
     mails = desk.mails()
     for name in ("Ann", "Bob"):
         (told,) = [m for m in to(mails, name) if "end date has come" in m.subject]
-        assert "the game ends after Ann's turn in\nround 3" in told.body
+        assert "the game ends after\nAnn's turn in round 3" in told.body
         assert to(mails, name, "report")
     assert desk.check() == []  # called once
     assert [d for d in desk.open() if d.kind == GAME_END] == []

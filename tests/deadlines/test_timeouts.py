@@ -70,7 +70,7 @@ def test_wolff_20_4_timeout_in_ones_turn_withdraws(
     assert any(isinstance(e, ev.PlayerWithdrew) and e.player == "Ann" for e in events)
     told = _notices(desk, THREE)
     assert "gave for you:\n  withdraw" in told["Ann"].body
-    assert "treated Ann as refusing" in told["Bob"].body and "withdraw" in told["Bob"].body
+    assert "treated Ann\nas refusing" in told["Bob"].body and "withdraw" in told["Bob"].body
     nxt = desk.acting()
     assert nxt is not None and nxt.player == "Bob" and nxt.kind == timing.TURN
     assert nxt.due_at == desk.clock.now() + hours(72)

@@ -69,7 +69,7 @@ def test_a_message_id_with_spaces_and_colons_is_never_in_a_signed_part(
     assert done.status == inbox.PROCESSED, done.note
     assert_never_signed(done, CHOSEN, "Rd01")
     answer = done.one(address("Ann"), "reply")
-    assert "the answer to your mail received 2024-07-01 10:00 (UTC), read at ref g1-" in (
+    assert "the answer to your mail received 2024-07-01 10:00 (UTC),\nread at ref g1-" in (
         answer.body
     )
     assert "holds Titan" in (answer.private_body or "")  # echoed where nothing is signed
