@@ -45,7 +45,8 @@ def _at_first_split(make_table: Callable[..., Table]) -> Table:
 def _plan(private: str) -> dict[str, dict[int, str]]:
     """The move list of a private part: marker -> roll -> what the roll says."""
     _, _, after = private.partition(HEADING)
-    lines = after.splitlines()[2:]
+    lines = after.splitlines()
+    lines = lines[next(i for i, line in enumerate(lines) if line.startswith("  ")) :]
     joined: list[str] = []
     for line in lines:
         if line.startswith("      "):
