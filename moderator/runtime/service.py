@@ -139,9 +139,8 @@ class Service:
     async def poll_now(self) -> PollResult:
         """
         Fetch and process new mail, then send what it caused: at once when the jobs are
-        not running; when they are, the ``send`` job is brought forward instead (each
-        processed mail has done so already), so that the next poll (the mail that came
-        meanwhile) does not wait for this poll's send round to end.
+        not running, else by bringing the ``send`` job forward, so that the next poll
+        (mail that came meanwhile) does not wait for this poll's send round.
         """
         if self.lost.is_set():
             return PollResult()
