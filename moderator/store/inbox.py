@@ -83,21 +83,7 @@ def receive(
             return existing
     try:
         with store.transaction() as tx:
-            result = tx.connection.execute(
-                insert(INBOUND)
-                .values(
-                    mailbox=mailbox,
-                    uidvalidity=uidvalidity,
-                    uid=uid,
-                    message_id=header_message_id(raw),
-                    body_hash=body_hash(raw),
-                    raw=raw,
-                    status=RECEIVED,
-                    received_at=tx.now(),
-                )
-                .returning(INBOUND.c.id)
-            )
-            return int(result.scalar_one())
+            return _insert(tx, raw, mailbox, uidvalidity, uid)
     except IntegrityError:
         existing = _by_uid(store, mailbox, uidvalidity, uid)
         if existing is None:
@@ -133,15 +119,12 @@ def receive_all(
 
 def _archive(tx: Tx, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int) -> int:
     """One message archived in ``tx`` (the id it has already, for a UID archived before)."""
-    found = tx.connection.execute(
-        select(INBOUND.c.id).where(
-            INBOUND.c.mailbox == mailbox,
-            INBOUND.c.uidvalidity == uidvalidity,
-            INBOUND.c.uid == uid,
-        )
-    ).first()
-    if found is not None:
-        return int(found[0])
+    found = _id_of_uid(tx, mailbox, uidvalidity, uid)
+    return found if found is not None else _insert(tx, raw, mailbox, uidvalidity, uid)
+
+
+def _insert(tx: Tx, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None) -> int:
+    """The message added to the archive in ``tx``, received now; its new id."""
     result = tx.connection.execute(
         insert(INBOUND)
         .values(
@@ -159,18 +142,22 @@ def _archive(tx: Tx, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int
     return int(result.scalar_one())
 
 
+def _id_of_uid(tx: Tx, mailbox: str, uidvalidity: int | None, uid: int | None) -> int | None:
+    found = tx.connection.execute(
+        select(INBOUND.c.id).where(
+            INBOUND.c.mailbox == mailbox,
+            INBOUND.c.uidvalidity == uidvalidity,
+            INBOUND.c.uid == uid,
+        )
+    ).first()
+    return None if found is None else int(found[0])
+
+
 def _by_uid(
     store: EventStore, mailbox: str, uidvalidity: int | None, uid: int | None
 ) -> int | None:
     with store.reading() as tx:
-        found = tx.connection.execute(
-            select(INBOUND.c.id).where(
-                INBOUND.c.mailbox == mailbox,
-                INBOUND.c.uidvalidity == uidvalidity,
-                INBOUND.c.uid == uid,
-            )
-        ).first()
-    return None if found is None else int(found[0])
+        return _id_of_uid(tx, mailbox, uidvalidity, uid)
 
 
 def _message(row: Any) -> InboundMessage:
