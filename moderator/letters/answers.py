@@ -31,8 +31,9 @@ _ANSWERED, _DONE, _REFUSED = "answered", "done", "refused"
 
 def counts(results: Sequence[LineResult], unprocessed: int, ignored: int) -> str:
     """
-    The results of a mail in one line: orders, refusals, questions, and the ``on roll``
-    lines (plans for the movement roll, not questions) when it has any.
+    The results of a mail in two lines that fit the mail's width (one line was broken
+    by the shell mid-phrase): orders, refusals, questions, and the ``on roll`` lines
+    (plans for the movement roll, not questions) when it has any.
     """
     plans = sum(1 for r in results if r.outcome == _ANSWERED and is_conditional(r.line))
     done = sum(1 for r in results if r.outcome == _DONE)
@@ -40,7 +41,7 @@ def counts(results: Sequence[LineResult], unprocessed: int, ignored: int) -> str
     answered = sum(1 for r in results if r.outcome == _ANSWERED) - plans
     rolls = f"{plans} 'on roll' line(s) read, " if plans else ""
     return (
-        f"{done} order(s) carried out, {refused} refused, {answered} question(s) answered, "
+        f"{done} order(s) carried out, {refused} refused, {answered} question(s) answered,\n"
         f"{rolls}{unprocessed} line(s) not processed, {ignored} ignored."
     )
 

@@ -69,3 +69,25 @@ def test_the_shell_never_breaks_a_letters_own_prose_only_next_to_a_value(
     # the words a player gets (a padded column counts the brackets: its spaces differ)
     assert [unmarked(text).split() for text in texts] == [text.split() for text in plain_texts]
     assert [b for text in texts for b in prose_breaks(text)] == []
+
+
+def test_an_answers_counts_fit_the_mail_width_even_with_on_roll_lines() -> None:
+    """The counts were one line of ~96 characters, which the shell broke mid-phrase."""
+    from .test_letters import LineResult
+
+    results = [
+        *([LineResult("split Bu01 into Bu03: Angel", "done")] * 12),
+        *([LineResult("on roll 1, 2: legal", "answered", ("ok",))] * 12),
+        *([LineResult("status", "answered", ("Turn 4",))] * 12),
+        *([LineResult("move Bu01 to 2", "refused", reason="no", code="E-X", hint="x")] * 12),
+    ]
+    text = answers.counts(results, 120, 120)
+    assert "'on roll' line(s) read" in text and "120 ignored" in text
+    reply = answers.reply(
+        "g1", "g1-7", "Ann", MAIL, results, [], [], actor="Ann", over=False, step="move",
+        deadline="no deadline set", legal=["legal"], brief=True,
+    )
+    private = (reply.private or "").splitlines()
+    shown = [line for line in private if "carried out" in line or "not processed" in line]
+    assert len(shown) == 2 and all(len(line) <= WIDTH for line in shown)
+    assert all(line.startswith("  ") for line in shown)

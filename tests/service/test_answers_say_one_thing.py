@@ -160,8 +160,8 @@ def test_the_results_count_on_roll_lines_apart_from_questions(
     assert sent.status == inbox.PROCESSED, sent.note
     private = sent.one(address("Ann"), "reply").private_body or ""
     assert (
-        "2 order(s) carried out, 0 refused, 1 question(s) answered, 2 'on roll' line(s) "
-        "read, 0 line(s) not processed, 0 ignored." in private
+        "2 order(s) carried out, 0 refused, 1 question(s) answered,\n"
+        "  2 'on roll' line(s) read, 0 line(s) not processed, 0 ignored." in private
     )
 
 
