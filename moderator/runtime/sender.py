@@ -40,9 +40,9 @@ pictures drawn, and a player's answer does not wait for them.
 With a ``verp_key`` each mail goes out with a return path of its own
 (``moderator.mail.verp``: the envelope sender with ``+b<id>-<tag>``), so that its bounce,
 if it bounces, names it (``moderator.usecases.mail.bounces``).  With a ``dkim`` signer each
-mail is DKIM-signed as its last step, over the very bytes then handed to SMTP
-(``outgoing.wire_bytes``), so neither the signature nor the PGP one inside it is
-broken by a later serialisation.
+mail without a private part (``Sender.render`` says why) is DKIM-signed as its last step,
+over the very bytes then handed to SMTP (``outgoing.wire_bytes``), so neither the
+signature nor the PGP one inside it is broken by a later serialisation.
 """
 
 from __future__ import annotations
@@ -164,11 +164,17 @@ class Sender:
         self._leases: ThreadPoolExecutor | None = None
 
     def render(self, mail: StoredMail) -> EmailMessage | bytes:
-        """The mail as it goes to SMTP: its message, or its DKIM-signed bytes."""
+        """
+        The mail as it goes to SMTP: its message, or its DKIM-signed bytes.  A mail with a
+        private part is never DKIM-signed (Wolff 4.5): DKIM covers the whole body, so the
+        contents in a keyless player's clear private part, or in a keyed player's
+        ciphertext once he gives away its session key, would become provable.  Such a
+        mail still passes DMARC by SPF: its envelope sender is of the From's domain.
+        """
         message = render_outgoing(
             mail, self.keyring, self.signer, self.now(), self.from_name, draw=self.draw
         )
-        if self.dkim is None:
+        if self.dkim is None or mail.private_body:
             return message
         return self.dkim.sign(wire_bytes(message))
 

@@ -87,15 +87,19 @@ class Recording:
         return "250 OK"
 
 
-async def send_report(store: EventStore, world: GpgWorld, signer: DkimSigner) -> bytes:
-    """A report to Ann (signed part, private part encrypted to her) sent through SMTP."""
+async def send_report(
+    store: EventStore, world: GpgWorld, signer: DkimSigner, *, private: str | None = None,
+    keyed: bool = True,
+) -> bytes:
+    """A report to Ann (signed part, and ``private``: encrypted to her when ``keyed``)
+    sent through SMTP."""
     with store.transaction() as tx:
         outbox.add_mails(
             tx,
             [OutgoingMail(
                 ANN, "[titan g1] Your move", REPORT, {"From": MODERATOR},
-                private_body="Your legions: Gr01 Titan, Angel.\n",
-                recipient_key=world.ann.fingerprint, kind="report",
+                private_body=private,
+                recipient_key=world.ann.fingerprint if keyed else None, kind="report",
             )],
             game_id="g1",
         )
@@ -131,8 +135,8 @@ def test_dkim_signed_mail_verifies_and_its_pgp_signature_still_holds(
     # The record check-config prints is the one OpenSSL derives from the key.
     assert signer.txt_record() == zone[f"{SELECTOR}._domainkey.example.org"]
 
-    # The PGP signature the moderator made before DKIM still holds, and so does the
-    # private part: DKIM added a header and changed nothing under it.
+    # The PGP signature the moderator made before DKIM still holds: DKIM added a
+    # header and changed nothing under it.
     verified = compose.verify_incoming(raw, gpg_world.ann.keyring, raw=raw)
     assert verified.valid and verified.fingerprint == gpg_world.moderator.fingerprint
     signed_text = quopri.decodestring(verified.signed_text.encode()).decode()
@@ -149,6 +153,24 @@ def test_dkim_signed_mail_verifies_and_its_pgp_signature_still_holds(
     assert not dkim.verify(
         raw, dnsfunc=dns({f"{SELECTOR}._domainkey.example.org": published(other)})
     )
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["clear", "encrypted"])
+def test_wolff_4_5_a_mail_with_a_private_part_is_never_dkim_signed(
+    gpg_world: GpgWorld, dkim_key: Path, tmp_path: Path, keyed: bool
+) -> None:
+    """DKIM covers the whole body: a keyless player's clear contents, or a keyed
+    player's ciphertext with its session key given away, would be provable."""
+    signer = load_signer(SELECTOR, "example.org", str(dkim_key))
+    private = "Your legions: Gr01 Titan, Angel.\n"
+    with open_store(f"sqlite:///{tmp_path / 'dkim.sqlite'}") as store:
+        raw = asyncio.run(send_report(store, gpg_world, signer, private=private, keyed=keyed))
+
+    assert b"DKIM-Signature" not in raw
+    # the moderator's PGP signature of the public part is there as ever
+    verified = compose.verify_incoming(raw, gpg_world.ann.keyring, raw=raw)
+    assert verified.valid and verified.fingerprint == gpg_world.moderator.fingerprint
+    assert (b"Gr01 Titan, Angel" in raw) is not keyed
 
 
 def write_config(folder: Path, key: Path | str, *, domain: str = "") -> Path:
