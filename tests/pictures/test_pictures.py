@@ -21,7 +21,7 @@ from moderator.pictures import svg
 from moderator.pictures.battleland import battle_svg, battleland_svg, centre, side
 from moderator.pictures.layout import board_layout
 from moderator.pictures.masterboard import masterboard_svg
-from moderator.pictures.raster import svg_to_png
+from moderator.pictures.raster import named_colours, render_rgba, svg_to_png
 from moderator.rules.variant import LABELS, STANDARD, load_variant, shipped_variants
 
 from .positions import BOARD, board_view
@@ -66,6 +66,21 @@ def test_every_battleland_draws(terrain: str) -> None:
     special = {h.terrain for h in land.hexes.values() if h.terrain != "plains"}
     assert all(any(kind in t for t in texts) for kind in special)
     _check_png(picture)
+
+
+@pytest.mark.parametrize("variant", [STANDARD, "badlands"])
+def test_a_battle_picture_is_drawn_in_its_own_colours_without_shades(variant: str) -> None:
+    """Issue 28: every pixel of a battleland, bare or with a battle on it, is a colour its
+    SVG names.  An antialiased word (the hexes' "tower, height 1" were, at 10 pixels) is a
+    ring of in-between shades that the palette PNG pays for pixel by pixel."""
+    chosen = load_variant(variant)
+    pictures = [battleland_svg(chosen, terrain) for terrain in sorted(chosen.battlelands)]
+    if variant == STANDARD:
+        pictures.append(battle_svg(board_view("Ann"), "Ann", game="g1"))
+    for picture in pictures:
+        image = render_rgba(picture).convert("RGB")
+        shown = {colour for _, colour in image.getcolors(image.width * image.height) or ()}
+        assert shown <= named_colours([picture]), sorted(shown - named_colours([picture]))[:5]
 
 
 def test_the_battle_shows_every_character_with_its_hits() -> None:
