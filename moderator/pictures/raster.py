@@ -15,8 +15,8 @@ it, ``text-rendering="optimizeSpeed"``); the legends' small text keeps its
 antialiasing to stay legible.  The palette is then the picture's own: every colour the SVG
 names that appears in it, kept exact (an adaptive quantiser merged Hills and Marsh
 into one brown at 24 colours), and the commonest other shades (text edges) up to
-``colours``; every other pixel goes to its nearest entry, without dithering, and zlib
-compresses at level 8 (``COMPRESS_LEVEL``).  Measured on the six-player masterboard at
+``colours``; every other pixel goes to its nearest entry, without dithering, and
+libdeflate compresses (``png_bytes``, level 9: ``COMPRESS_LEVEL``).  Measured on the six-player masterboard at
 800 px (benchmarks/bench_pictures.py): 55.1 KB before (antialiased shapes, 32 adaptive
 colours, zlib's default level), 43 KB after; the Tower battle 32.1 KB, 25 KB.  With
 hard-edged text, short land names and one-pixel outlines (issue 28): 29.5 KB and 17 KB;
@@ -29,6 +29,14 @@ slanted sides, the signs, the numbers), and only a better deflate shrinks it fur
 a price a report cannot pay: oxipng's libdeflate re-compression of the 27.1 KB board,
 in processor time on the loaded machine, gives 25.9 KB for 130 ms, 23.6 for 285 ms,
 23.2 for 516 ms, against ~55 ms for drawing the whole report's picture.
+
+libdeflate, not zlib: zlib's level 8 was most of a report picture's processor time (the
+board's 660 KB of pixels in ~45 ms, the battle's in ~30).  libdeflate's level 9 makes
+the same PNGs a little smaller in about half of it (bench_pictures side by side on the
+loaded machine: the board's report 62 -> 37-42 ms and 27.1 -> 26.9 KB, the battle's
+45-48 -> 27-35 ms at 15.3 KB); its levels 10-12 search harder (the board 26.2 KB for
++80 ms, 23.8 for +500), a price a report cannot pay.  A bare Plains battleland, all
+long runs, comes out 0.3 KB bigger (9.2 KB): no report sends one.
 
 A report's picture is drawn in tiles (``layers_to_png``): the land, the same for every
 report of a game, is rendered once and kept; each thing on it (a marker, the title, a
@@ -44,11 +52,14 @@ from __future__ import annotations
 import functools
 import io
 import re
+import struct
+import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from typing import Final, cast
 
+import deflate
 import resvg_py
 from PIL import Image
 
@@ -58,16 +69,9 @@ FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 DEFAULT_COLOURS = 24
 #: How resvg draws shapes (text keeps its antialiasing: see the module's docstring).
 SHAPES: Final = "crisp_edges"
-#: zlib's level 8, not 9: the six-player board 30.4 KB instead of 30.2 (the Tower battle
-#: 17.7, 17.3) in half the time (42 ms, 83; the battle 30, 60), which was most of
-#: drawing a report's picture once its markers came from kept tiles.
-COMPRESS_LEVEL = 8
+#: libdeflate's level 9 (``png_bytes``).
+COMPRESS_LEVEL = 9
 _NAMED = re.compile(r"#[0-9a-fA-F]{6}\b")
-#: Palette entries that keep a PNG at 8 bits a pixel: Pillow packs a palette of 16 or
-#: fewer at 4 bits, where a run of one colour starting at an odd pixel makes other bytes
-#: than at an even one, and deflate matches far less (the demo's first board, 15 colours:
-#: 32.6 KB at 4 bits, 27.5 at 8; a bare Plains battleland 10.2, 9.8).
-EIGHT_BITS = 17
 
 
 @functools.cache
@@ -222,10 +226,35 @@ def _palette_png(
 ) -> bytes:
     rgb = image.convert("RGB")
     entries = palette(rgb, named, colours)
-    entries += entries[-1:] * (EIGHT_BITS - len(entries))  # a repeat is never chosen
     target = Image.new("P", (1, 1))
     target.putpalette([value for colour in entries for value in colour])
     paletted = rgb.quantize(palette=target, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    paletted.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
-    return out.getvalue()
+    return png_bytes(paletted.tobytes(), paletted.width, entries)
+
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png_bytes(pixels: bytes, width: int, entries: Sequence[tuple[int, int, int]]) -> bytes:
+    """
+    A PNG of ``pixels`` (one byte a pixel, an index into ``entries``, row after row) at 8
+    bits a pixel, every row unfiltered, compressed by libdeflate (``COMPRESS_LEVEL``).
+    Written here rather than by Pillow, whose zlib is the only compressor it offers.
+    """
+    height = len(pixels) // width
+    rows = b"".join(b"\0" + pixels[y * width : (y + 1) * width] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, no interlace
+    plte = bytes(value for colour in entries for value in colour)
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", plte),
+            _chunk(b"IDAT", bytes(deflate.zlib_compress(rows, COMPRESS_LEVEL))),
+            _chunk(b"IEND", b""),
+        )
+    )

@@ -14,7 +14,7 @@ from pathlib import Path
 from PIL import Image
 
 from moderator.pictures import svg
-from moderator.pictures.raster import FONT_FILES, font_paths, render_rgba, svg_to_png
+from moderator.pictures.raster import FONT_FILES, font_paths, png_bytes, render_rgba, svg_to_png
 
 
 def _label_svg(label: str | None, family: str = svg.FONT) -> str:
@@ -83,3 +83,16 @@ def test_a_picture_of_few_colours_keeps_8_bits_a_pixel() -> None:
     assert png[24] == 8  # IHDR's bit depth
     image = Image.open(io.BytesIO(png))
     assert len(image.getcolors(256) or ()) <= 16
+
+
+def test_the_png_written_with_libdeflate_reads_back_pixel_for_pixel() -> None:
+    """The PNG is written here (``png_bytes``), not by Pillow: a reader must get back
+    every index, the palette and the size, whatever the row's content."""
+    entries = [(250, 250, 245), (17, 17, 17), (209, 0, 196)]
+    width, height = 37, 23
+    pixels = bytes((x * y + x // 5) % 3 if y % 4 else 1 for y in range(height) for x in range(width))
+    image = Image.open(io.BytesIO(png_bytes(pixels, width, entries)))
+    image.load()
+    assert image.mode == "P" and image.size == (width, height)
+    assert image.tobytes() == pixels
+    assert image.getpalette()[: 3 * len(entries)] == [v for colour in entries for v in colour]
