@@ -200,6 +200,9 @@ class GameRecord:
     missed: Mapping[str, int] = field(default_factory=dict)
     #: Seats the robot holds, and why (``schedule.seats``: kept, standby, robot's own).
     robots: Mapping[str, str] = field(default_factory=dict)
+    #: Seats whose player withdrew and that nobody took since: the defaults play them,
+    #: and he is neither reminded nor told of his own timeouts (``schedule.seats``).
+    left: tuple[str, ...] = ()
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
@@ -285,6 +288,7 @@ class GameRecord:
             "robot_delay": self.robot_delay,
             "missed": dict(self.missed),
             "robots": dict(self.robots),
+            "left": list(self.left),
         }
 
     @classmethod
@@ -350,6 +354,7 @@ class GameRecord:
             robot_delay=int(raw.get("robot_delay") or 0),
             missed={str(k): int(v) for k, v in dict(raw.get("missed") or {}).items()},
             robots={str(k): str(v) for k, v in dict(raw.get("robots") or {}).items()},
+            left=tuple(str(seat) for seat in raw.get("left") or ()),
         )
 
 

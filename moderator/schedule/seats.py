@@ -5,7 +5,9 @@ A game's record says what happens to a seat whose player missed ``keep_after``
 deadlines in a row (2 by default) or left:
 
 - ``defaults``: nothing more; every missed deadline is met by Wolff 20.4's refusal
-  defaults, as it always was (a seat that only loses);
+  defaults, as it always was (a seat that only loses); a player who withdrew has left
+  the seat (``GameRecord.left``): the defaults play it and he is no longer reminded or
+  told of his own timeouts, until he acts in it again or the director hands it over;
 - ``robot``: the robot holds the seat and plays it as its player could (his view
   only); the player takes it back with any authenticated mail to the game;
 - ``standby``: the same, but the robot holds the seat until a standby takes it (the
@@ -58,10 +60,24 @@ def missed(record: GameRecord, seat: str) -> GameRecord:
 
 
 def met(record: GameRecord, seat: str) -> GameRecord:
-    """The record after a mail of ``seat``'s player: his run of missed deadlines ends."""
+    """The record after a mail of ``seat``'s player (or a new holder taking it): his run of
+    missed deadlines ends, and a seat he had left is his again."""
+    if seat in record.left:
+        record = record.but(left=tuple(s for s in record.left if s != seat))
     if seat not in record.missed:
         return record
     return record.but(missed={k: v for k, v in record.missed.items() if k != seat})
+
+
+def leave(record: GameRecord, seat: str) -> GameRecord:
+    """The record after ``seat``'s player withdrew in a game that keeps no seats
+    (``defaults``): the defaults go on playing it, and nobody reminds a player who left."""
+    return record if seat in record.left else record.but(left=(*record.left, seat))
+
+
+def quiet(record: GameRecord, seat: str | None) -> bool:
+    """Whether ``seat``'s player left it (no reminders, no notice of his own timeouts)."""
+    return seat is not None and seat in record.left
 
 
 def drops(record: GameRecord, seat: str) -> bool:
@@ -98,8 +114,10 @@ __all__ = [
     "drops",
     "given_back",
     "held",
+    "leave",
     "met",
     "missed",
+    "quiet",
     "robot_seat",
     "taken",
 ]

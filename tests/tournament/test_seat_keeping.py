@@ -2,10 +2,13 @@
 Seats kept in a tournament's games (issue 26): the tournament's ``seats`` setting
 reaches every game; a seat kept for a standby goes to the robot (the players and the
 director told) until the director's ``replace`` line gives it to a standby; a player
-who withdraws leaves his seats to the robot, counted as seats lost.
+who withdraws leaves his seats to the robot, counted as seats lost; in a game that keeps
+no seats (``defaults``) the defaults play his seat and he is not reminded of it.
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from moderator.letters.tournaments import game_summary
 from moderator.rules.legal import to_act
@@ -74,6 +77,45 @@ def test_a_player_who_withdraws_leaves_his_seat_to_the_robot_as_a_seat_lost(
     assert tournament.entrants[leaver].seats_lost == 1
     # the robot plays the seat whenever it is to act: the game does not wait for him
     assert to_act(store.load_state(game_id).state) != seat
+
+
+def test_a_player_who_withdrew_is_neither_reminded_nor_told_of_his_seats_timeouts(
+    store: EventStore, clock: Clock
+) -> None:
+    # Under 'seats defaults' nobody takes a withdrawn player's seat until the director
+    # hands it over; meanwhile the defaults play it, and he must not be chased for it.
+    _opened(store, clock, "defaults")
+    actors = {}
+    for game_id in ("duel-1", "duel-2"):
+        actor = to_act(store.load_state(game_id).state)
+        assert actor is not None
+        actors[game_id] = (actor, seats_of(store, game_id)[actor])
+    seat, leaver = actors["duel-1"]
+    stayer = actors["duel-2"][1]  # the same step in duel-2, his player still in
+    status, _ = send(store, leaver.split("@")[0].title(), ["withdraw from tournament duel"])
+    assert status == "processed"
+    assert store.record("duel-1").left == (seat,) and not store.record("duel-1").robots
+    deadline = store.record("duel-1").deadline
+    assert deadline is not None and deadline.player == seat
+    clock.set(deadline.due - timedelta(hours=1))  # every reminder due, the deadline not
+    clockwork.check_deadlines(store, MODERATOR, clock.now())
+    with store.reading() as tx:
+        reminded = {m.recipient for m in outbox.mails(tx) if "Reminder:" in m.subject}
+    assert stayer in reminded and leaver not in reminded
+    clock.set(deadline.due + timedelta(minutes=1))
+    clockwork.check_deadlines(store, MODERATOR, clock.now())
+    with store.reading() as tx:
+        passed = [m for m in outbox.mails(tx) if "deadline passed" in m.subject]
+    told = {m.recipient for m in passed if m.game_id == "duel-1"}
+    assert told and leaver not in told  # the others are told what the defaults gave
+    assert any(m.recipient == stayer for m in passed if "Your deadline" in m.subject)
+    # He may still read the game; the director's replace gives the seat a player again.
+    status, mails = send(store, leaver.split("@")[0].title(), ["status"], subject="[titan duel-1]")
+    assert status == "processed" and any(m.recipient == leaver for m in mails)
+    assert store.record("duel-1").left == (seat,)
+    send(store, "Ed", ["standby tournament duel"])
+    assert send(store, DIRECTOR, [f"replace {seat} in duel-1"])[0] == "processed"
+    assert store.record("duel-1").left == ()
 
 
 

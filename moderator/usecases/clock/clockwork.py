@@ -198,6 +198,9 @@ def _remind(
     if behind <= row.reminded:
         return Outcome()
     counted = ((row.id, row.reminded, behind),)  # a conflict if another worker counted
+    if seats.quiet(game.record, row.player):  # he withdrew: the defaults play his seat
+        line = f"{row.game_id}: no reminder for {row.player}: he withdrew"
+        return Outcome(reminded=counted, log=(line,))
     player = lookup.seated_players(row.game_id).get(row.player or "")
     if player is None:
         line = f"{row.game_id}: no reminder for {row.player}: nobody has that seat"
@@ -252,7 +255,9 @@ def _time_out(
         record, dropped = robot_seats.drop_seat(sender, lookup, row.game_id, state, record, seat)
     carried = standing.carry_out(state, record, row.game_id, trigger)  # the next ones'
     events, state, record = [*events, *carried.events], carried.state, carried.record
-    late = frozenset({row.player or ""})  # told what was done for him, whatever his choice
+    left = seats.quiet(game.record, seat)  # he withdrew: not told of his own timeouts
+    # told what was done for him, whatever his choice (unless he left the seat)
+    late = frozenset() if left else frozenset({row.player or ""})
     settled = notify.settle(sender, game, lookup, events, state, record, now, catch_up=late)
     actor = to_act(state)
     told = [
@@ -276,6 +281,7 @@ def _time_out(
             row.game_id,
         )
         for viewer, player in _seated(lookup, row.game_id, state)
+        if not (left and viewer == seat)
     ]
     # A tournament game's timeout counts against whoever holds the seat (issue 7).
     # The robot keeping his seat counts as a seat lost (issue 26), still his to count.

@@ -171,6 +171,7 @@ def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
         sender, lookup, held.game, game.state, game.record, replaced.seat,
         standby=state.name_of(replaced.new), named_by=wording.directed_by(ask.by),
     )
+    record = seats.met(record, replaced.seat)  # a seat its player had left: the new one's
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {replaced.seat})
     reported = game_write(held.game, game.seq, record=settled.record, deadlines=settled.deadlines)
     heading, to_new, to_old, to_others = wording.replacement(state, replaced, ask.by)
@@ -192,7 +193,8 @@ def seats_left(ask: Withdrawn, lookup: Lookup, now: datetime) -> Outcome:
     ``ask.player`` withdrew: in each running game of the tournament that keeps seats
     (``schedule.seats``), the robot takes the seat he held (everyone told; the robot
     acts when the seat is to act, in the runner's step after this is applied); each
-    counts as a seat lost in his reliability.
+    counts as a seat lost in his reliability.  In a game that keeps none (``defaults``)
+    the seat is marked left: the defaults play it, and he is reminded of nothing.
     """
     state, player, sender = ask.tournament, ask.player, ask.sender
     changed: list[GameWrite] = []
@@ -204,7 +206,11 @@ def seats_left(ask: Withdrawn, lookup: Lookup, now: datetime) -> Outcome:
         game = lookup.game(held.game) if seat is not None and not held.finished else None
         if game is None or seat is None or game.state.step is Step.OVER:
             continue
-        if game.record.seat_keeping == seats.DEFAULTS or seats.held(game.record, seat):
+        if seats.held(game.record, seat):
+            continue
+        if game.record.seat_keeping == seats.DEFAULTS:  # the defaults play on, unreminded
+            changed.append(game_write(held.game, game.seq, record=seats.leave(game.record, seat)))
+            log.append(f"{held.game}: {seat} withdrew; the defaults play the seat")
             continue
         record, told = robot_seats.drop_seat(
             sender, lookup, held.game, game.state, game.record, seat, withdrew=True
