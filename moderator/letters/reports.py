@@ -90,6 +90,8 @@ class Report:
     move_plan: Sequence[str] = ()
     orders: Sequence[str] = ()
     muster_notes: Sequence[str] = ()
+    #: What the caretaker's stacks hold, at the steps where that shapes his choice.
+    caretaker: Sequence[str] = ()
     standing: Sequence[str] = ()
     pictures: tuple[Picture, ...] = field(default=())
     #: Whether the standing explanations are written out in full (his first report, and
@@ -144,6 +146,7 @@ def report(facts: Report, headline: str) -> Texts:
         move_plan=list(facts.move_plan),
         orders=list(facts.orders[:REPORT_ORDER_LINES]),
         muster_notes=list(facts.muster_notes),
+        caretaker=list(facts.caretaker),
         standing=list(facts.standing),
         more_orders=max(0, len(facts.orders) - REPORT_ORDER_LINES),
     )

@@ -27,7 +27,7 @@ from moderator.pictures.spec import BATTLE, Picture, report_pictures
 from moderator.reporting.audit_notes import audit_notes, audit_openings
 from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.move_plan import plan_lines
-from moderator.reporting.muster_notes import muster_notes
+from moderator.reporting.muster_notes import caretaker_lines, muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
 from moderator.reporting.visibility import names_contents, order_unseen, robot_marks
@@ -169,6 +169,7 @@ def report(
         move_plan=plan_lines(state, viewer) if your_move else [],
         orders=legal_lines(state, viewer) if your_move else [],
         muster_notes=muster_notes(state, viewer),
+        caretaker=caretaker_lines(state, viewer) if your_move else [],
         standing=standing_lines(record.standing.get(viewer, ()), state.variant),
         explain=since == 0,
         pictures=chosen_pictures(

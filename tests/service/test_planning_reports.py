@@ -1,0 +1,134 @@
+"""
+Can a player plan his move from his mail alone?  A player by mail keeps no board of his
+own: each report that asks him to act must hold what he needs to decide, and nothing
+he may not see.  These tests read whole reports (both parts) as the use case builds them
+from a game's state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from moderator import robot
+from moderator.letters.texts import Texts
+from moderator.reporting.muster_notes import CARETAKER_WIDTH, caretaker_lines
+from moderator.rules import events as ev
+from moderator.rules import setup
+from moderator.rules.decide import advance, decide
+from moderator.rules.evolve import evolve, replay
+from moderator.rules.legal import to_act
+from moderator.rules.state import GameState, Step
+from moderator.schedule import reference
+from moderator.schedule.record import GameRecord
+from moderator.usecases.games import reports
+from moderator.usecases.games.dice import CountingDice
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+CARETAKER_HEADING = "Left in the caretaker's stacks"
+
+
+def robot_states(seed: int) -> Iterator[tuple[GameState, list[ev.Event]]]:
+    """Every (state, the events that made it) of a random robots' game, action by action."""
+    dice = CountingDice(seed=seed)
+    rng = random.Random(seed)
+    events = setup.start_game(PLAYERS, dice)
+    events += advance(replay(events))
+    state = replay(events)
+    yield state, events
+    while to_act(state) is not None:
+        new = decide(state, robot.choose(state, rng), dice)
+        for e in new:
+            state = evolve(state, e)
+        events = [*events, *new]
+        yield state, events
+
+
+def first(seed: int, condition: Callable[[GameState], bool]) -> GameState:
+    for state, _ in robot_states(seed):
+        if condition(state):
+            return state
+    raise AssertionError("the condition never held")
+
+
+def report_of(state: GameState, viewer: str) -> Texts:
+    """``viewer``'s report of ``state`` (no events to tell: what he is asked and shown)."""
+    ref = reference.current("g1", state, viewer)
+    return reports.report(ref, state, viewer, [], 0, record=GameRecord())
+
+
+def _counts(state: GameState) -> list[str]:
+    return [f"{name} {count}" for name, count in sorted(state.caretaker.items())]
+
+
+def test_18_0_a_muster_request_names_the_caretakers_counts() -> None:
+    """Rule 18: a legion musters only what the caretaker still has; at a table every
+    player may count his stacks, so the mail that asks for a muster gives the counts."""
+    state = first(3, lambda s: s.step is Step.MUSTER and s.turn >= 2)
+    actor = to_act(state)
+    assert actor is not None
+    text = report_of(state, actor)
+    private = text.private or ""
+    assert CARETAKER_HEADING in private
+    block = private.split(CARETAKER_HEADING)[1].split("\n\n")[0]
+    assert all(count in block for count in _counts(state))
+    assert "Titan" not in block  # every player's own Titan: never the caretaker's
+    # the counts come before the orders they bear on
+    assert private.index(CARETAKER_HEADING) < private.index("It is your move. You may write:")
+
+
+def test_18_0_an_exhausted_stack_is_shown_as_none_left() -> None:
+    """18.0/18.4: when a stack is empty the player must know it (he may muster a lesser
+    creature by showing the greater); the count reads 0, every line in the mail's width."""
+    state = first(3, lambda s: s.step is Step.MUSTER)
+    empty = replace(state, caretaker={**state.caretaker, "Warlock": 0})
+    lines = caretaker_lines(empty, to_act(empty) or "")
+    assert "Warlock 0" in " ".join(lines)
+    assert all(len(line) <= CARETAKER_WIDTH for line in lines) and len(lines) > 1
+    assert ", ".join(line.rstrip(",") for line in lines) == ", ".join(_counts(empty))
+
+
+def test_2_2_the_split_and_move_requests_give_the_counts_to_plan_musters_by() -> None:
+    """2.1-2.3: where to move is chosen for what may be mustered there, before the muster
+    step: the split and move requests carry the counts too."""
+    for step in (Step.SPLIT, Step.MOVE):
+        state = first(3, lambda s, step=step: s.step is step and s.turn >= 2)
+        actor = to_act(state)
+        assert actor is not None
+        assert CARETAKER_HEADING in (report_of(state, actor).private or ""), step
+
+
+def test_a_player_not_asked_to_choose_is_not_sent_the_counts() -> None:
+    """The counts serve a choice: the other players' reports (and the engagement and
+    battle steps, where nothing is taken from the caretaker) leave them out."""
+    state = first(3, lambda s: s.step is Step.MUSTER and s.turn >= 2)
+    actor = to_act(state)
+    for name in PLAYERS:
+        if name != actor:
+            assert CARETAKER_HEADING not in (report_of(state, name).private or "")
+    battle = first(3, lambda s: s.step is Step.BATTLE)
+    assert caretaker_lines(battle, to_act(battle) or "") == []
+
+
+def test_4_5_the_counts_never_go_in_the_signed_part_nor_follow_a_secret_split() -> None:
+    """Wolff 4.5: nothing signed names characters of legions; the counts go in the
+    private part.  And they are public knowledge only: a split, whose contents only its
+    owner sees, leaves them as they were, so they tell nobody what it hid."""
+    previous: GameState | None = None
+    seen = 0
+    for state, events in robot_states(3):
+        if previous is not None and any(isinstance(e, ev.SplitContents) for e in events[seen:]):
+            break
+        previous, seen = state, len(events)
+    else:
+        raise AssertionError("nobody split")
+    assert previous is not None and previous.step is Step.SPLIT
+    actor = to_act(previous)
+    assert actor is not None
+    before, after = report_of(previous, actor), report_of(state, actor)
+    assert CARETAKER_HEADING in (before.private or "")
+    assert CARETAKER_HEADING not in before.public and CARETAKER_HEADING not in after.public
+    assert state.caretaker == previous.caretaker
+    block = (after.private or "").split(CARETAKER_HEADING)[1].split("\n\n")[0]
+    assert all(count in block for count in _counts(previous))
