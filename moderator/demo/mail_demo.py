@@ -86,6 +86,8 @@ class DemoSummary:
     state: GameState
     orders: int
     mails_sent: int
+    #: The robots' mails that carried them (a step's orders go in one mail).
+    order_mails: int
     mails_read: int
     seconds: float
     mailboxes: dict[str, Path] = field(default_factory=dict)
@@ -127,7 +129,8 @@ class DemoSummary:
         lines = [
             outcome,
             (
-                f"{self.orders} orders by mail, {self.mails_sent} mails from the moderator "
+                f"{self.orders} orders by mail (in {self.order_mails} mails), "
+                f"{self.mails_sent} mails from the moderator "
                 f"(all signed), {self.mails_read} read by the robots, in {self.seconds:.0f} s "
                 f"({60 * self.orders / max(self.seconds, 1e-9):.0f} orders a minute); "
                 f"dice seed {self.seed}."
@@ -236,6 +239,7 @@ async def _play(
         folder=folder,
         state=state,
         orders=sum(bot.tally.orders_sent for bot in robots),
+        order_mails=sum(bot.tally.order_mails for bot in robots),
         mails_sent=sent,
         mails_read=sum(bot.tally.mails_read for bot in robots),
         seconds=time.monotonic() - game.started,

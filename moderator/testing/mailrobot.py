@@ -91,21 +91,33 @@ def seat_kinds(spec: str, seats: int) -> list[str]:
 
 def seat_order(kind: str, state: GameState, seat: str, rng: random.Random) -> str:
     """
-    The order line a robot of ``kind`` gives for ``seat`` (which must be to act).  The
-    competent robot is handed the seat's view only, so what the seat cannot see (the
-    contents of others' legions it does not know) cannot change its order.
+    The one order line a robot of ``kind`` gives for ``seat`` (which must be to act):
+    for a harness that measures the moderator's work per order mail (bench_mail).
     """
     if check_kind(kind) == RANDOM:
         return robot.choose_order(state, rng)[0]
     return robots.order(robots.seat_view(state, seat), rng)[0]
 
 
+def seat_orders(kind: str, state: GameState, seat: str, rng: random.Random) -> list[str]:
+    """
+    The order lines a robot of ``kind`` mails at once for ``seat`` (which must be to
+    act), as a player writes a step's orders in one mail (``robots.batch``).  The
+    competent robot is handed the seat's view only, so what the seat cannot see (the
+    contents of others' legions it does not know) cannot change its orders.
+    """
+    if check_kind(kind) == RANDOM:
+        return robots.batch(state, seat, lambda now: robot.choose_order(now, rng))
+    return robots.orders(robots.seat_view(state, seat), rng)
+
+
 @dataclass
 class RobotTally:
-    """What a robot did: mails read, orders sent."""
+    """What a robot did: mails read, orders sent and the mails that carried them."""
 
     mails_read: int = 0
     orders_sent: int = 0
+    order_mails: int = 0
 
 
 @dataclass
@@ -195,12 +207,17 @@ class MailRobot:
             message.set_content(signed.decode("ascii"))
         return await self._send(message, subject, stamp)
 
-    async def order(self, game_id: str, version: int, line: str) -> None:
-        """Mail one order for ``game_id``, quoting its step reference."""
-        lines = [f"game {game_id}", f"ref {game_id}-{version}", line]
-        self.order_ids[game_id] = await self.send_lines(lines, f"[titan {game_id}] {line}")
+    async def order(self, game_id: str, version: int, orders: str | Sequence[str]) -> None:
+        """Mail ``orders`` (a line or lines) for ``game_id`` in one mail, quoting its
+        step reference."""
+        orders = [orders] if isinstance(orders, str) else list(orders)
+        lines = [f"game {game_id}", f"ref {game_id}-{version}", *orders]
+        more = f" (+{len(orders) - 1} more)" if len(orders) > 1 else ""
+        subject = f"[titan {game_id}] {orders[0]}{more}"
+        self.order_ids[game_id] = await self.send_lines(lines, subject)
         self.ordered_on[game_id] = version
-        self.tally.orders_sent += 1
+        self.tally.orders_sent += len(orders)
+        self.tally.order_mails += 1
 
     def _stamp(self) -> tuple[str, datetime]:
         """The next mail's Message-ID and time (taken before it is signed at that time)."""
@@ -298,20 +315,24 @@ class MailRobot:
     # -- play -------------------------------------------------------------------------------
 
     def choose(self, game_id: str, state: GameState) -> str | None:
-        """The order to mail now, or None: not our move, or not told of this step."""
-        return self.choose_as(game_id, self.name, state)
+        """One order to mail now, or None: not our move, or not told of this step (a
+        harness that measures one order a mail; a player's mail is ``choose_as``'s)."""
+        if not self.ready(game_id, self.name, state):
+            return None
+        return seat_order(self.kind, state, self.name, self.rng)
 
     async def play_once(self, store: EventStore, game_id: str) -> bool:
         """Order if it is our move by our latest mail; True when an order went out."""
 
-        def look() -> tuple[GameState, str | None]:
+        def look() -> tuple[GameState, list[str] | None]:
             state = store.load_state(game_id).state
-            return state, self.choose(game_id, state)  # a decision may take a while
+            # a decision may take a while
+            return state, self.choose_as(game_id, self.name, state)
 
-        state, line = await asyncio.to_thread(look)
-        if line is None:
+        state, lines = await asyncio.to_thread(look)
+        if lines is None:
             return False
-        await self.order(game_id, state.steps_seen(self.name), line)
+        await self.order(game_id, state.steps_seen(self.name), lines)
         return True
 
     async def play_on(self, game_id: str, state: GameState) -> bool:
@@ -323,8 +344,8 @@ class MailRobot:
         """
         if not self.ready(game_id, self.name, state):
             return False
-        line = await asyncio.to_thread(seat_order, self.kind, state, self.name, self.rng)
-        await self.order(game_id, state.steps_seen(self.name), line)
+        lines = await asyncio.to_thread(seat_orders, self.kind, state, self.name, self.rng)
+        await self.order(game_id, state.steps_seen(self.name), lines)
         return True
 
     # -- tournaments (issue 7): lines that are not orders, and more than one game ---------
@@ -338,11 +359,14 @@ class MailRobot:
         """The games whose reports this robot was mailed (their step references)."""
         return sorted(self.heard)
 
-    def choose_as(self, game_id: str, seat: str, state: GameState) -> str | None:
-        """``choose`` for the seat ``seat`` (in a tournament it may differ from the name)."""
+    def choose_as(self, game_id: str, seat: str, state: GameState) -> list[str] | None:
+        """
+        The orders of one mail for the seat ``seat`` (in a tournament it may differ from
+        the name), or None: all a player would give at once (``seat_orders``).
+        """
         if not self.ready(game_id, seat, state):
             return None
-        return seat_order(self.kind, state, seat, self.rng)
+        return seat_orders(self.kind, state, seat, self.rng)
 
     def ready(self, game_id: str, seat: str, state: GameState) -> bool:
         """Whether ``seat`` is to act in ``state`` and this robot's mail told it so, and
@@ -360,7 +384,7 @@ class MailRobot:
         handed to another player is no longer the robot's to play).
         """
 
-        def look() -> tuple[int, str | None]:
+        def look() -> tuple[int, list[str] | None]:
             with store.reading() as tx:
                 seat = players.seats(tx, game_id).get(self.address)
                 state = tx.load(game_id).state
@@ -368,9 +392,9 @@ class MailRobot:
                 return 0, None
             return state.steps_seen(seat), self.choose_as(game_id, seat, state)
 
-        version, line = await asyncio.to_thread(look)
-        if line is None:
+        version, lines = await asyncio.to_thread(look)
+        if lines is None:
             return False
-        await self.order(game_id, version, line)
+        await self.order(game_id, version, lines)
         return True
 

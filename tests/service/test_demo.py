@@ -61,15 +61,16 @@ class Demo:
         return self.folder / "mail" / f"{who.lower()}.mbox"
 
     def figures(self) -> dict[str, int]:
-        """The counts of the summary's second line: orders, mails sent and read."""
+        """The counts of the summary's second line: orders, the robots' mails that
+        carried them, mails sent and read."""
         found = re.search(
-            r"(\d+) orders by mail, (\d+) mails from the moderator \(all signed\), "
-            r"(\d+) read by the robots",
+            r"(\d+) orders by mail \(in (\d+) mails\), (\d+) mails from the moderator "
+            r"\(all signed\), (\d+) read by the robots",
             self.output,
         )
         assert found, self.output[-2000:]
-        orders, sent, read = map(int, found.groups())
-        return {"orders": orders, "sent": sent, "read": read}
+        orders, order_mails, sent, read = map(int, found.groups())
+        return {"orders": orders, "order mails": order_mails, "sent": sent, "read": read}
 
 
 def game_state(folder: Path) -> GameState:
@@ -321,7 +322,8 @@ def test_the_same_seed_plays_the_same_game_again(whole_game):
     ]
     assert again.events == first.events
     assert again.digests == first.digests
-    assert len(first.digests) == demo.figures()["orders"] + 2  # every order, two sign-ons
+    # every order mail, two sign-ons
+    assert len(first.digests) == demo.figures()["order mails"] + 2
 
 
 @WHOLE_GAME_GROUP
