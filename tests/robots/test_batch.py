@@ -7,6 +7,7 @@ player's turn, and it is decided from the seat's view alone.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -50,7 +51,7 @@ def test_every_line_of_a_robots_batch_is_legal_when_the_moderator_reaches_it(
         lines = seat_orders(kind, state, seat, random.Random(seed))
         assert 1 <= len(lines) <= MOST_LINES
         states = _played(state, seat, lines, seed)
-        for before, after in zip(states[:-2], states[1:-1]):  # every line but the last
+        for before, after in pairwise(states[:-1]):  # every line but the last
             assert to_act(after) == seat and after.step is before.step
         batches += len(lines) > 1
     assert batches > 5  # some steps did take more than one order
