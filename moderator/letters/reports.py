@@ -92,6 +92,8 @@ class Report:
     muster_notes: Sequence[str] = ()
     #: What the caretaker's stacks hold, at the steps where that shapes his choice.
     caretaker: Sequence[str] = ()
+    #: His split-offs that share a land, and what 'done' makes of them (4.3, 4.7).
+    sharing: Sequence[str] = ()
     standing: Sequence[str] = ()
     pictures: tuple[Picture, ...] = field(default=())
     #: Whether the standing explanations are written out in full (his first report, and
@@ -147,6 +149,7 @@ def report(facts: Report, headline: str) -> Texts:
         orders=list(facts.orders[:REPORT_ORDER_LINES]),
         muster_notes=list(facts.muster_notes),
         caretaker=list(facts.caretaker),
+        sharing=list(facts.sharing),
         standing=list(facts.standing),
         more_orders=max(0, len(facts.orders) - REPORT_ORDER_LINES),
     )

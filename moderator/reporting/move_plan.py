@@ -20,6 +20,7 @@ import dataclasses
 import textwrap
 
 from moderator.records import record
+from moderator.rules.legal import to_act
 from moderator.rules.movement import legion_moves
 from moderator.rules.state import GameState, Legion, Step
 
@@ -113,3 +114,34 @@ def plan_lines(state: GameState, player: str) -> list[str]:
         )
         out += [line.replace(_GLUE, " ") for line in wrapped]
     return out
+
+
+def sharing_notes(state: GameState, player: str) -> list[str]:
+    """
+    At ``player``'s split or move step, his unmoved legions that share a land (he split
+    this turn), each group a line: what becomes of them is not on the board, and a
+    player who splits three ways into a land with one way out loses the split unwarned.
+    4.3: while one of them can move off (teleports aside) 'done' is refused; those no
+    move can part recombine when he is done (4.7).
+    """
+    if state.step not in (Step.SPLIT, Step.MOVE) or to_act(state) != player:
+        return []
+    groups: dict[int, list[str]] = {}
+    for legion in state.legions_of(player):
+        if not legion.moved:
+            groups.setdefault(legion.land, []).append(legion.marker)
+    out = []
+    for land, markers in sorted(groups.items()):
+        if len(markers) > 1:
+            named = ", ".join(markers[:-1]) + f" and {markers[-1]}"
+            where = f"{land} ({state.variant.lands[land].terrain})"
+            out.append(
+                f"{named} share {where}: 'done' is refused while one of them can still "
+                "move off, teleports aside (4.3); those left together when none can "
+                "recombine into one legion (4.7)."
+            )
+    return [
+        line
+        for note in out
+        for line in textwrap.wrap(note, WIDTH - 4, subsequent_indent="  ", break_on_hyphens=False)
+    ]

@@ -108,6 +108,7 @@ EXAMPLES: dict[str, Callable[[], Texts | str | None]] = {
             game="g1", viewer="Ann", ref="g1-7", since="g1-0", public_view=_view(),
             deadline="no deadline set", actor="Ann", your_move=True,
             caretaker=["Angel 18, Archangel 6, Behemoth 18,", "Centaur 25"],
+            sharing=["Rd01 and Rd02 share 100 (Tower): 'done' is refused while one of"],
         ),
         "Your move: turn 4, engage step",
     ),

@@ -132,3 +132,44 @@ def test_4_5_the_counts_never_go_in_the_signed_part_nor_follow_a_secret_split() 
     assert state.caretaker == previous.caretaker
     block = (after.private or "").split(CARETAKER_HEADING)[1].split("\n\n")[0]
     assert all(count in block for count in _counts(previous))
+
+
+SHARING_HEADING = "Split-offs on one land:"
+
+
+def _sharing(state: GameState, player: str) -> dict[int, list[str]]:
+    groups: dict[int, list[str]] = {}
+    for legion in state.legions_of(player):
+        if not legion.moved:
+            groups.setdefault(legion.land, []).append(legion.marker)
+    return {land: markers for land, markers in groups.items() if len(markers) > 1}
+
+
+def test_4_3_the_move_request_says_what_becomes_of_split_offs_on_one_land() -> None:
+    """4.3, 4.7: split-offs left on one land recombine when the player is done; the
+    move request names them and says so, or a three-way split into a land with one
+    way out is lost without a word (the demo's robot lost one so)."""
+    state = first(3, lambda s: s.step is Step.MOVE and bool(_sharing(s, to_act(s) or "")))
+    actor = to_act(state)
+    assert actor is not None
+    private = report_of(state, actor).private or ""
+    assert SHARING_HEADING in private
+    note = " ".join(private.split(SHARING_HEADING)[1].split("\n\n")[0].split())
+    for land, markers in _sharing(state, actor).items():
+        terrain = state.variant.lands[land].terrain
+        assert f"{' and '.join(markers)} share {land} ({terrain})" in note
+    assert "(4.3)" in note and "recombine into one legion (4.7)" in note
+    for line in private.split(SHARING_HEADING)[1].split("\n\n")[0].splitlines():
+        assert len(line) <= 76
+
+
+def test_4_3_the_note_goes_to_the_mover_alone_and_only_while_they_share() -> None:
+    """Markers and lands are public, but the note is advice for a choice: the others'
+    reports leave it out, and once the split-offs have parted it is gone."""
+    state = first(3, lambda s: s.step is Step.MOVE and bool(_sharing(s, to_act(s) or "")))
+    actor = to_act(state)
+    for name in PLAYERS:
+        if name != actor:
+            assert SHARING_HEADING not in (report_of(state, name).private or "")
+    muster = first(3, lambda s: s.step is Step.MUSTER)
+    assert SHARING_HEADING not in (report_of(muster, to_act(muster) or "").private or "")

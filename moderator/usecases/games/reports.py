@@ -26,7 +26,7 @@ from moderator.pictures.changes import board_changes
 from moderator.pictures.spec import BATTLE, Picture, report_pictures
 from moderator.reporting.audit_notes import audit_notes, audit_openings
 from moderator.reporting.knowledge import KnownLegion, legion_line
-from moderator.reporting.move_plan import plan_lines
+from moderator.reporting.move_plan import plan_lines, sharing_notes
 from moderator.reporting.muster_notes import caretaker_lines, muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
@@ -170,6 +170,7 @@ def report(
         orders=legal_lines(state, viewer) if your_move else [],
         muster_notes=muster_notes(state, viewer),
         caretaker=caretaker_lines(state, viewer) if your_move else [],
+        sharing=sharing_notes(state, viewer) if your_move else [],
         standing=standing_lines(record.standing.get(viewer, ()), state.variant),
         explain=since == 0,
         pictures=chosen_pictures(
