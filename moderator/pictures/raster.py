@@ -16,8 +16,7 @@ antialiasing to stay legible.  The palette is then the picture's own: every colo
 names that appears in it, kept exact (an adaptive quantiser merged Hills and Marsh
 into one brown at 24 colours), and the commonest other shades (text edges) up to
 ``colours``; every other pixel goes to its nearest entry, without dithering, and
-libdeflate compresses (``png_bytes``, level 9: ``COMPRESS_LEVEL``).  Measured on the six-player masterboard at
-800 px (benchmarks/bench_pictures.py): 55.1 KB before (antialiased shapes, 32 adaptive
+``pngwrite`` writes the PNG.  Measured on the six-player masterboard at 800 px (benchmarks/bench_pictures.py): 55.1 KB before (antialiased shapes, 32 adaptive
 colours, zlib's default level), 43 KB after; the Tower battle 32.1 KB, 25 KB.  With
 hard-edged text, short land names and one-pixel outlines (issue 28): 29.5 KB and 17 KB;
 without the lands' outlines (their colours part them): 27.1 KB.
@@ -30,13 +29,15 @@ a price a report cannot pay: oxipng's libdeflate re-compression of the 27.1 KB b
 in processor time on the loaded machine, gives 25.9 KB for 130 ms, 23.6 for 285 ms,
 23.2 for 516 ms, against ~55 ms for drawing the whole report's picture.
 
-libdeflate, not zlib: zlib's level 8 was most of a report picture's processor time (the
-board's 660 KB of pixels in ~45 ms, the battle's in ~30).  libdeflate's level 9 makes
-the same PNGs a little smaller in about half of it (bench_pictures side by side on the
-loaded machine: the board's report 62 -> 37-42 ms and 27.1 -> 26.9 KB, the battle's
-45-48 -> 27-35 ms at 15.3 KB); its levels 10-12 search harder (the board 26.2 KB for
-+80 ms, 23.8 for +500), a price a report cannot pay.  A bare Plains battleland, all
-long runs, comes out 0.3 KB bigger (9.2 KB): no report sends one.
+libdeflate, not zlib (``pngwrite``): zlib's level 8 was most of a report picture's
+processor time, and libdeflate's level 9 makes the same PNGs a little smaller in about
+half of it; the rows of a report's picture that are its land's own are compressed
+once, at libdeflate's hardest, and kept (``_land``, ``pngwrite.KeptLand``).  Side by
+side on the loaded machine (processor-time medians), the six-player board's report
+from 27.1 KB in ~65 ms (zlib) to 26.9 KB in ~37 (libdeflate) and 25.7 KB in ~45 (its
+land kept: zlib compresses the rows drawn over it, where they may refer back to the
+rows above; the land's first report pays ~0.3 s more, once); two players 25.9 -> 25.7
+-> 24.2 KB, three 26.3 -> 26.0 -> 24.8, the Tower battle 16.2 -> 15.3 -> 15.1.
 
 A report's picture is drawn in tiles (``layers_to_png``): the land, the same for every
 report of a game, is rendered once and kept; each thing on it (a marker, the title, a
@@ -52,25 +53,21 @@ from __future__ import annotations
 import functools
 import io
 import re
-import struct
-import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from typing import Final, cast
 
-import deflate
 import resvg_py
 from PIL import Image
 
+from moderator.pictures.pngwrite import KeptLand, png_bytes
 from moderator.pictures.svg import FONT, PAPER
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 DEFAULT_COLOURS = 24
 #: How resvg draws shapes (text keeps its antialiasing: see the module's docstring).
 SHAPES: Final = "crisp_edges"
-#: libdeflate's level 9 (``png_bytes``).
-COMPRESS_LEVEL = 9
 _NAMED = re.compile(r"#[0-9a-fA-F]{6}\b")
 
 
@@ -136,7 +133,7 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
             if w * h <= SMALL_TILE:
                 TILES.keep(layer, image)
         canvas.alpha_composite(image, dest=(x, y))
-    return _palette_png(canvas, named_colours(layers), colours)
+    return _on_land(canvas, _land(layers[0], colours), named_colours(layers), colours)
 
 
 #: A tile of at most this many pixels (a marker, a counter, a line of text, an entry
@@ -221,40 +218,38 @@ def palette(
     return (own + [c for c in ranked if c not in named])[:colours]
 
 
+def _quantised(rgb: Image.Image, entries: Sequence[tuple[int, int, int]]) -> bytes:
+    """``rgb``'s pixels as indices into ``entries``, each to its nearest, undithered."""
+    target = Image.new("P", (1, 1))
+    target.putpalette([value for colour in entries for value in colour])
+    return rgb.quantize(palette=target, dither=Image.Dither.NONE).tobytes()
+
+
 def _palette_png(
     image: Image.Image, named: frozenset[tuple[int, int, int]], colours: int = DEFAULT_COLOURS
 ) -> bytes:
     rgb = image.convert("RGB")
     entries = palette(rgb, named, colours)
-    target = Image.new("P", (1, 1))
-    target.putpalette([value for colour in entries for value in colour])
-    paletted = rgb.quantize(palette=target, dither=Image.Dither.NONE)
-    return png_bytes(paletted.tobytes(), paletted.width, entries)
+    return png_bytes(_quantised(rgb, entries), rgb.width, entries)
 
 
-_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+@functools.lru_cache(maxsize=8)
+def _land(svg_text: str, colours: int) -> KeptLand:
+    """The bottom layer's pixels in its own palette, and its compressed bands as they
+    are first asked for (``pngwrite.KeptLand``)."""
+    rgb = _bottom(svg_text).convert("RGB")
+    entries = palette(rgb, named_colours([svg_text]), colours)
+    return KeptLand(_quantised(rgb, entries), rgb.width, entries)
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def png_bytes(pixels: bytes, width: int, entries: Sequence[tuple[int, int, int]]) -> bytes:
+def _on_land(
+    image: Image.Image, land: KeptLand, named: frozenset[tuple[int, int, int]], colours: int
+) -> bytes:
     """
-    A PNG of ``pixels`` (one byte a pixel, an index into ``entries``, row after row) at 8
-    bits a pixel, every row unfiltered, compressed by libdeflate (``COMPRESS_LEVEL``).
-    Written here rather than by Pillow, whose zlib is the only compressor it offers.
+    A picture drawn over ``land`` as a PNG: its palette the land's entries, then those
+    of its own ``palette`` the land lacks (a marker's colour), so that the rows it left
+    as they were are the land's bytes and their kept compression serves.
     """
-    height = len(pixels) // width
-    rows = b"".join(b"\0" + pixels[y * width : (y + 1) * width] for y in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, no interlace
-    plte = bytes(value for colour in entries for value in colour)
-    return b"".join(
-        (
-            _SIGNATURE,
-            _chunk(b"IHDR", header),
-            _chunk(b"PLTE", plte),
-            _chunk(b"IDAT", bytes(deflate.zlib_compress(rows, COMPRESS_LEVEL))),
-            _chunk(b"IEND", b""),
-        )
-    )
+    rgb = image.convert("RGB")
+    entries = [*land.entries, *(c for c in palette(rgb, named, colours) if c not in land.entries)]
+    return land.png(_quantised(rgb, entries), entries)

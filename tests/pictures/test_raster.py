@@ -14,7 +14,8 @@ from pathlib import Path
 from PIL import Image
 
 from moderator.pictures import svg
-from moderator.pictures.raster import FONT_FILES, font_paths, png_bytes, render_rgba, svg_to_png
+from moderator.pictures.pngwrite import png_bytes
+from moderator.pictures.raster import FONT_FILES, font_paths, render_rgba, svg_to_png
 
 
 def _label_svg(label: str | None, family: str = svg.FONT) -> str:
@@ -78,7 +79,7 @@ def test_large_and_bold_text_is_drawn_hard_edged_small_text_keeps_its_shades() -
 def test_a_picture_of_few_colours_keeps_8_bits_a_pixel() -> None:
     """Pillow packs a palette of 16 colours or fewer at 4 bits a pixel, which deflate
     compresses worse (a two-player board, or one before colours are chosen, was 15-20%
-    bigger); the palette is padded so that every PNG is at 8 bits."""
+    bigger); ``raster.png_bytes`` writes every PNG at 8 bits, however few its colours."""
     png = svg_to_png(_label_svg("Titan"), colours=16)
     assert png[24] == 8  # IHDR's bit depth
     image = Image.open(io.BytesIO(png))

@@ -1,0 +1,84 @@
+"""
+The PNG writer: a report's picture whose land's rows are compressed once and spliced in
+(``pngwrite.KeptLand``) reads back pixel for pixel, whatever was drawn where.
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+
+import pytest
+from PIL import Image
+
+from moderator.pictures import pngwrite
+from moderator.pictures.pngwrite import KeptLand, kept_band, png_bytes
+from moderator.pictures.raster import layers_to_png
+from moderator.pictures.spec import layers, report_pictures
+
+from .positions import board_view
+
+ENTRIES = [(250, 250, 245), (243, 226, 124), (76, 159, 90), (17, 17, 17), (212, 42, 42)]
+WIDTH, HEIGHT = 120, 150
+
+
+def _land() -> bytearray:
+    """Slanted bands of two fills, as a board's lands lie, with a dark dot here and there."""
+    pixels = bytearray()
+    for y in range(HEIGHT):
+        for x in range(WIDTH):
+            pixels.append(3 if (x * 7 + y * 3) % 97 == 0 else 1 + ((x + y // 2) // 17) % 2)
+    return pixels
+
+
+def _read(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 121, 5_000, 40_000])
+def test_a_kept_band_reads_back_and_lets_the_stream_go_on(size: int) -> None:
+    """A kept band is libdeflate's block made 'not the last' and brought to a whole byte:
+    what follows it (here the empty last block) is read as the stream's next block."""
+    data = bytes((i * i // 7) % 5 for i in range(size))
+    piece = kept_band(data)
+    assert piece is not None
+    reader = zlib.decompressobj(-15)
+    assert reader.decompress(piece + b"\x03\x00") == data
+    assert reader.eof and not reader.unused_data
+
+
+def test_a_picture_over_its_land_reads_back_pixel_for_pixel_from_kept_bands() -> None:
+    """Rows drawn over (a marker, a title) are compressed with the picture; the land's own
+    bands come from what was kept, and the PNG reads back as the picture itself."""
+    land = KeptLand(bytes(_land()), WIDTH, ENTRIES)
+    for drawn_rows in ([], [0, 1, 2], [40, 41, 70], list(range(100, 150)), [31, 32, 63, 64]):
+        picture = _land()
+        for y in drawn_rows:
+            picture[y * WIDTH + 5 : y * WIDTH + 30] = bytes([4]) * 25
+        image = _read(land.png(bytes(picture), ENTRIES))
+        assert image.mode == "P" and image.size == (WIDTH, HEIGHT)
+        assert image.tobytes() == bytes(picture), drawn_rows
+        assert image.getpalette()[: 3 * len(ENTRIES)] == [v for c in ENTRIES for v in c]
+    # every band was kept when the first picture, drawing nothing, was written
+    assert all(land.band(top, b"") is not None for top in range(0, HEIGHT, pngwrite.BAND))
+
+
+def test_a_picture_taller_than_its_land_is_written_all_the_same() -> None:
+    land = KeptLand(bytes(_land()), WIDTH, ENTRIES)
+    picture = bytes(_land()) + bytes([2]) * WIDTH * 9  # a line more of players under it
+    assert _read(land.png(picture, ENTRIES)).tobytes() == picture
+
+
+def test_the_land_kept_makes_a_report_board_smaller_and_the_same_picture() -> None:
+    """Issue 28: the lands of a six-player board, compressed once at libdeflate's
+    hardest, make its report's PNG smaller than compressing it whole each time."""
+    board = report_pictures(board_view(None), "Ann", "g1", [41])[0]
+    spliced = layers_to_png(layers(board))
+    image = _read(spliced)
+    values = image.getpalette() or []
+    entries = [(values[i], values[i + 1], values[i + 2]) for i in range(0, len(values), 3)]
+    plain = png_bytes(image.tobytes(), image.width, entries)
+    assert _read(plain).tobytes() == image.tobytes()
+    assert len(spliced) < len(plain) - 512, (len(spliced), len(plain))
