@@ -3,8 +3,8 @@ Picture benchmarks: prints figures, asserts nothing.
 
     python benchmarks/bench_pictures.py [--repeat N]
 
-For the masterboard (six players, mid-game) and a battle on the Tower, and for every
-bare battleland: the processor time to draw the SVG, to rasterise it to a palette PNG,
+For the masterboard (six players, mid-game; and that board cut to its first two and three
+players, reports only) and a battle on the Tower, and for every bare battleland: the processor time to draw the SVG, to rasterise it to a palette PNG,
 and the sizes of both.  "masterboard, report" is what the picture worker does for a
 report: the picture kept in the outbox drawn in tiles over the land, the land's pixels
 and the tiles kept between reports; "next report" the same a turn later (a new title).
@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import replace
 from pathlib import Path
 
@@ -65,6 +66,17 @@ def _next_turn(picture: Picture, turn: int) -> Picture:
     return replace(picture, view=view)
 
 
+def _cut_to(players: int) -> dict[str, object]:
+    """The six-player position with only its first ``players`` and their legions."""
+    position = deepcopy(BOARD)
+    position["players"] = position["players"][:players]
+    prefixes = {"Gold": "Gd", "Blue": "Bu", "Black": "Bk", "Brown": "Br", "Green": "Gr", "Red": "Rd"}
+    kept = {prefixes[p["color"]] for p in position["players"]}
+    position["legions"] = [lg for lg in position["legions"] if lg["marker"][:2] in kept]
+    position["battle"] = None
+    return player_view(replay([position_event(position)]), "Ann")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").strip().splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -88,6 +100,14 @@ def main() -> None:
         )
         print(f"{picture.kind + ', next report':<24} draw + rasterise {next_ms:6.1f} ms  "
               "(its title new, the rest kept)")
+    for players in (2, 3):
+        small = _cut_to(players)
+        board = report_pictures(small, "Ann", "g1", [41, 200])[0]
+        layers_to_png(layers(board))
+        sent_ms, png = _median_ms(lambda b=board: layers_to_png(layers(b)), args.repeat)
+        assert isinstance(png, bytes)
+        print(f"{f'masterboard {players}p, report':<24} draw + rasterise {sent_ms:6.1f} ms  "
+              f"PNG {len(png) / 1024:5.1f} KB")
     _measure("battle (Tower)", lambda: battle_svg(view, "Ann", game="g1"), args.repeat)
     for terrain in sorted(load_variant(STANDARD).battlelands):
         _measure(f"battleland {terrain}", lambda t=terrain: battleland_svg(load_variant(STANDARD), t), args.repeat)
