@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from moderator.audit.bundle import FORMAT, FORMATS, final_summary
@@ -39,6 +39,7 @@ from moderator.audit.verify_checks import (
     lateness_name,
     named,
 )
+from moderator.records import replace
 from moderator.rules import events as ev
 from moderator.rules.codec import decode
 from moderator.rules.evolve import evolve

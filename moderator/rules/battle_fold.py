@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from moderator.records import replace
 from moderator.rules import events as ev
 from moderator.rules.battlefield import ATTACKER, DEFENDER, Fighter
 from moderator.rules.fold import on

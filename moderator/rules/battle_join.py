@@ -8,8 +8,8 @@ joined character must still enter (see ``battle_maneuver``).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
+from moderator.records import replace
 from moderator.rules import commands as cmd
 from moderator.rules import events as ev
 from moderator.rules.battle_base import (

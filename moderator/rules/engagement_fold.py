@@ -7,9 +7,9 @@ the engagement's end, the game's end and the time limit (Wolff 21.1, 20.5).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+from moderator.records import replace
 from moderator.rules import battle_fold as _battle_fold
 from moderator.rules import events as ev
 from moderator.rules.fold import on

@@ -12,9 +12,9 @@ The handlers live by rule area: ``turn_fold`` (setup and the turn),
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
+from moderator.records import replace
 from moderator.rules import battle_fold, engagement_fold, turn_fold
 from moderator.rules import events as ev
 from moderator.rules.fold import HANDLERS as _HANDLERS

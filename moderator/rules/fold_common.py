@@ -8,9 +8,9 @@ engagements, and marking a 2.5.6.5/2.5.6.8 decision taken.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
+from moderator.records import replace
 from moderator.rules.state import GameState, Legion, Player, Step
 
 

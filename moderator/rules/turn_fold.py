@@ -7,8 +7,7 @@ by ``evolve``): the game's creation, towers, colours and starting legions (1.x,
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from moderator.records import replace
 from moderator.rules import battle_fold as _battle_fold
 from moderator.rules import events as ev
 from moderator.rules.fold import on
