@@ -283,6 +283,7 @@ class App:
         from moderator.runtime.sender import Sender
 
         config = self.config
+        lease = timedelta(seconds=config.smtp.lease_seconds)
         return Sender(
             self.store,
             self.smtp_sink(),
@@ -290,6 +291,8 @@ class App:
             config.gnupg.key or None,
             config.moderator.address,
             concurrency=config.service.send_concurrency,
+            lease=lease,
+            renew_every=lease / 4,
             from_name=config.moderator.name,
             verp_key=config.verp_key,
             dkim=self.dkim,

@@ -91,6 +91,10 @@ class SmtpSettings:
     #: Seconds between looks at the outbox (mail written by a transaction is also sent
     #: at once).
     send_seconds: float = 10.0
+    #: Seconds a sender's claim keeps other senders off a mail (``outbox.LEASE``),
+    #: renewed four times a lease while it works: a dead sender's mail goes out from
+    #: another within about this long.
+    lease_seconds: float = 20.0
 
 
 @record
@@ -330,6 +334,8 @@ def _check(config: Config) -> None:
         raise ConfigError("[smtp] give password or password_file, not both")
     if config.moderator.verp_secret and config.moderator.verp_secret_file:
         raise ConfigError("[moderator] give verp_secret or verp_secret_file, not both")
+    if config.smtp.lease_seconds < 1:
+        raise ConfigError("[smtp] lease_seconds must be at least 1")
     if config.imap.poll_seconds < 1:
         raise ConfigError("[imap] poll_seconds must be at least 1")
     if config.database.snapshot_every < 1:

@@ -59,8 +59,12 @@ def secret_of(name: str) -> str:
     return f"{name.lower()}-secret-7"
 
 
-def write_config(path: Path, hub: MailHub, db_url: str) -> None:
-    """A configuration for ``serve`` on ``hub``'s loopback SMTP and IMAP (with IDLE)."""
+def write_config(path: Path, hub: MailHub, db_url: str, *, lease: float | None = None) -> None:
+    """
+    A configuration for ``serve`` on ``hub``'s loopback SMTP and IMAP (with IDLE); with
+    ``lease``, its senders' leases (``[smtp] lease_seconds``; default the service's).
+    """
+    leased = "" if lease is None else f"lease_seconds = {lease}\n"
     path.write_text(
         f"""
 [moderator]
@@ -83,7 +87,7 @@ host = "{hub.host}"
 port = {hub.smtp_port}
 tls = "none"
 send_seconds = 1
-""",
+{leased}""",
         encoding="utf-8",
     )
 
@@ -320,8 +324,9 @@ class CrashRun:
 
 
 #: Longest wait for the last answers: a mail the killed service was sending is held by
-#: its lease (``outbox.LEASE``, 20 s) before another sender may take it; the rest is
-#: room for a loaded machine (45 s was once too short at a load average of 18).
+#: its lease (``outbox.LEASE``, 20 s, unless the configuration says ``lease_seconds``)
+#: before another sender may take it; the rest is room for a loaded machine (45 s was
+#: once too short at a load average of 18).
 ANSWERS_WITHIN = 90.0
 
 

@@ -21,7 +21,7 @@ from moderator.runtime.config import (
     ImapSettings,
     load_config,
 )
-from moderator.store.config import DEFAULT_URL
+from moderator.store.config import DEFAULT_URL, ENV_VAR
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -306,6 +306,30 @@ def test_a_negative_number(tmp_path: Path, text: str, key: str) -> None:
 def test_poll_seconds_below_one(tmp_path: Path) -> None:
     message = error_of(write(tmp_path, "[imap]\npoll_seconds = 0.5\n"))
     assert "[imap] poll_seconds" in message
+
+
+def test_lease_seconds_below_one(tmp_path: Path) -> None:
+    message = error_of(write(tmp_path, "[smtp]\nlease_seconds = 0.5\n"))
+    assert "[smtp] lease_seconds must be at least 1" in message
+
+
+def test_the_senders_lease_is_the_configured_one_renewed_four_times_a_lease(
+    tmp_path: Path,
+) -> None:
+    """A dead service's mail goes out again after ``lease_seconds`` (the crash test sets
+    5 s so as not to sit out the default, the outbox's 20)."""
+    from moderator.runtime.bootstrap import bootstrap
+    from moderator.store.outbox import LEASE, RENEW_EVERY
+
+    assert load_config(None, {}).smtp.lease_seconds == LEASE.total_seconds()
+    assert LEASE / 4 == RENEW_EVERY
+    url = f"sqlite:///{tmp_path}/a.db"
+    app = bootstrap(load_config(write(tmp_path, "[smtp]\nlease_seconds = 5\n"), {ENV_VAR: url}))
+    try:
+        sender = app.sender
+        assert (sender.lease.total_seconds(), sender.renew_every.total_seconds()) == (5.0, 1.25)
+    finally:
+        app.close()
 
 
 def test_a_string_key_given_a_number(tmp_path: Path) -> None:
