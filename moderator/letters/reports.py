@@ -94,6 +94,8 @@ class Report:
     caretaker: Sequence[str] = ()
     #: His split-offs that share a land, and what 'done' makes of them (4.3, 4.7).
     sharing: Sequence[str] = ()
+    #: At his negotiate step: what the engaged legions are worth, what each end scores.
+    stakes: Sequence[str] = ()
     standing: Sequence[str] = ()
     pictures: tuple[Picture, ...] = field(default=())
     #: Whether the standing explanations are written out in full (his first report, and
@@ -150,6 +152,7 @@ def report(facts: Report, headline: str) -> Texts:
         muster_notes=list(facts.muster_notes),
         caretaker=list(facts.caretaker),
         sharing=list(facts.sharing),
+        stakes=list(facts.stakes),
         standing=list(facts.standing),
         more_orders=max(0, len(facts.orders) - REPORT_ORDER_LINES),
     )

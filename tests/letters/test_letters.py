@@ -109,6 +109,7 @@ EXAMPLES: dict[str, Callable[[], Texts | str | None]] = {
             deadline="no deadline set", actor="Ann", your_move=True,
             caretaker=["Angel 18, Archangel 6, Behemoth 18,", "Centaur 25"],
             sharing=["Rd01 and Rd02 share 100 (Tower): 'done' is refused while one of"],
+            stakes=["Ann's Rd01 (Angel, Titan) is worth 48 points."],
         ),
         "Your move: turn 4, engage step",
     ),

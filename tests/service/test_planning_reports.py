@@ -173,3 +173,53 @@ def test_4_3_the_note_goes_to_the_mover_alone_and_only_while_they_share() -> Non
             assert SHARING_HEADING not in (report_of(state, name).private or "")
     muster = first(3, lambda s: s.step is Step.MUSTER)
     assert SHARING_HEADING not in (report_of(muster, to_act(muster) or "").private or "")
+
+
+STAKES_HEADING = "What the engagement is worth:"
+
+
+def _stakes_block(text: Texts) -> str:
+    private = text.private or ""
+    assert STAKES_HEADING in private
+    return " ".join(private.split(STAKES_HEADING)[1].split("\n\n")[0].split())
+
+
+def test_9_the_negotiate_request_says_what_each_outcome_scores() -> None:
+    """9.2-9.4, 16: flee, concede, propose or fight turn on the points at stake and the
+    angels they bring; the request gives each legion's value, what flight and
+    concession score, and both scores, so that nobody adds counters up by hand."""
+    state = first(3, lambda s: s.step is Step.NEGOTIATE)
+    actor = to_act(state)
+    eng = state.engagement
+    assert actor is not None and eng is not None
+    block = _stakes_block(report_of(state, actor))
+    for marker in (eng.attacker, eng.defender):
+        legion = state.legions[marker]
+        worth = state.legion_value(legion.contents, legion.owner)
+        assert f"{legion.owner}'s {marker} (" in block
+        assert f") is worth {worth} points." in block
+    defender = state.legions[eng.defender]
+    half = state.legion_value(defender.contents, defender.owner) // 2
+    assert f"If {eng.defender} flees, {eng.attacker_player} scores half of it, {half}" in block
+    attacker_score = state.player(eng.attacker_player).score
+    assert f"Scores now: {eng.attacker_player} {attacker_score}," in block
+    assert "an angel, of 500 an archangel (16)" in block
+
+
+def test_4_5_the_stakes_name_only_contents_the_reader_knows_and_never_signed() -> None:
+    """Wolff 4.5 and each player's view: the values name characters, so they go in the
+    private part only; a legion whose contents the reader does not know is not valued
+    (nor are the others then), and the player not engaged is never sent them."""
+    state = first(3, lambda s: s.step is Step.NEGOTIATE)
+    actor = to_act(state)
+    eng = state.engagement
+    assert actor is not None and eng is not None
+    text = report_of(state, actor)
+    assert STAKES_HEADING not in text.public and "is worth" not in text.public
+    other = next(p for p in PLAYERS if p not in (eng.attacker_player, eng.defender_player))
+    assert STAKES_HEADING not in (report_of(state, other).private or "")
+    opponent = eng.defender if actor == eng.attacker_player else eng.attacker
+    hidden = replace(state.legions[opponent], known_to=frozenset(), shown_to=frozenset())
+    unknown = replace(state, legions={**state.legions, opponent: hidden})
+    assert not state.legions[opponent].known_by(None)
+    assert STAKES_HEADING not in (report_of(unknown, actor).private or "")

@@ -29,6 +29,7 @@ from moderator.reporting.knowledge import KnownLegion, legion_line
 from moderator.reporting.move_plan import plan_lines, sharing_notes
 from moderator.reporting.muster_notes import caretaker_lines, muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
+from moderator.reporting.stakes import stakes_lines
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
 from moderator.reporting.visibility import names_contents, order_unseen, robot_marks
 from moderator.rules import events as ev
@@ -171,6 +172,7 @@ def report(
         muster_notes=muster_notes(state, viewer),
         caretaker=caretaker_lines(state, viewer) if your_move else [],
         sharing=sharing_notes(state, viewer) if your_move else [],
+        stakes=stakes_lines(state, viewer) if your_move else [],
         standing=standing_lines(record.standing.get(viewer, ()), state.variant),
         explain=since == 0,
         pictures=chosen_pictures(
