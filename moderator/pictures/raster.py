@@ -53,7 +53,7 @@ from __future__ import annotations
 import functools
 import io
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from typing import Final, cast
@@ -125,6 +125,7 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
     rendered again (``TILES``).
     """
     canvas = _bottom(layers[0]).copy()
+    boxes: list[tuple[int, int, int, int]] = []
     for layer in layers[1:]:
         x, y, w, h = _view_box(layer)
         image = TILES.get(layer) if w * h <= SMALL_TILE else None
@@ -133,7 +134,10 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
             if w * h <= SMALL_TILE:
                 TILES.keep(layer, image)
         canvas.alpha_composite(image, dest=(x, y))
-    return _on_land(canvas, _land(layers[0], colours), named_colours(layers), colours)
+        box = (x, y, min(canvas.width, x + image.width), min(canvas.height, y + image.height))
+        if box[0] < box[2] and box[1] < box[3]:
+            boxes.append(box)
+    return _on_land(canvas, boxes, _land(layers[0], colours), named_colours(layers), colours)
 
 
 #: A tile of at most this many pixels (a marker, a counter, a line of text, an entry
@@ -243,13 +247,37 @@ def _land(svg_text: str, colours: int) -> KeptLand:
 
 
 def _on_land(
-    image: Image.Image, land: KeptLand, named: frozenset[tuple[int, int, int]], colours: int
+    canvas: Image.Image,
+    boxes: Sequence[tuple[int, int, int, int]],
+    land: KeptLand,
+    named: frozenset[tuple[int, int, int]],
+    colours: int,
 ) -> bytes:
     """
-    A picture drawn over ``land`` as a PNG: its palette the land's entries, then those
-    of its own ``palette`` the land lacks (a marker's colour), so that the rows it left
-    as they were are the land's bytes and their kept compression serves.
+    The land with tiles laid on it in ``boxes`` (left, top, right, bottom), as a PNG.
+    Outside the boxes the pixels are the land's own, already in its palette
+    (``land.pixels``), so only the boxes are looked at: their colours the land lacks (a
+    marker's) follow its entries in the palette, named ones first, then by how many
+    pixels show them, up to ``colours`` more; their pixels go to their nearest entry.
+    The rows a report left as they were are then the land's bytes, and their kept
+    compression serves (``KeptLand.png``).  A whole canvas counted and quantised was
+    ~25 ms of a six-player board's report.
     """
-    rgb = image.convert("RGB")
-    entries = [*land.entries, *(c for c in palette(rgb, named, colours) if c not in land.entries)]
-    return land.png(_quantised(rgb, entries), entries)
+    regions = [canvas.crop(box).convert("RGB") for box in boxes]
+    counts: Counter[tuple[int, int, int]] = Counter()
+    for region in regions:
+        shown = region.getcolors(region.width * region.height) or []
+        for number, colour in cast(list[tuple[int, tuple[int, int, int]]], shown):
+            counts[colour] += number
+    ranked = sorted((c for c in counts if c not in land.entries), key=lambda c: (-counts[c], c))
+    extra = ([c for c in ranked if c in named] + [c for c in ranked if c not in named])[:colours]
+    entries = [*land.entries, *extra]
+    pixels = bytearray(land.pixels)
+    width = canvas.width
+    for (left, top, right, _), region in zip(boxes, regions, strict=True):
+        indices = _quantised(region, entries)
+        span = right - left
+        for row in range(region.height):
+            start = (top + row) * width + left
+            pixels[start : start + span] = indices[row * span : (row + 1) * span]
+    return land.png(bytes(pixels), entries)

@@ -11,7 +11,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from moderator.pictures import pngwrite
+from moderator.pictures import pngwrite, raster
 from moderator.pictures.pngwrite import KeptLand, kept_band, png_bytes
 from moderator.pictures.raster import layers_to_png
 from moderator.pictures.spec import layers, report_pictures
@@ -82,3 +82,16 @@ def test_the_land_kept_makes_a_report_board_smaller_and_the_same_picture() -> No
     plain = png_bytes(image.tobytes(), image.width, entries)
     assert _read(plain).tobytes() == image.tobytes()
     assert len(spliced) < len(plain) - 512, (len(spliced), len(plain))
+
+
+def test_a_report_picture_shows_exactly_its_land_with_its_tiles_laid_on() -> None:
+    """Only the tiles' boxes are counted and quantised (the rest is the land's, kept in
+    its palette): the PNG must still show every pixel of the land with the tiles laid
+    on it, where each colour is one of the palette's."""
+    for picture in report_pictures(board_view(None), "Ann", "g1", [41]):
+        drawn = layers(picture)
+        canvas = raster._bottom(drawn[0]).copy()
+        for layer in drawn[1:]:
+            x, y, _, _ = raster._view_box(layer)
+            canvas.alpha_composite(raster.render_rgba(layer, clear=True).convert("RGBA"), dest=(x, y))
+        assert _read(layers_to_png(drawn)).convert("RGB").tobytes() == canvas.convert("RGB").tobytes()
