@@ -217,6 +217,34 @@ def _hexsides(land: Battleland, label: str) -> list[dict[str, Any]]:
     ]
 
 
+def _factors(
+    variant: Variant, land: Battleland, chars: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """
+    Each side's living characters with power and skill, [{"owner", "items": ["Ogre
+    6-2", ...]}]: a strike needs 4 + the target's skill - the striker's (12.x), and a
+    player placing and moving must reckon the enemy's strikes at him too, which his
+    orders do not list.  What bears on this battleland is added: flight, rangestrikes,
+    the hazards here the character is native to.  The power is the battle's (a
+    Titan's grows with its owner's score).
+    """
+    hazards = {h.terrain for h in land.hexes.values()} | set(land.hexsides.values())
+    sides: dict[str, list[str]] = {}
+    for c in chars:
+        kind = variant.creature(c["type"])
+        marks = [w for w, on in (("flies", kind.flies), ("rangestrikes", kind.rangestrikes)) if on]
+        native = sorted(kind.natives & hazards)
+        if native:
+            marks.append(f"native to {' and '.join(native)}")
+        item = f"{kind.name} {c['power']}-{kind.skill}" + (
+            f" ({', '.join(marks)})" if marks else ""
+        )
+        items = sides.setdefault(c["owner"], [])
+        if not c["slain"] and item not in items:
+            items.append(item)
+    return [{"owner": owner, "items": items} for owner, items in sides.items() if items]
+
+
 def battle_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, Any] | None:
     """What ``battle.txt.j2`` prints, from a ``player_view`` (None when no battle is on)."""
     battle = view.get("battle")
@@ -261,6 +289,7 @@ def battle_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
             else _decision(view.get("to_act"), viewer, "decision")
         ),
         "hexes": hexes,
+        "factors": _factors(view_variant(view), land, chars),
         "waiting": [c for c in chars if c["hex"] is None and not c["slain"]],
         "slain": [c for c in chars if c["slain"]],
     }
@@ -300,6 +329,7 @@ def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
         "dead": list(view["dead"].items()),
         "name_width": max([10, *(len(p["name"]) for p in view["players"])]),
         # the variant's title where it is not the standard game (docs/variants.md)
-        "variant": None if variant.name == STANDARD else f"{variant.title} (variant {variant.name})",
+        "variant": None
+        if variant.name == STANDARD
+        else f"{variant.title} (variant {variant.name})",
     }
-

@@ -223,3 +223,30 @@ def test_4_5_the_stakes_name_only_contents_the_reader_knows_and_never_signed() -
     unknown = replace(state, legions={**state.legions, opponent: hidden})
     assert not state.legions[opponent].known_by(None)
     assert STAKES_HEADING not in (report_of(unknown, actor).private or "")
+
+
+def test_12_the_battle_gives_each_sides_power_and_skill_to_reckon_strikes_by() -> None:
+    """12.x: a strike needs 4 plus the target's skill minus the striker's; the orders
+    list the player's own strike numbers, but to place and move he must reckon the
+    enemy's at him too.  The battle's text gives each side's characters with power and
+    skill (and flight, rangestrikes and natives where they bear), in the private part
+    only, like the rest of the battle (Wolff 4.5)."""
+    state = first(3, lambda s: s.battle is not None and s.battle.step == "strike")
+    actor = to_act(state)
+    battle, eng = state.battle, state.engagement
+    assert actor is not None and battle is not None and eng is not None
+    text = report_of(state, actor)
+    assert "power-skill" not in text.public
+    lines = {
+        line.split("'s power-skill: ")[0]: line.split("'s power-skill: ")[1]
+        for line in (text.private or "").splitlines()
+        if "'s power-skill: " in line
+    }
+    owner = {"attacker": eng.attacker_player, "defender": eng.defender_player}
+    assert set(lines) == {eng.attacker_player, eng.defender_player}
+    for fighter in battle.fighters:
+        if fighter.slain:
+            continue
+        kind = state.variant.creature(fighter.creature)
+        assert f"{kind.name} {fighter.power}-{kind.skill}" in lines[owner[fighter.side]]
+        assert ("flies" in lines[owner[fighter.side]]) or not kind.flies
