@@ -42,6 +42,7 @@ from moderator.testing.player_keys import PlayerKeys
 from moderator.testing.stores import open_store
 
 from ..mail.dovecot import DovecotMailSystem, TemporaryDovecot
+from .demo_batches import check_batches_are_one_mail_each_line_answered
 
 
 @dataclass(frozen=True)
@@ -427,6 +428,19 @@ def silent_game(tmp_path_factory) -> tuple[Demo, Demo]:
         tmp_path_factory.mktemp("demo-silent-first"),
         tmp_path_factory.mktemp("demo-silent-again"),
         *SILENT_GAME,
+    )
+
+
+@WHOLE_GAME_GROUP
+def test_issue_28_a_robots_batch_reaches_the_moderator_as_one_mail_each_line_answered(
+    whole_game,
+):
+    """A player by mail gives a step's orders in one mail; so do the robots, and the
+    answer gives each line its result."""
+    demo, _again = whole_game
+    figures = demo.figures()
+    check_batches_are_one_mail_each_line_answered(
+        demo.folder, figures["orders"], figures["order mails"]
     )
 
 
