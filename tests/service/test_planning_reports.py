@@ -250,3 +250,18 @@ def test_12_the_battle_gives_each_sides_power_and_skill_to_reckon_strikes_by() -
         kind = state.variant.creature(fighter.creature)
         assert f"{kind.name} {fighter.power}-{kind.skill}" in lines[owner[fighter.side]]
         assert ("flies" in lines[owner[fighter.side]]) or not kind.flies
+
+
+def test_9_3_a_battle_report_lists_no_stale_proposals() -> None:
+    """9.3: proposals are made and accepted before the battle; once it is fought none
+    stands, and a battle report that still listed "(none yet)" or the offers made
+    would read as if one might be accepted.  The negotiate request lists them."""
+    negotiating = first(3, lambda s: s.step is Step.NEGOTIATE)
+    assert "Proposals in your engagement" in (
+        report_of(negotiating, to_act(negotiating) or "").private or ""
+    )
+    fighting = first(3, lambda s: s.step is Step.BATTLE)
+    eng = fighting.engagement
+    assert eng is not None
+    for name in (eng.attacker_player, eng.defender_player):
+        assert "Proposals in your engagement" not in (report_of(fighting, name).private or "")

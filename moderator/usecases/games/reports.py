@@ -166,7 +166,13 @@ def report(
         how=how,
         own=own,
         known=lines,
-        engagement=mine["engagement"] if "proposals" in (mine["engagement"] or {}) else None,
+        # the proposals while they may still be made or accepted: in a battle or after
+        # it, a list of stale offers would read as if one still stood (9.3)
+        engagement=(
+            mine["engagement"]
+            if "proposals" in (mine["engagement"] or {}) and state.step is Step.NEGOTIATE
+            else None
+        ),
         move_plan=plan_lines(state, viewer) if your_move else [],
         orders=legal_lines(state, viewer) if your_move else [],
         muster_notes=muster_notes(state, viewer),
