@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -52,20 +53,36 @@ def test_a_default_game_ends_with_several_orders_a_mail() -> None:
     assert game.timeouts == 0  # generous limits: no deadline fires
 
 
-@pytest.mark.long
-def test_json_has_every_figure_with_its_median_and_mean() -> None:
-    args = ["simulate", "--players", "2", "--games", "1", "--seed", str(SEED), "--json"]
-    args += ["--max-mails", "40"]
+#: The command line's ``--json`` run that two tests share (one xdist worker runs both):
+#: two default-mode games between random robots, stopped after 25 mails each.  The JSON
+#: test reads its figures; the same-seed test plays it again through ``simulate``.
+SHARED = Options(players=2, games=2, seed=11, strict=False, max_mails=25, robot=RANDOM)
+SHARED_GROUP = pytest.mark.xdist_group("simulate-shared-json")
+
+
+@pytest.fixture(scope="module")
+def shared_json() -> dict[str, Any]:
+    args = ["simulate", "--players", str(SHARED.players), "--games", str(SHARED.games),
+            "--seed", str(SHARED.seed), "--max-mails", str(SHARED.max_mails),
+            "--robot", SHARED.robot, "--json"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    figures = json.loads(result.output)
+    figures: dict[str, Any] = json.loads(result.output)
+    return figures
+
+
+@SHARED_GROUP
+@pytest.mark.long
+def test_json_has_every_figure_with_its_median_and_mean(shared_json: dict[str, Any]) -> None:
+    figures = shared_json
     assert set(KEYS) <= set(figures)
     assert (figures["games"], figures["players"], figures["mode"], figures["seed"]) == (
-        1,
+        2,
         2,
         "default",
-        SEED,
+        SHARED.seed,
     )
+    assert figures["robot"] == "random" and len(figures["per_game"]) == 2
     for key in KEYS[4:]:
         assert set(figures[key]) == {"median", "mean"}
     assert figures["player_mails_per_game"]["median"] > 0
@@ -98,18 +115,27 @@ def test_the_table_names_the_reply_times_and_the_deadlines() -> None:
     assert "player mails per game" in result.output and "Deadlines:" in result.output
 
 
-def _figures(options: Options) -> dict[str, Any]:
-    figures = simulate(options, APP).to_json()
+def _timeless(figures: dict[str, Any]) -> dict[str, Any]:
+    """The figures less the seconds each game took (the machine's, not the game's)."""
+    figures = copy.deepcopy(figures)
     figures.pop("seconds_per_game")
     for game in figures["per_game"]:
         game.pop("seconds_per_game")
     return figures
 
 
+def _figures(options: Options) -> dict[str, Any]:
+    """The figures of ``options``' games as ``--json`` prints them, less the seconds."""
+    return _timeless(json.loads(json.dumps(simulate(options, APP).to_json())))
+
+
+@SHARED_GROUP
 @pytest.mark.long
-def test_the_same_seed_gives_the_same_figures() -> None:
-    for strict, robot, games, mails in ((False, RANDOM, 2, 25), (True, RANDOM, 2, 25),
-                                        (True, COMPETENT, 1, 10)):
+def test_the_same_seed_gives_the_same_figures(shared_json: dict[str, Any]) -> None:
+    """Each case played twice; the default-mode case's first play is the command line's
+    (``shared_json``), so its second shows the command and ``simulate`` agree too."""
+    assert _timeless(shared_json) == _figures(SHARED)
+    for strict, robot, games, mails in ((True, RANDOM, 2, 25), (True, COMPETENT, 1, 10)):
         options = Options(players=2, games=games, seed=11, strict=strict, max_mails=mails,
                           robot=robot)
         assert _figures(options) == _figures(options)
