@@ -20,8 +20,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack
+from typing import Any
 
 import pytest
+import typer.main
+import typer.testing
 
 from moderator.store import migrate
 from moderator.testing.pgtemp import PostgresUnavailableError, TemporaryPostgres
@@ -29,11 +32,40 @@ from moderator.testing.pgtemp import PostgresUnavailableError, TemporaryPostgres
 from .gpgparties import GpgWorld, Party, make_party
 from .mail.dovecot import DovecotUnavailableError, TemporaryDovecot
 
+_TYPER_GET_COMMAND = typer.main.get_command
+
 
 def _unavailable(reason: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"PostgreSQL is required under CI=true: {reason}", pytrace=False)
     pytest.skip(f"no PostgreSQL server: {reason}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Typer's test runner builds the click command once per app (``_command_once``)."""
+    typer.testing._get_command = _command_once  # type: ignore[attr-defined]
+
+
+#: Each Typer app's click command, with the app (kept alive, so its id is not reused)
+#: and the number of commands and groups it had when built.
+_COMMANDS: dict[int, tuple[typer.Typer, tuple[int, int], Any]] = {}
+
+
+def _command_once(app: typer.Typer) -> Any:
+    """
+    ``typer.main.get_command`` once per app.  ``CliRunner.invoke`` builds the app's click
+    command anew at every call, reading the signature and type hints of every command
+    (50 ms of CPU for our 300-odd parameters): a test that plays a game by ``local``
+    commands paid it twice an order, the suite for over a thousand calls.  A click
+    command is made to be run any number of times; the app's functions are still called
+    as they are (what a test patches in their modules still counts).  An app given a
+    command or group since is built again.
+    """
+    shape = (len(app.registered_commands), len(app.registered_groups))
+    kept = _COMMANDS.get(id(app))
+    if kept is None or kept[0] is not app or kept[1] != shape:
+        kept = _COMMANDS[id(app)] = (app, shape, _TYPER_GET_COMMAND(app))
+    return kept[2]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
