@@ -8,11 +8,13 @@ report or reply, and so whether the mail it would answer is current.  What to or
 decides with a robot of its ``kind``: ``competent`` (``moderator.robots``, the default)
 decides from the seat's view alone (``robots.seat_view``: the public record, its own
 legions, what it knows for certain of the others), never from what the player cannot
-see; ``random`` (``moderator.robot``) picks a random legal order.  The robot reads the
-game from the moderator's database, read only, and only when its mail says the game is
-at the step it last heard of; the competent kind sees only the seat's view of it.  It
-never orders on a reference it has not been mailed, so every order it sends goes the
-whole way through the service.
+see; ``random`` (``moderator.robot``) picks a random legal order.  Like a player, it
+mails the orders of a step it can give at once in one mail (``seat_orders``,
+``robots.batch``: up to a die, another player's turn or the step's end).  The robot
+reads the game from the moderator's database, read only, and only when its mail says
+the game is at the step it last heard of; the competent kind sees only the seat's view
+of it.  It never orders on a reference it has not been mailed, so every order it sends
+goes the whole way through the service.
 
 Robots sign their mail alternately as PGP/MIME and clearsigned text, the two ways
 players' clients sign.  A *silent* robot signs on and reads its mail but never orders
