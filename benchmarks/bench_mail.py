@@ -134,6 +134,9 @@ class Meter:
         self.labels: list[str] = []
         #: The moderator's SQL in the window, by kind (``count_sql``).
         self.sql: dict[str, int] = {}
+        #: The store's game loads in the window: from the kept fold, from a kept state
+        #: and the events after it, or from the tables (``store.folds``).
+        self.folds: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def add(self, label: str, seconds: float) -> None:
@@ -510,12 +513,14 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             conn.send("go")
             await told()  # the window opens
             meter.on = True
+            folds = dict(service.store.folds.counts)
             opened, used, agent = time.monotonic(), cpu(), agent_cpu(mod_home)
             ran = gpg_runs_cpu()
             drawn, hub_used, machine = worker_cpu(), hub_cpu(), machine_cpu()
             sent_before = await asyncio.to_thread(sent_count, service)
             tally: Tally = await told()
             meter.on = False
+            meter.folds = {k: v - folds.get(k, 0) for k, v in service.store.folds.counts.items()}
             elapsed, used = time.monotonic() - opened, cpu() - used
             ran = gpg_runs_cpu() - ran
             agent = agent_cpu(mod_home) - agent
@@ -669,6 +674,11 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
           f"({checks} signature checks, {signs} signatures and encryptions)")
     print("  the moderator's database work per order: " + ", ".join(
         f"{count / n:.1f} {kind}" for kind, count in sorted(meter.sql.items())))
+    print("  game loads in the window: " + ", ".join(
+        f"{meter.folds.get(kind, 0)} {label}" for kind, label in (
+            ("hit", "from the fold kept for their version"),
+            ("partial", "from a kept fold and the events after it"),
+            ("miss", "from the tables"))))
     print("where the moderator's time goes (wall; threads overlap):")
     for label in meter.labels:
         print("  " + meter.line(label, elapsed, orders))

@@ -43,7 +43,7 @@ class LoadedGame:
     state: GameState
     seq: int  # the last event's sequence number
     record: GameRecord  # the service's record of the game beside its events
-    snapshot_seq: int  # the snapshot it started from (0: replayed from the first event)
+    snapshot_seq: int  # the state it was folded from: a snapshot, or one the store kept (0: none)
 
 
 @record

@@ -69,7 +69,7 @@ def check_game(tx: Tx, game_id: str) -> CheckResult:
         found = first_difference(encode_state(snapshot[1]), encode_state(at_snapshot))
         if found:
             return _with(result, f"snapshot != replay at {found}")
-    loaded = tx.load(game_id).state
+    loaded = tx.load(game_id, fresh=True).state
     found = first_difference(encode_state(loaded), encode_state(state))
     if found:
         return _with(result, f"load != replay at {found}")

@@ -7,7 +7,8 @@ store's own methods each run one.  ``Tx.append`` is optimistic: it moves the gam
 UPDATE, so a caller who saw an old number gets ``ConflictError`` and nothing is
 stored.  The unique ``(game_id, seq)`` key backs the check.  On PostgreSQL that UPDATE
 also locks the game's row until the transaction ends, which serialises the writers of
-one game; on SQLite a write transaction holds the database's write lock.
+one game; on SQLite a write transaction holds the database's write lock.  A load reuses
+the state folded for the same version before (``folds.Folds``, published on commit).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from moderator.schedule.record import GameRecord
 from moderator.store import config, migrate
 from moderator.store.engine import make_engine, writer
 from moderator.store.errors import GameExistsError, GameNotFoundError
+from moderator.store.folds import Folds
 from moderator.store.snapshots import SCHEMA_VERSION, SHAPE, decode_state, encode_state
 from moderator.store.streams import append_records
 from moderator.store.tables import EVENT, GAME, SNAPSHOT, utcnow
@@ -63,6 +65,14 @@ class Tx:
         self.store = store
         self.connection = connection
         self.dialect = connection.dialect.name
+        #: States folded or appended in this transaction, kept once it commits.
+        self._folded: dict[tuple[str, int], GameState] = {}
+
+    def publish(self) -> None:
+        """Hand this transaction's folded states to the store's cache (it committed)."""
+        for (game_id, seq), state in self._folded.items():
+            self.store.folds.keep(game_id, seq, state)
+        self._folded.clear()
 
     def now(self) -> datetime:
         return self.store.clock()
@@ -153,6 +163,8 @@ class Tx:
         )
         if not records:
             return last
+        if state is not None and state.version == last:
+            self._folded[game_id, last] = state
         every = self.store.snapshot_every
         if last // every > expected_seq // every:
             if state is None or state.version != last:
@@ -163,6 +175,9 @@ class Tx:
     def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The game's events after sequence number ``after`` (up to ``upto``), in order."""
         self.game(game_id)
+        return self._events(game_id, after, upto)
+
+    def _events(self, game_id: str, after: int, upto: int | None = None) -> list[Event]:
         query = select(EVENT.c.type, EVENT.c.version, EVENT.c.payload).where(
             EVENT.c.game_id == game_id, EVENT.c.seq > after
         )
@@ -172,20 +187,41 @@ class Tx:
         with _collector_paused():
             return [decode({"type": t, "version": v, "payload": p}) for t, v, p in rows]
 
-    def load(self, game_id: str, *, lock: bool = False) -> LoadedGame:
+    def load(self, game_id: str, *, lock: bool = False, fresh: bool = False) -> LoadedGame:
         """
-        The game's current state: the newest usable snapshot plus the events after it.
-        ``lock`` (in a write transaction) holds the game's row until the transaction
-        ends on PostgreSQL, so no other writer of the game can come in between.
+        The game's current state: the state kept for its version (``folds``), else the
+        newest kept state or usable snapshot plus the events after it.  ``lock`` (in a
+        write transaction) holds the game's row until the transaction ends on
+        PostgreSQL, so no other writer of the game can come in between.  ``fresh``:
+        from the stored snapshot and events only (what ``store.check`` compares).
         """
-        game = self.game(game_id, lock=lock)
-        snapshot = self.latest_snapshot(game_id)
-        start, state = snapshot if snapshot is not None else (0, GameState())
-        events = self.events(game_id, after=start)
+        return self.loaded(self.game(game_id, lock=lock), fresh=fresh)
+
+    def loaded(self, game: Any, *, fresh: bool = False) -> LoadedGame:
+        """``load`` of the game whose row (``game``) this transaction has just read."""
+        game_id, last = str(game.id), int(game.last_seq)
+        record = GameRecord.from_json(game.record)
+        folds = self.store.folds
+        if not fresh:
+            state = self._folded.get((game_id, last))
+            state = folds.at(game_id, last) if state is None else state
+            if state is not None:
+                folds.count("hit")
+                return LoadedGame(game_id, state, last, record, last)
+        kept = None if fresh else folds.before(game_id, last)
+        if kept is not None:
+            folds.count("partial")
+            start, state = kept
+        else:
+            folds.count("miss")
+            snapshot = self.latest_snapshot(game_id)
+            start, state = snapshot if snapshot is not None else (0, GameState())
+        events = self._events(game_id, after=start)
         state = replay(events, state)
-        return LoadedGame(
-            game_id, state, start + len(events), GameRecord.from_json(game.record), start
-        )
+        seq = start + len(events)
+        if seq == last:
+            self._folded[game_id, seq] = state
+        return LoadedGame(game_id, state, seq, record, start)
 
     # -- snapshots -----------------------------------------------------------------------
 
@@ -255,6 +291,8 @@ class EventStore:
         self.dialect = self.engine.dialect.name
         self.snapshot_every = config.snapshot_every(snapshot_every)
         self.clock = clock
+        #: Folded states by game and version, reused by ``Tx.load`` (never aged by time).
+        self.folds = Folds()
         #: What the composition root keeps for the use cases between units of work (the
         #: service's caches, ``service.caches``); the runners' lookups hand it in.
         self.memo: object | None = None
@@ -278,7 +316,9 @@ class EventStore:
     def transaction(self) -> Iterator[Tx]:
         """A write transaction: committed when the block ends, rolled back if it raises."""
         with self._writer.begin() as connection:
-            yield Tx(self, connection)
+            tx = Tx(self, connection)
+            yield tx
+        tx.publish()  # committed: its folded states may be reused
 
     @contextmanager
     def reading(self) -> Iterator[Tx]:
@@ -286,8 +326,10 @@ class EventStore:
         with self.engine.connect() as connection:
             if self.dialect == "postgresql":
                 connection.execution_options(isolation_level="REPEATABLE READ")
-            yield Tx(self, connection)
+            tx = Tx(self, connection)
+            yield tx
             connection.rollback()
+        tx.publish()  # it read committed states only
 
     # -- one transaction each ----------------------------------------------------------------
 
@@ -324,9 +366,9 @@ class EventStore:
         with self.reading() as tx:
             return tx.events(game_id)
 
-    def load_state(self, game_id: str) -> LoadedGame:
+    def load_state(self, game_id: str, *, fresh: bool = False) -> LoadedGame:
         with self.reading() as tx:
-            return tx.load(game_id)
+            return tx.load(game_id, fresh=fresh)
 
     def snapshot(self, game_id: str) -> int:
         """Write a snapshot of the game's current state now; returns its seq."""

@@ -231,7 +231,7 @@ def context(tx: Tx, game_id: str) -> GameContext | None:
         return None
     if row is None:
         raise GameBusyError(game_id)
-    loaded = tx.load(game_id)
+    loaded = tx.loaded(row)
     return GameContext(game_id, loaded.state, loaded.seq, loaded.record, players.seats(tx, game_id))
 
 

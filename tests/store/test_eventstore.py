@@ -107,7 +107,7 @@ def test_snapshots_every_n_events(
     assert seqs == [720, 810, 900]
     assert snapshot is not None
     assert snapshot[1] == replay(events[: snapshot[0]])
-    loaded = store.load_state("g")
+    loaded = store.load_state("g", fresh=True)
     assert loaded.snapshot_seq == snapshot[0] and loaded.state == replay(events)
 
 
@@ -119,14 +119,14 @@ def test_snapshot_of_another_schema_is_ignored(
     store.create_game("g", GameRecord())
     store.append("g", 0, events)
     assert store.snapshot("g") == len(events)
-    assert store.load_state("g").snapshot_seq == len(events)
+    assert store.load_state("g", fresh=True).snapshot_seq == len(events)
     with store.transaction() as tx:
         tx.connection.execute(update(SNAPSHOT).values(schema_version=0))
-    loaded = store.load_state("g")
+    loaded = store.load_state("g", fresh=True)
     assert loaded.snapshot_seq == 0 and loaded.state == robot_games[1].state
     with store.transaction() as tx:
         tx.connection.execute(update(SNAPSHOT).values(schema_version=1, shape="older"))
-    assert store.load_state("g").snapshot_seq == 0
+    assert store.load_state("g", fresh=True).snapshot_seq == 0
 
 
 def test_check_finds_a_wrong_snapshot_and_a_gap(
