@@ -3,7 +3,8 @@ The sender: due outbox rows signed (and their private parts encrypted) just befo
 are handed to SMTP, a few at a time.
 
 A row is claimed (``outbox.claim_next``: its lease keeps other senders off it), made
-into its PGP/MIME message (``render_outgoing``), sent, and marked sent.  While the
+into its PGP/MIME message (``render_outgoing``), sent, and marked sent in the
+transaction that claims the worker's next row (one commit a mail, not two).  While the
 sender works on a row (GnuPG, the SMTP transaction) a task renews the row's lease every
 ``outbox.RENEW_EVERY``; a sender that dies stops renewing, and another takes the mail
 up once the lease (``outbox.LEASE``) has run out.
@@ -226,15 +227,19 @@ class Sender:
         # left to claim the others stop too, after the mail in hand: each claim that
         # finds nothing is a write transaction all the same, and a mail that falls due
         # meanwhile brings a round of its own forward.
+        # A mail sent is recorded in the transaction that claims the worker's next one.
         session = await self._take_session()
+        sent: StoredMail | None = None
         try:
-            while budget[0] > 0:
-                budget[0] -= 1
-                mail = await asyncio.to_thread(self._claim)
+            while True:
+                more = budget[0] > 0
+                budget[0] -= more
+                mail = await asyncio.to_thread(self._claim, sent, more=more)
+                sent = None
                 if mail is None:
                     budget[0] = 0
                     return
-                await self._send(mail, tally, session)
+                sent = await self._send(mail, tally, session)
         finally:
             await self._give_back(session)
 
@@ -259,29 +264,49 @@ class Sender:
         for _, session in sessions:
             await session.close()
 
-    def _claim(self) -> StoredMail | None:
+    def _claim(self, sent: StoredMail | None = None, *, more: bool = True) -> StoredMail | None:
+        """
+        Record ``sent`` (the worker's mail just sent) and, if ``more``, claim the next
+        due mail, in one transaction (``outbox.claim_next``).
+        """
         with self._holding_lock:
             holding = frozenset(self._holding)
-        mail = outbox.claim_next(
-            self.store, self.now(), wall=self.wall.now(), lease=self.lease, skip=holding
-        )
-        if mail is not None:
-            with self._holding_lock:
+        mail = None
+        if more:
+            mail = outbox.claim_next(
+                self.store, self.now(), wall=self.wall.now(), lease=self.lease, skip=holding,
+                sent=sent,
+            )
+        elif sent is not None:
+            outbox.mark_sent(self.store, sent)
+        with self._holding_lock:
+            if sent is not None:
+                self._holding.discard(sent.id)
+            if mail is not None:
                 self._holding.add(mail.id)
         return mail
 
-    async def _send(self, mail: StoredMail, tally: SendTally, session: SmtpSession) -> None:
-        """Send one claimed mail, its lease renewed until its result is recorded."""
+    async def _send(
+        self, mail: StoredMail, tally: SendTally, session: SmtpSession
+    ) -> StoredMail | None:
+        """
+        Send one claimed mail, its lease renewed until it is sent or its failure is
+        recorded; returns it when sent (its worker records it with its next claim, the
+        lease still holding it).
+        """
         claim = _Claim(mail, mail.claimed_until or self.wall.now())
         keeper = asyncio.create_task(self._keep(claim), name=f"lease-{mail.id}")
+        sent = None
         try:
-            await self._sign_and_send(claim, tally, session)
+            sent = await self._sign_and_send(claim, tally, session)
+            return sent
         finally:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
-            with self._holding_lock:
-                self._holding.discard(mail.id)
+            if sent is None:
+                with self._holding_lock:
+                    self._holding.discard(mail.id)
 
     async def _renew(self, claim: _Claim) -> bool:
         """Renew ``claim``'s lease in the leases' thread; False (and ``lost`` set) if taken."""
@@ -320,12 +345,15 @@ class Sender:
             log.warning("mail %d: its lease could not be renewed (%s); left for later", claim.mail.id, exc)
             return False
 
-    async def _sign_and_send(self, claim: _Claim, tally: SendTally, session: SmtpSession) -> None:
+    async def _sign_and_send(
+        self, claim: _Claim, tally: SendTally, session: SmtpSession
+    ) -> StoredMail | None:
+        """The mail made, checked still ours and sent: returned if sent, to be recorded."""
         mail = claim.mail
         try:
             message = await asyncio.to_thread(self.render, mail)
             if not await self._still_ours(claim):
-                return  # its new holder sends it
+                return None  # its new holder sends it
             await session.send(message, self.return_path(mail), [mail.recipient])
         except (GpgError, DkimError, MailTransportError, ValueError) as exc:
             # A DKIM failure is the key's, not the mail's: it may pass once fixed.
@@ -346,7 +374,7 @@ class Sender:
                 "given up" if gave_up else "to be tried again",
                 exc,
             )
-            return
+            return None
         claim.settling = True
-        await asyncio.to_thread(outbox.mark_sent, self.store, mail)
         tally.sent += 1
+        return mail

@@ -235,9 +235,17 @@ def claim_next(
     wall: datetime,
     lease: timedelta = LEASE,
     skip: Collection[int] = (),
+    sent: StoredMail | None = None,
 ) -> StoredMail | None:
-    """``claim_due`` in a transaction of its own: the sender's claim of its next mail."""
+    """
+    ``claim_due`` in a transaction of its own: the sender's claim of its next mail.
+    ``sent``: the mail the same worker has just sent, recorded as ``mark_sent`` does in
+    that transaction (one commit a mail under load, not one to record it and one to
+    claim the next; the record still holds only while its claim does).
+    """
     with store.transaction() as tx:
+        if sent is not None:
+            _record_sent(tx, sent)
         return claim_due(tx, now, wall=wall, lease=lease, skip=skip)
 
 
@@ -308,17 +316,21 @@ def mark_sent(store: EventStore, mail: StoredMail) -> bool:
     the mail over, which will send it again, under the same Message-ID).
     """
     with store.transaction() as tx:
-        done = tx.connection.execute(
-            update(OUTBOX)
-            .where(*_held(mail))
-            .values(
-                status=SENT,
-                sent_at=tx.now(),
-                last_error=None,
-                claimed_by=None,
-                claimed_until=None,
-            )
+        return _record_sent(tx, mail)
+
+
+def _record_sent(tx: Tx, mail: StoredMail) -> bool:
+    done = tx.connection.execute(
+        update(OUTBOX)
+        .where(*_held(mail))
+        .values(
+            status=SENT,
+            sent_at=tx.now(),
+            last_error=None,
+            claimed_by=None,
+            claimed_until=None,
         )
+    )
     if done.rowcount != 1:
         log.info("mail %d: sent, but its claim had been taken over; not recorded", mail.id)
         return False

@@ -229,3 +229,36 @@ def test_a_mail_being_recorded_is_not_reported_as_taken_over(
         assert f"mail {bob.id}: another sender has taken it over" in caplog.text
 
     on_hub(scenario)
+
+
+def test_a_sent_mail_is_recorded_in_the_transaction_that_claims_the_next(
+    store: EventStore,
+) -> None:
+    """
+    A busy worker records the mail it sent and claims its next one in one write
+    transaction: three mails cost four commits (three claims, the last recording the
+    third mail and finding nothing more), not seven; each is sent once and recorded.
+    """
+    from sqlalchemy import event
+
+    for address in (ANN, BOB, CY):
+        queue(store, address, picture=False)
+    wall, commits = TestClock(), list[Any]()
+
+    def committed(connection: Any) -> None:
+        commits.append(connection)
+
+    async def scenario(hub: MailHub) -> None:
+        sender = sender_on(hub, store, wall, HeldDrawing("Cy"), concurrency=1,
+                           renew_every=timedelta(hours=1))
+        event.listen(store.engine, "commit", committed)
+        try:
+            tally = await sender.send_due()
+        finally:
+            event.remove(store.engine, "commit", committed)
+        assert tally.sent == 3
+        assert hub.deliveries == {ANN: 1, BOB: 1, CY: 1}
+        assert [row(store, a).status for a in (ANN, BOB, CY)] == [SENT, SENT, SENT]
+        assert len(commits) == 4
+
+    on_hub(scenario)
