@@ -400,3 +400,31 @@ def test_each_header_class_is_made_once_and_the_names_kept_are_bounded() -> None
     part = text_part("the text\n", description="a description")
     assert part["Content-Description"] == "a description"
     assert part.get_content_type() == "text/plain"
+
+
+def test_a_header_is_parsed_once_and_written_as_the_standard_library_writes_it(gpg_world):
+    """
+    The mails we compose hand out a header parsed before (the same name and value) rather
+    than parse it again at every write; what is written, and so what is signed and
+    sent, is byte for byte what the standard library's own registry writes, and a
+    report made with headers already kept still verifies.
+    """
+    from email.headerregistry import HeaderRegistry
+
+    from moderator.mail import compose
+
+    registry = compose.POLICY.header_factory
+    assert registry("Content-Type", "text/plain") is registry("Content-Type", "text/plain")
+    assert registry("Subject", "one") is not registry("Subject", "two")
+    mod, ann = gpg_world.moderator, gpg_world.ann
+    standard = compose.POLICY.clone(header_factory=HeaderRegistry())
+    for turn in range(2):  # the second report finds its headers kept
+        message = report_mail("public", "private", new_token(), mod.keyring, mod.fingerprint,
+                              None, mail_headers(game="g7", sender="Titan <moderator@titan.example>",
+                                                 to="ann@example.org", date=WHEN,
+                                                 subject=f"Report {turn} " + "long words " * 9))
+        assert message.as_bytes() == message.as_bytes(policy=standard)
+        assert verify_incoming(message.as_bytes(), ann.keyring).valid
+    for n in range(2 * header_classes.HEADERS):
+        registry("X-Many", str(n))
+    assert len(registry._parsed) <= header_classes.HEADERS
