@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import Connection, bindparam, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from moderator.ports.games import LoadedGame
@@ -38,6 +38,16 @@ from moderator.store.tables import EVENT, GAME, SNAPSHOT, utcnow
 
 #: Snapshots kept per game (older ones are deleted when a new one is written).
 SNAPSHOTS_KEPT = 3
+
+# The reads of every load, built once: a statement built for each call costs several
+# times its execution on SQLite (its clauses made again, then its cache key).
+_GAME = select(GAME).where(GAME.c.id == bindparam("game_id"))
+_EVENTS = (
+    select(EVENT.c.type, EVENT.c.version, EVENT.c.payload)
+    .where(EVENT.c.game_id == bindparam("game_id"), EVENT.c.seq > bindparam("after"))
+    .order_by(EVENT.c.seq)
+)
+_EVENTS_UPTO = _EVENTS.where(EVENT.c.seq <= bindparam("upto"))
 
 Clock = Callable[[], datetime]
 
@@ -103,10 +113,10 @@ class Tx:
         Raises:
             GameNotFoundError: there is no such game.
         """
-        query = select(GAME).where(GAME.c.id == game_id)
+        query = _GAME
         if lock and self.dialect == "postgresql":
             query = query.with_for_update(skip_locked=skip_locked)
-        row = self.connection.execute(query).first()
+        row = self.connection.execute(query, {"game_id": game_id}).first()
         if row is None:
             if (
                 skip_locked
@@ -174,16 +184,18 @@ class Tx:
 
     def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The game's events after sequence number ``after`` (up to ``upto``), in order."""
-        self.game(game_id)
-        return self._events(game_id, after, upto)
+        found = self._events(game_id, after, upto)
+        if not found:
+            self.game(game_id)  # none: raises GameNotFoundError if there is no such game
+        return found
 
     def _events(self, game_id: str, after: int, upto: int | None = None) -> list[Event]:
-        query = select(EVENT.c.type, EVENT.c.version, EVENT.c.payload).where(
-            EVENT.c.game_id == game_id, EVENT.c.seq > after
-        )
-        if upto is not None:
-            query = query.where(EVENT.c.seq <= upto)
-        rows = self.connection.execute(query.order_by(EVENT.c.seq))
+        if upto is None:
+            rows = self.connection.execute(_EVENTS, {"game_id": game_id, "after": after})
+        else:
+            rows = self.connection.execute(
+                _EVENTS_UPTO, {"game_id": game_id, "after": after, "upto": upto}
+            )
         with _collector_paused():
             return [decode({"type": t, "version": v, "payload": p}) for t, v, p in rows]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from moderator.ports.deadlines import Deadline
 from moderator.ports.errors import GameNotFoundError
@@ -26,6 +26,19 @@ from moderator.store.outbox import count_since, mail_by_id, mail_by_message_id
 from moderator.store.tables import INBOUND, TOURNAMENT
 
 __all__ = ["SqlLookup"]
+
+#: Built once (every mail asks it): see ``store.eventstore``.
+_EARLIER = (
+    select(INBOUND.c.id)
+    .where(
+        INBOUND.c.message_id == bindparam("header_id"),
+        INBOUND.c.body_hash == bindparam("digest"),
+        INBOUND.c.id != bindparam("inbound_id"),
+        INBOUND.c.status.in_((PROCESSED, REJECTED)),
+    )
+    .order_by(INBOUND.c.id)
+    .limit(1)
+)
 
 
 class SqlLookup:
@@ -87,15 +100,12 @@ class SqlLookup:
         if not message.message_id:
             return self._earlier_same_bytes(message)
         found = self._tx.connection.execute(
-            select(INBOUND.c.id)
-            .where(
-                INBOUND.c.message_id == message.message_id,
-                INBOUND.c.body_hash == body_hash(message.raw),
-                INBOUND.c.id != message.id,
-                INBOUND.c.status.in_((PROCESSED, REJECTED)),
-            )
-            .order_by(INBOUND.c.id)
-            .limit(1)
+            _EARLIER,
+            {
+                "header_id": message.message_id,
+                "digest": body_hash(message.raw),
+                "inbound_id": message.id,
+            },
         ).first()
         return None if found is None else int(found[0])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from moderator.letters import notices
@@ -58,6 +58,23 @@ __all__ = [
 
 #: ``skipped``: another worker has the message or had it.
 SKIPPED = "skipped"
+
+# What every mail's claim and the poll read, built once (see ``store.eventstore``).
+_MESSAGE = select(INBOUND).where(INBOUND.c.id == bindparam("inbound_id"))
+_CLAIM = (
+    update(INBOUND)
+    .where(INBOUND.c.id == bindparam("inbound_id"), INBOUND.c.status == RECEIVED)
+    .values(status=PROCESSED, processed_at=bindparam("now"))
+)
+_PENDING = (
+    select(INBOUND.c.id)
+    .where(INBOUND.c.status == RECEIVED)
+    .order_by(INBOUND.c.id)
+    .limit(bindparam("limit"))
+)
+_STATUSES = select(INBOUND.c.id, INBOUND.c.status).where(
+    INBOUND.c.id.in_(bindparam("ids", expanding=True))
+)
 
 
 def _clean(text: str) -> str:
@@ -176,7 +193,7 @@ def _message(row: Any) -> InboundMessage:
 
 
 def message(tx: Tx, message_id: int) -> InboundMessage:
-    row = tx.connection.execute(select(INBOUND).where(INBOUND.c.id == message_id)).first()
+    row = tx.connection.execute(_MESSAGE, {"inbound_id": message_id}).first()
     if row is None:
         msg = f"there is no inbound message {message_id!r}"
         raise MessageNotFoundError(msg)
@@ -204,11 +221,7 @@ def claim(tx: Tx, message_id: int) -> InboundMessage | None:
         if locked is None:
             message(tx, message_id)  # raises if there is no such message at all
             return None
-    claimed = tx.connection.execute(
-        update(INBOUND)
-        .where(INBOUND.c.id == message_id, INBOUND.c.status == RECEIVED)
-        .values(status=PROCESSED, processed_at=tx.now())
-    )
+    claimed = tx.connection.execute(_CLAIM, {"inbound_id": message_id, "now": tx.now()})
     found = message(tx, message_id)
     return found if claimed.rowcount == 1 else None
 
@@ -291,18 +304,11 @@ def statuses(store: EventStore, ids: Sequence[int]) -> dict[int, str]:
     if not ids:
         return {}
     with store.reading() as tx:
-        rows = tx.connection.execute(
-            select(INBOUND.c.id, INBOUND.c.status).where(INBOUND.c.id.in_(list(ids)))
-        )
+        rows = tx.connection.execute(_STATUSES, {"ids": list(ids)})
         return {int(r.id): str(r.status) for r in rows}
 
 
 def pending_ids(store: EventStore, limit: int = 100) -> list[int]:
     with store.reading() as tx:
-        rows = tx.connection.execute(
-            select(INBOUND.c.id)
-            .where(INBOUND.c.status == RECEIVED)
-            .order_by(INBOUND.c.id)
-            .limit(limit)
-        )
+        rows = tx.connection.execute(_PENDING, {"limit": limit})
         return [int(r[0]) for r in rows]

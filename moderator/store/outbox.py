@@ -32,7 +32,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, insert, or_, select, true, update
+from sqlalchemy import ColumnElement, bindparam, func, insert, or_, select, update
 
 from moderator.ports.mail import FAILED, PENDING, SENT, UNDELIVERED, OutgoingMail, StoredMail
 from moderator.store.eventstore import EventStore, Tx
@@ -50,6 +50,40 @@ RENEW_EVERY = timedelta(seconds=5)
 MAX_ATTEMPTS = 8
 
 log = logging.getLogger(__name__)
+
+# What every mail reads and writes here, built once: a statement built for each call
+# costs several times its execution on SQLite (its clauses made again, its cache key).
+_SINCE = (
+    select(func.count())
+    .select_from(OUTBOX)
+    .where(OUTBOX.c.recipient == bindparam("recipient"))
+    .where(OUTBOX.c.created_at >= bindparam("since"))
+)
+_SINCE_OF_KINDS = _SINCE.where(
+    or_(OUTBOX.c.kind.in_(bindparam("kinds", expanding=True)), OUTBOX.c.kind.is_(None))
+)
+_FREE = or_(OUTBOX.c.claimed_until.is_(None), OUTBOX.c.claimed_until <= bindparam("wall"))
+_DUE = (
+    select(OUTBOX)
+    .where(OUTBOX.c.status == PENDING, OUTBOX.c.next_attempt_at <= bindparam("now"), _FREE)
+    .order_by(OUTBOX.c.next_attempt_at, OUTBOX.c.id)
+    .limit(1)
+)
+_DUE_SKIPPING = _DUE.where(OUTBOX.c.id.not_in(bindparam("skip", expanding=True)))
+_TAKE = (
+    update(OUTBOX)
+    .where(
+        OUTBOX.c.id == bindparam("mail_id"),
+        OUTBOX.c.status == PENDING,
+        OUTBOX.c.attempts == bindparam("seen"),
+        _FREE,
+    )
+    .values(
+        attempts=OUTBOX.c.attempts + 1,
+        claimed_by=bindparam("claim_token"),
+        claimed_until=bindparam("until"),
+    )
+)
 
 
 def new_claim() -> str:
@@ -171,15 +205,11 @@ def count_since(
     (a mail written before kinds existed counts as every kind).  Addresses are compared
     as written: handlers write them in lower case.
     """
-    query = (
-        select(func.count())
-        .select_from(OUTBOX)
-        .where(OUTBOX.c.recipient == recipient.strip().lower())
-        .where(OUTBOX.c.created_at >= since)
-    )
-    if kinds is not None:
-        query = query.where(or_(OUTBOX.c.kind.in_(list(kinds)), OUTBOX.c.kind.is_(None)))
-    return int(tx.connection.execute(query).scalar_one())
+    values: dict[str, Any] = {"recipient": recipient.strip().lower(), "since": since}
+    if kinds is None:
+        return int(tx.connection.execute(_SINCE, values).scalar_one())
+    values["kinds"] = list(kinds)
+    return int(tx.connection.execute(_SINCE_OF_KINDS, values).scalar_one())
 
 
 def claim_due(
@@ -199,30 +229,19 @@ def claim_due(
     claiming are skipped (``SKIP LOCKED``).
     """
     token = claim or new_claim()
-    free = or_(OUTBOX.c.claimed_until.is_(None), OUTBOX.c.claimed_until <= wall)
+    query = _DUE_SKIPPING if skip else _DUE
+    if tx.dialect == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    values: dict[str, Any] = {"now": now, "wall": wall, "skip": list(skip)}
     while True:
-        query = (
-            select(OUTBOX)
-            .where(OUTBOX.c.status == PENDING, OUTBOX.c.next_attempt_at <= now, free)
-            .where(OUTBOX.c.id.not_in(list(skip)) if skip else true())
-            .order_by(OUTBOX.c.next_attempt_at, OUTBOX.c.id)
-            .limit(1)
-        )
-        if tx.dialect == "postgresql":
-            query = query.with_for_update(skip_locked=True)
-        row = tx.connection.execute(query).first()
+        row = tx.connection.execute(query, values).first()
         if row is None:
             return None
         until = wall + lease
         claimed = tx.connection.execute(
-            update(OUTBOX)
-            .where(
-                OUTBOX.c.id == row.id,
-                OUTBOX.c.status == PENDING,
-                OUTBOX.c.attempts == row.attempts,
-                free,
-            )
-            .values(attempts=OUTBOX.c.attempts + 1, claimed_by=token, claimed_until=until)
+            _TAKE,
+            {"mail_id": row.id, "seen": row.attempts, "wall": wall, "claim_token": token,
+             "until": until},
         )
         if claimed.rowcount == 1:
             return replace(_mail(row), attempts=row.attempts + 1, claim=token, claimed_until=until)

@@ -14,13 +14,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from moderator.ports.players import PendingAddressChange, Player, hash_secret, normal_address
 from moderator.store.errors import ConflictError, PlayerExistsError, StoreError
 from moderator.store.eventstore import Tx
 from moderator.store.tables import ADDRESS_CHANGE, PLAYER, SEAT
+
+# The reads every mail makes, built once: a statement built for each call costs several
+# times its execution on SQLite (its clauses made again, then its cache key).
+_BY_ADDRESS = select(PLAYER).where(PLAYER.c.address == bindparam("address"))
+_SEATED = (
+    select(PLAYER, SEAT.c.seat)
+    .join(SEAT, SEAT.c.player_id == PLAYER.c.id)
+    .where(SEAT.c.game_id == bindparam("game_id"))
+)
+_GAMES_OF = (
+    select(SEAT.c.game_id, SEAT.c.seat)
+    .join(PLAYER, SEAT.c.player_id == PLAYER.c.id)
+    .where(PLAYER.c.address == bindparam("address"))
+    .order_by(SEAT.c.game_id)
+)
+_SEATS = (
+    select(PLAYER.c.address, SEAT.c.seat)
+    .join(SEAT, SEAT.c.player_id == PLAYER.c.id)
+    .where(SEAT.c.game_id == bindparam("game_id"))
+)
 
 
 def add_player(
@@ -85,9 +105,7 @@ def set_roles(tx: Tx, address: str, roles: tuple[str, ...]) -> bool:
 
 
 def player_by_address(tx: Tx, address: str) -> Player | None:
-    row = tx.connection.execute(
-        select(PLAYER).where(PLAYER.c.address == normal_address(address))
-    ).first()
+    row = tx.connection.execute(_BY_ADDRESS, {"address": normal_address(address)}).first()
     return None if row is None else _player(row)
 
 
@@ -132,32 +150,19 @@ def seat_player(tx: Tx, game_id: str, seat: str, address: str) -> None:
 
 def seated_players(tx: Tx, game_id: str) -> dict[str, Player]:
     """The game's seats: the name the game knows a player by -> the player."""
-    rows = tx.connection.execute(
-        select(PLAYER, SEAT.c.seat)
-        .join(SEAT, SEAT.c.player_id == PLAYER.c.id)
-        .where(SEAT.c.game_id == game_id)
-    )
+    rows = tx.connection.execute(_SEATED, {"game_id": game_id})
     return {str(row.seat): _player(row) for row in rows}
 
 
 def games_of(tx: Tx, address: str) -> list[tuple[str, str]]:
     """(game, seat) of every game the player with ``address`` has a seat in."""
-    rows = tx.connection.execute(
-        select(SEAT.c.game_id, SEAT.c.seat)
-        .join(PLAYER, SEAT.c.player_id == PLAYER.c.id)
-        .where(PLAYER.c.address == normal_address(address))
-        .order_by(SEAT.c.game_id)
-    )
+    rows = tx.connection.execute(_GAMES_OF, {"address": normal_address(address)})
     return [(str(game), str(seat)) for game, seat in rows]
 
 
 def seats(tx: Tx, game_id: str) -> dict[str, str]:
     """The game's seats: player address -> the name the game knows him by."""
-    rows = tx.connection.execute(
-        select(PLAYER.c.address, SEAT.c.seat)
-        .join(SEAT, SEAT.c.player_id == PLAYER.c.id)
-        .where(SEAT.c.game_id == game_id)
-    )
+    rows = tx.connection.execute(_SEATS, {"game_id": game_id})
     return {str(address): str(seat) for address, seat in rows}
 
 

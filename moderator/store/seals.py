@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from moderator.ports.writes import Seal, UsedSeal
@@ -21,14 +21,17 @@ from moderator.store.errors import ConflictError
 from moderator.store.eventstore import EventStore, Tx
 from moderator.store.tables import USED_SEAL
 
+#: Built once (every mail asks): see ``store.players``.
+_USED = select(USED_SEAL.c.used_at, USED_SEAL.c.inbound_id).where(
+    USED_SEAL.c.digest == bindparam("digest")
+)
+
 __all__ = ["prune", "prune_store", "record", "used"]
 
 
 def used(tx: Tx, digest: str) -> UsedSeal | None:
     """The earlier use of ``digest``, if any."""
-    row = tx.connection.execute(
-        select(USED_SEAL.c.used_at, USED_SEAL.c.inbound_id).where(USED_SEAL.c.digest == digest)
-    ).first()
+    row = tx.connection.execute(_USED, {"digest": digest}).first()
     return None if row is None else UsedSeal(row.used_at, row.inbound_id)
 
 

@@ -14,7 +14,7 @@ lands.
 
 from __future__ import annotations
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 
 from moderator.ports.errors import ConflictError, UnknownChangeError
 from moderator.ports.writes import ASK, CANCEL, MOVE, AddressChange, GameWrite, MessageDone, Work
@@ -24,6 +24,13 @@ from moderator.store import deadlines, players, seals, tournaments
 from moderator.store.eventstore import Tx
 from moderator.store.outbox import add_mails, mark_undelivered
 from moderator.store.tables import INBOUND
+
+#: Built once (every mail ends with it): see ``store.eventstore``.
+_SETTLE = (
+    update(INBOUND)
+    .where(INBOUND.c.id == bindparam("inbound_id"))
+    .values(status=bindparam("new_status"), game_id=bindparam("about"), error=bindparam("note"))
+)
 
 
 def write(
@@ -88,9 +95,9 @@ def write(
 def _settle(tx: Tx, done: MessageDone) -> None:
     note = done.note.replace("\x00", "\ufffd")  # PostgreSQL refuses NUL characters
     tx.connection.execute(
-        update(INBOUND)
-        .where(INBOUND.c.id == done.message_id)
-        .values(status=done.status, game_id=done.game_id, error=note or None)
+        _SETTLE,
+        {"inbound_id": done.message_id, "new_status": done.status, "about": done.game_id,
+         "note": note or None},
     )
 
 
