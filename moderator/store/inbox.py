@@ -72,6 +72,12 @@ _PENDING = (
     .order_by(INBOUND.c.id)
     .limit(bindparam("limit"))
 )
+_BY_UID = select(INBOUND.c.id).where(
+    INBOUND.c.mailbox == bindparam("box"),
+    INBOUND.c.uidvalidity == bindparam("validity"),
+    INBOUND.c.uid == bindparam("number"),
+)
+_ARCHIVE = insert(INBOUND).returning(INBOUND.c.id)
 _STATUSES = select(INBOUND.c.id, INBOUND.c.status).where(
     INBOUND.c.id.in_(bindparam("ids", expanding=True))
 )
@@ -143,30 +149,33 @@ def _archive(tx: Tx, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int
 def _insert(tx: Tx, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None) -> int:
     """The message added to the archive in ``tx``, received now; its new id."""
     result = tx.connection.execute(
-        insert(INBOUND)
-        .values(
-            mailbox=mailbox,
-            uidvalidity=uidvalidity,
-            uid=uid,
-            message_id=header_message_id(raw),
-            body_hash=body_hash(raw),
-            raw=raw,
-            status=RECEIVED,
-            received_at=tx.now(),
-        )
-        .returning(INBOUND.c.id)
+        _ARCHIVE,
+        {
+            "mailbox": mailbox,
+            "uidvalidity": uidvalidity,
+            "uid": uid,
+            "message_id": header_message_id(raw),
+            "body_hash": body_hash(raw),
+            "raw": raw,
+            "status": RECEIVED,
+            "received_at": tx.now(),
+        },
     )
     return int(result.scalar_one())
 
 
 def _id_of_uid(tx: Tx, mailbox: str, uidvalidity: int | None, uid: int | None) -> int | None:
-    found = tx.connection.execute(
-        select(INBOUND.c.id).where(
+    if uidvalidity is None or uid is None:  # compared with IS NULL: not the built statement
+        query = select(INBOUND.c.id).where(
             INBOUND.c.mailbox == mailbox,
             INBOUND.c.uidvalidity == uidvalidity,
             INBOUND.c.uid == uid,
         )
-    ).first()
+        found = tx.connection.execute(query).first()
+    else:
+        found = tx.connection.execute(
+            _BY_UID, {"box": mailbox, "validity": uidvalidity, "number": uid}
+        ).first()
     return None if found is None else int(found[0])
 
 

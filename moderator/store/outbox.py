@@ -69,6 +69,7 @@ _DUE = (
     .order_by(OUTBOX.c.next_attempt_at, OUTBOX.c.id)
     .limit(1)
 )
+_ADD = insert(OUTBOX)
 _DUE_SKIPPING = _DUE.where(OUTBOX.c.id.not_in(bindparam("skip", expanding=True)))
 _TAKE = (
     update(OUTBOX)
@@ -129,7 +130,7 @@ def add_mails(
         for position, mail in enumerate(mails)
     ]
     if rows:
-        tx.connection.execute(insert(OUTBOX), rows)
+        tx.connection.execute(_ADD, rows)
     return [str(row["message_id"]) for row in rows]
 
 

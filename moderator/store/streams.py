@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Column, Connection, Table, insert, update
+from sqlalchemy import Column, Connection, Table, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Insert, Update
 
 from moderator.store.errors import ConflictError
 
@@ -45,11 +47,11 @@ def append_records(
         ConflictError: the stream is not at ``expected_seq``; nothing was stored.
     """
     last = expected_seq + len(records)
-    key: Column[Any] = head.c.id
+    values = dict(head_values or {})
     moved = connection.execute(
-        update(head)
-        .where(key == stream_id, head.c.last_seq == expected_seq)
-        .values(last_seq=last, **(head_values or {}))
+        _move(head, tuple(sorted(values))),
+        {"stream": stream_id, "expected": expected_seq, "new_last": last,
+         **{f"new_{name}": value for name, value in values.items()}},
     )
     if moved.rowcount != 1:
         actual = actual_seq()
@@ -69,11 +71,28 @@ def append_records(
         for seq, record in enumerate(records, expected_seq + 1)
     ]
     try:
-        connection.execute(insert(events), rows)
+        connection.execute(_insert(events), rows)
     except IntegrityError as exc:
         msg = f"{what} moved on while these events were stored: reload and retry"
         raise ConflictError(msg) from exc
     return last
+
+
+@cache
+def _move(head: Table, columns: tuple[str, ...]) -> Update:
+    """The conditional UPDATE of a stream's head (and ``columns``), built once per shape:
+    a statement built for each call costs several times its execution on SQLite."""
+    key: Column[Any] = head.c.id
+    return (
+        update(head)
+        .where(key == bindparam("stream"), head.c.last_seq == bindparam("expected"))
+        .values(last_seq=bindparam("new_last"), **{c: bindparam(f"new_{c}") for c in columns})
+    )
+
+
+@cache
+def _insert(events: Table) -> Insert:
+    return insert(events)
 
 
 __all__ = ["append_records"]
