@@ -15,6 +15,7 @@ from moderator.cli import (
     db,
     demo,
     local,
+    mail_queue,
     operator,
     robot_play,
     service,
@@ -33,6 +34,10 @@ app = typer.Typer(
 )
 service.game_app.command("list")(operator.game_list)
 service.game_app.command("show")(operator.game_show)
+service.game_app.command("pause")(operator.game_pause)
+service.game_app.command("resume")(operator.game_resume)
+service.game_app.command("extend")(operator.game_extend)
+service.game_app.command("replace")(operator.game_replace)
 tournament.player_app.command("list")(operator.player_list)
 app.add_typer(local.app, name="local")
 app.add_typer(db.app, name="db")
@@ -42,6 +47,7 @@ app.command("worker")(service.worker)
 app.command("check-config")(service.check_config)
 app.add_typer(operator.config_app, name="config")
 app.add_typer(service.game_app, name="game")
+app.add_typer(mail_queue.app, name="mail")
 app.command("demo")(demo.demo)
 app.command("simulate")(simulate.simulate)
 app.command("verify")(verify.verify)

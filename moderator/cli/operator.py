@@ -1,7 +1,8 @@
 """
 What the operator looks at: ``player list``, ``game list``, ``game show GAME [--as
 NAME]`` and ``config example``.  Each only reads; none opens a database that is not
-there (a mistyped ``--db`` is an error, not a new empty file).
+there (a mistyped ``--db`` is an error, not a new empty file).  And what he does to a
+game outside tournaments: ``game pause|resume|extend|replace`` (``_operate``).
 
 ``game show`` is the game master's view by default: every legion with what it holds,
 the proposals of a negotiation, and the service's side of the game (deadline, time
@@ -117,6 +118,58 @@ def config_example() -> None:
 
 
 config_app.command("example")(config_example)
+
+
+def game_pause(game_id: GameArg, config: ConfigOption = None, db: DbOption = None) -> None:
+    """Stop a game's clock (no reminders, no timeouts) until 'game resume'; orders still count."""
+    _operate("pause", game_id, config, db, "paused: no deadline runs until 'game resume'")
+
+
+def game_resume(game_id: GameArg, config: ConfigOption = None, db: DbOption = None) -> None:
+    """Start a paused game's clock again: a fresh deadline, its end date moved on by the pause."""
+    _operate("resume", game_id, config, db, "resumed")
+
+
+def game_extend(
+    game_id: GameArg,
+    hours: Annotated[int, typer.Argument(help="Hours to move the running deadline on by.")],
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Move the running deadline of a game on by HOURS."""
+    _operate("extend", game_id, config, db, f"deadline moved on by {hours} hours", hours=hours)
+
+
+def game_replace(
+    game_id: GameArg,
+    seat: Annotated[str, typer.Argument(help="The seat (the player's name in the game).")],
+    address: Annotated[str, typer.Argument(help="The signed-on player who takes it over.")],
+    config: ConfigOption = None,
+    db: DbOption = None,
+) -> None:
+    """Hand a seat of a game to another signed-on player; he gets its latest report."""
+    _operate("replace", game_id, config, db, f"{seat} is now {address}'s", seat=seat, new=address)
+
+
+def _operate(
+    what: str, game_id: str, config: Any, db: str | None, done: str, **more: Any
+) -> None:
+    """The operator's line on a game outside tournaments, the players told it was him."""
+    from moderator.ports.errors import GameNotFoundError
+    from moderator.runners.commands import operate
+    from moderator.usecases.tournaments.operated import Operate, OperatorLineError
+
+    settings = _config(config)
+    ask = Operate(what, game_id, settings.moderator.address, **more)
+    with _store(db or settings.database.url, create=False) as store:
+        try:
+            operate(store, ask)
+        except GameNotFoundError:
+            known = ", ".join(store.games()) or "none"
+            raise _fail(f"error: there is no game called {game_id!r} (games: {known})") from None
+        except OperatorLineError as exc:
+            raise _fail(f"error: {exc}") from None
+    typer.echo(f"Game {game_id} {done}; its players are told (the notices are in the outbox).")
 
 
 def master_view(state: GameState) -> dict[str, Any]:

@@ -15,7 +15,14 @@ from moderator.records import record
 if TYPE_CHECKING:  # named in annotations only: a reader of one game imports none of them
     from moderator.ports.deadlines import DeadlineChange
     from moderator.ports.mail import OutgoingMail
-    from moderator.ports.writes import AddressChange, GameWrite, NewPlayer, Seal, TournamentWrite
+    from moderator.ports.writes import (
+        AddressChange,
+        GameWrite,
+        MailStatus,
+        NewPlayer,
+        Seal,
+        TournamentWrite,
+    )
     from moderator.rules.events import Event
     from moderator.rules.state import GameState
     from moderator.schedule.record import GameRecord
@@ -77,6 +84,7 @@ class Outcome:
     reminders counted, (id, the count read, the new count), refused as a conflict when
     another worker counted meanwhile; ``reseats``: tournament seats handed over, (game,
     seat, the new holder's address).
+    ``statuses``: stored mails the operator retried or dropped (``MailStatus``).
     ``log``: lines for the service's log; ``beat``: the clock ran at this moment (its
     heartbeat, which tells an outage).
     ``then``: what to decide once this outcome is applied, in the same unit of work
@@ -100,6 +108,7 @@ class Outcome:
     closed: tuple[tuple[int, str], ...] = ()
     reminded: tuple[tuple[int, int, int], ...] = ()
     reseats: tuple[tuple[str, str, str], ...] = ()
+    statuses: tuple[MailStatus, ...] = ()
     log: tuple[str, ...] = ()
     beat: datetime | None = None
     then: Callable[[Any, datetime], Outcome] | None = None

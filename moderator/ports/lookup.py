@@ -104,6 +104,10 @@ class Lookup(Protocol):
         """The outbox's mail with ``message_id``, if there is one."""
         ...
 
+    def inbound_message(self, message_id: int) -> InboundMessage | None:
+        """The archived inbound mail ``message_id``, if there is one."""
+        ...
+
     def director(self, tournament: str) -> str | None:
         """The address of the director of ``tournament``, if there is one."""
         ...

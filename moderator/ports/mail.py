@@ -20,7 +20,9 @@ from typing import Any
 from moderator.records import record
 
 __all__ = [
+    "DROPPED",
     "FAILED",
+    "HELD",
     "INBOUND_STATES",
     "PENDING",
     "PROCESSED",
@@ -43,8 +45,12 @@ __all__ = [
 RECEIVED, PROCESSED, REJECTED, SHUNTED = "received", "processed", "rejected", "shunted"
 INBOUND_STATES = (RECEIVED, PROCESSED, REJECTED, SHUNTED)
 #: Outbox states: ``pending`` (to send, at ``next_attempt_at``), ``sent``, ``failed`` (gave up),
-#: ``undelivered`` (sent, and a bounce came back for it: ``moderator.usecases.mail.bounces``).
+#: ``undelivered`` (sent, and a bounce came back for it: ``moderator.usecases.mail.bounces``),
+#: ``dropped`` (the operator said not to send it: ``titan-moderator mail drop``).
 PENDING, SENT, FAILED, UNDELIVERED = "pending", "sent", "failed", "undelivered"
+DROPPED = "dropped"
+#: How the note of an inbound mail held for the operator begins (over the reply budget).
+HELD = "held for the moderator"
 
 
 @record

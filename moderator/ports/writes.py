@@ -123,6 +123,26 @@ class UsedSeal:
     inbound_id: int | None
 
 
+#: The tables a ``MailStatus`` names.
+MAIL_OUT, MAIL_IN = "outbox", "inbound"
+
+
+@record
+class MailStatus:
+    """
+    The operator's word on a stored mail (``titan-moderator mail retry|drop``): row ``id``
+    of ``table`` (``outbox`` or ``inbound``), decided on while its status was ``was``,
+    becomes ``status`` with ``note`` as its error (None: cleared).  Written only if the
+    row is still ``was``: a sender or worker that moved it meanwhile is a conflict.
+    """
+
+    table: str
+    id: int
+    was: str
+    status: str
+    note: str | None = None
+
+
 @record
 class MessageDone:
     """An inbound mail dealt with: its new status, its game and a note for the log."""
@@ -155,6 +175,8 @@ class Work:
     reminded: tuple[tuple[int, int, int], ...] = ()
     #: The clock's heartbeat (``deadlines.beat``), when the clock ran.
     heartbeat: datetime | None = None
+    #: Stored mails the operator retried or dropped.
+    statuses: tuple[MailStatus, ...] = ()
 
     def __add__(self, other: Work) -> Work:
         return Work(
@@ -170,6 +192,7 @@ class Work:
             self.undelivered + other.undelivered,
             self.reminded + other.reminded,
             other.heartbeat or self.heartbeat,
+            self.statuses + other.statuses,
         )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moderator.ports import Lookup, Outcome, game_write
 from moderator.ports.errors import GameNotFoundError
@@ -21,6 +21,9 @@ from moderator.store.eventstore import EventStore
 from moderator.usecases.games import messages, robot_seats
 from moderator.usecases.games import starting as games
 from moderator.usecases.games.planning import plan_game
+
+if TYPE_CHECKING:
+    from moderator.usecases.tournaments.operated import Operate
 
 
 def _state_of(outcome: Outcome) -> GameState:
@@ -141,4 +144,37 @@ def order(
     return answer[0].reply, answer[0].ok
 
 
-__all__ = ["new_game", "order", "set_relay", "start_game"]
+def mail_word(store: EventStore, what: str, ref: str) -> tuple[str, ...]:
+    """
+    The operator's ``mail retry|drop REF`` (``usecases.mail.operator_mail``) in a unit of
+    work of its own; returns what was done, for the operator.
+
+    Raises:
+        MailWordError: no such mail, or one the word does not fit.
+    """
+    from moderator.usecases.mail import operator_mail
+
+    ask = operator_mail.MailWord(what, ref)
+    return unit.run(store, lambda lookup, now: operator_mail.mail_word(ask, lookup, now)).log
+
+
+def operate(store: EventStore, ask: Operate) -> None:
+    """
+    The operator's ``game pause|resume|extend|replace`` (``usecases.tournaments.operated``,
+    asked ``Operate``) in a unit of work of its own; a seat handed over is written before
+    its report is decided, and both commit together.
+
+    Raises:
+        GameNotFoundError: there is no such game.
+        OperatorLineError: the line does not fit the game.
+    """
+    from moderator.usecases.tournaments import operated
+
+    unit.run(
+        store,
+        lambda lookup, now: operated.operate(ask, lookup, now),
+        robots=robot_seats.acting_for(ask.sender),
+    )
+
+
+__all__ = ["mail_word", "new_game", "operate", "order", "set_relay", "start_game"]

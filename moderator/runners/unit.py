@@ -93,6 +93,7 @@ def work_of(outcome: Outcome, game: GameContext | None = None) -> Work:
         undelivered=outcome.undelivered,
         reminded=outcome.reminded,
         heartbeat=outcome.beat,
+        statuses=outcome.statuses,
     )
 
 

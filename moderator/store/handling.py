@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from sqlalchemy import bindparam, select
 
 from moderator.ports.deadlines import Deadline
-from moderator.ports.errors import GameNotFoundError
+from moderator.ports.errors import GameNotFoundError, MessageNotFoundError
 from moderator.ports.games import GameContext, LoadedTournament
 from moderator.ports.mail import PROCESSED, REJECTED, InboundMessage, StoredMail, body_hash
 from moderator.ports.players import PendingAddressChange, Player
@@ -20,7 +20,7 @@ from moderator.ports.writes import UsedSeal
 from moderator.rules.events import Event
 from moderator.rules.state import Step
 from moderator.schedule.record import GameRecord
-from moderator.store import deadlines, players, seals, tournaments
+from moderator.store import deadlines, inbox, players, seals, tournaments
 from moderator.store.eventstore import Tx
 from moderator.store.outbox import count_since, mail_by_id, mail_by_message_id
 from moderator.store.tables import INBOUND, TOURNAMENT
@@ -163,6 +163,13 @@ class SqlLookup:
     def outbox_mail_by_message_id(self, message_id: str) -> StoredMail | None:
         """The outbox's mail with ``message_id``, if there is one."""
         return mail_by_message_id(self._tx, message_id)
+
+    def inbound_message(self, message_id: int) -> InboundMessage | None:
+        """The archived inbound mail ``message_id``, if there is one."""
+        try:
+            return inbox.message(self._tx, message_id)
+        except MessageNotFoundError:
+            return None
 
     def director(self, tournament: str) -> str | None:
         """The address of the director of ``tournament``, if there is one."""

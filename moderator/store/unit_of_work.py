@@ -2,8 +2,8 @@
 The one writer: a ``Work`` (what a use case decided, ``moderator.ports.writes``)
 applied in the caller's transaction.  Every change to a stream goes through ``write``:
 a game's events, its record and deadlines, a new game with its seats, a tournament's
-events, players to register, changes of address, seals, outbox rows and the rows a
-bounce showed undelivered.  Use cases decide and return; only this module makes their decisions
+events, players to register, changes of address, seals, outbox rows, the rows a
+bounce showed undelivered and the mails the operator retried or dropped.  Use cases decide and return; only this module makes their decisions
 durable, all of them together or none.
 
 A write is optimistic per stream: each ``GameWrite``/``TournamentWrite`` carries the
@@ -20,7 +20,7 @@ from moderator.ports.errors import ConflictError, UnknownChangeError
 from moderator.ports.writes import ASK, CANCEL, MOVE, AddressChange, GameWrite, MessageDone, Work
 from moderator.rules.evolve import replay
 from moderator.schedule.record import GameRecord
-from moderator.store import deadlines, players, seals, tournaments
+from moderator.store import deadlines, mail_status, players, seals, tournaments
 from moderator.store.eventstore import Tx
 from moderator.store.outbox import add_mails, mark_undelivered
 from moderator.store.tables import INBOUND
@@ -85,6 +85,8 @@ def write(
     add_mails(tx, work.mails, inbound_id=inbound_id, game_id=about)
     for mail_id, reason in work.undelivered:
         mark_undelivered(tx, mail_id, reason)
+    for said in work.statuses:
+        mail_status.apply(tx, said)
     if work.message is not None:
         _settle(tx, work.message)
     if work.heartbeat is not None:

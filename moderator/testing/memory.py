@@ -351,6 +351,10 @@ class MemoryLookup:
         mail_id = self.tables.message_ids.get(message_id)
         return None if mail_id is None else self.outbox_mail(mail_id)
 
+    def inbound_message(self, message_id: int) -> InboundMessage | None:
+        inbound = self.tables.inbound
+        return inbound[message_id - 1] if 0 < message_id <= len(inbound) else None
+
     def director(self, tournament: str) -> str | None:
         stored = self.tables.tournaments.get(tournament)
         return None if stored is None else stored.director

@@ -27,14 +27,23 @@ from moderator.ports.errors import (
     UnknownChangeError,
 )
 from moderator.ports.games import GameContext, Outcome
-from moderator.ports.mail import PROCESSED, REJECTED, UNDELIVERED, InboundMessage
+from moderator.ports.mail import (
+    DROPPED,
+    PENDING,
+    PROCESSED,
+    REJECTED,
+    UNDELIVERED,
+    InboundMessage,
+)
 from moderator.ports.players import PendingAddressChange, normal_address
 from moderator.ports.writes import (
     ASK,
     CANCEL,
+    MAIL_OUT,
     MOVE,
     AddressChange,
     GameWrite,
+    MailStatus,
     MessageDone,
     TournamentWrite,
     UsedSeal,
@@ -158,6 +167,8 @@ class RecordingUnitOfWork:
             memory.add_mail(mail, inbound_id=inbound_id, game_id=about)
         for mail_id, reason in work.undelivered:
             self._undelivered(mail_id, reason)
+        for said in work.statuses:
+            self._status(said)
         if work.message is not None:
             done = work.message
             memory.settle(done.message_id, done.status, done.game_id, done.note)
@@ -239,6 +250,30 @@ class RecordingUnitOfWork:
             if knows:
                 at = self.memory.now().isoformat()
                 stored.events.append(tev.AddressChanged(old=old, new=new, at=at))
+
+    def _status(self, change: MailStatus) -> None:
+        """As ``store.mail_status.apply``: only a row still as the decision saw it."""
+        memory = self.memory
+        if change.table == MAIL_OUT:
+            found = memory.outbox_mail(change.id)
+            if found is None or found.status != change.was:
+                raise ConflictError(f"outbox mail {change.id} is no longer {change.was}")
+            fresh = change.status == PENDING
+            attempts = 0 if fresh else found.attempts
+            memory.tables.outbox[change.id - 1] = replace(
+                found, status=change.status, attempts=attempts, claim=None, claimed_until=None
+            )
+            before = memory.tables.mail_errors.pop(change.id, None)
+            note = change.note
+            if note and change.status == DROPPED and before:
+                note = f"{note} (after: {before})"
+            if note:
+                memory.tables.mail_errors[change.id] = note
+            return
+        message = memory.inbound_message(change.id)
+        if message is None or message.status != change.was:
+            raise ConflictError(f"inbound mail {change.id} is no longer {change.was}")
+        memory.settle(change.id, change.status, message.game_id, change.note or "")
 
     def _undelivered(self, mail_id: int, reason: str) -> None:
         tables = self.memory.tables

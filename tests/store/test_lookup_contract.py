@@ -21,6 +21,7 @@ from moderator.ports import (
     AddressChange,
     ConflictError,
     GameNotFoundError,
+    MailStatus,
     MessageDone,
     NewPlayer,
     Seal,
@@ -29,8 +30,16 @@ from moderator.ports import (
     Work,
     game_write,
 )
-from moderator.ports.mail import PROCESSED, REJECTED, UNDELIVERED
+from moderator.ports.mail import (
+    DROPPED,
+    PENDING,
+    PROCESSED,
+    RECEIVED,
+    REJECTED,
+    UNDELIVERED,
+)
 from moderator.ports.players import token_hash
+from moderator.ports.writes import MAIL_IN, MAIL_OUT
 from moderator.rules import commands as cmd
 from moderator.rules.decide import decide
 from moderator.rules.dice import NoDice
@@ -200,6 +209,28 @@ def test_outbox_mail_by_id_and_by_message_id(backend: Backend) -> None:
         assert two is not None and two.status == UNDELIVERED
         assert lookup.outbox_mail(second + 100) is None
         assert lookup.outbox_mail_by_message_id("<nothing@example.org>") is None
+
+
+def test_the_operators_word_on_a_mail_applies_only_to_the_row_as_he_saw_it(
+    backend: Backend,
+) -> None:
+    """``mail retry|drop``: a row the sender moved meanwhile is a conflict, decided again."""
+    backend.write(Work(mails=(mail(ANN, subject="first"),)))
+    (first,) = backend.outbox_ids()
+    held = backend.receive(RAW)
+    backend.write(Work(message=MessageDone(held, REJECTED, None, "held for the moderator: x")))
+    dropped = MailStatus(MAIL_OUT, first, PENDING, DROPPED, "dropped by the operator")
+    backend.write(Work(statuses=(dropped,)))
+    again = MailStatus(MAIL_IN, held, REJECTED, RECEIVED)
+    backend.write(Work(statuses=(again,)))
+    with backend.reading() as lookup:
+        one = lookup.outbox_mail(first)
+        assert one is not None and one.status == DROPPED
+        message = lookup.inbound_message(held)
+        assert message is not None and (message.status, message.error) == (RECEIVED, None)
+        assert lookup.inbound_message(held + 100) is None
+    with pytest.raises(ConflictError):
+        backend.write(Work(statuses=(dropped,)))  # it is no longer pending
 
 
 RAW = b"Message-ID: <m1@example.org>\r\nSubject: orders\r\n\r\nroll\r\n"

@@ -72,6 +72,7 @@ from moderator.mail.intake import (
 from moderator.mail.limits import RawLimits
 from moderator.mail.signatures import Verifier
 from moderator.ports import GameContext, InboundMessage, Lookup, Outcome, Player
+from moderator.ports.mail import HELD
 from moderator.usecases.games import notify, robot_seats
 from moderator.usecases.games.notify import ANSWER_KINDS
 from moderator.usecases.mail import address_change, bounces, gate, seals
@@ -180,7 +181,7 @@ class MailGameHandler:
             bounced = self._bounce(read, game, lookup, now, disposition)
             return bounced or Outcome(rejected=True, note=f"dropped: {reasons(disposition)}")
         if disposition.action is Action.HOLD:
-            return Outcome(rejected=True, note=f"held for the moderator: {reasons(disposition)}")
+            return Outcome(rejected=True, note=f"{HELD}: {reasons(disposition)}")
         replies = Replies.to(self.moderator_address, message, read)
         if disposition.action is Action.REPLY_ONLY:
             return gate.cannot_read(replies, lookup, now, sender, disposition)
