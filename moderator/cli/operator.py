@@ -214,7 +214,8 @@ def where_it_stands(state: GameState) -> str:
 def deadline_text(record: GameRecord) -> str:
     """The deadline running (UTC), whose and for what, or why there is none."""
     if record.paused is not None:
-        return f"paused by the tournament director since {_utc(record.paused.at)}"
+        by = f"in the tournament {record.tournament}" if record.tournament else "by the operator"
+        return f"paused {by} since {_utc(record.paused.at)}"
     deadline = record.deadline
     if deadline is None:
         if record.undelivered:

@@ -75,6 +75,8 @@ def test_a_paused_game_has_no_reminders_or_timeouts_and_resumes_with_its_end_dat
         paused_at = record.paused.at
     refused = runner.invoke(app, ["game", "pause", "g1", "--db", service_db])
     assert refused.exit_code == 2 and "paused already" in refused.output
+    listed = run("game", "list", "--db", service_db)
+    assert f"paused by the operator since {paused_at:%Y-%m-%d %H:%M} UTC" in listed
 
     run("game", "resume", "g1", "--db", service_db)
     with open_store(service_db) as store:
