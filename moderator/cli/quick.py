@@ -137,6 +137,9 @@ def answered(argv: Sequence[str]) -> bool:
     if found is None:
         return False
     command, arguments, options = found
+    from moderator.runtime.variant_cache import keep_shipped_variants
+
+    keep_shipped_variants()
     if command in ("verify", "order"):
         code = _ran(command, arguments, options)
         if code:

@@ -13,7 +13,7 @@ keeps each one loaded once.  The rules take the variant from the game's state
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -72,6 +72,9 @@ __all__ = [
     "own_variants",
     "read_own_variant",
     "register_variant",
+    "set_shipped_keeper",
+    "shipped_chain",
+    "shipped_files",
     "shipped_variants",
     "variant_digest",
     "variant_file",
@@ -280,9 +283,57 @@ def load_variant(name: str) -> Variant:
     return own.variant if own is not None else _load_shipped(name)
 
 
+#: How the shell keeps a shipped variant's files read between processes: given the
+#: variant's name and the function that reads and parses its files (its base's too), it
+#: answers what that function would (see ``set_shipped_keeper``).
+Keeper = Callable[[str, Callable[[], Mapping[str, Source]]], Mapping[str, Source]]
+_KEEPER: list[Keeper] = []
+
+
+def set_shipped_keeper(keeper: Keeper | None) -> None:
+    """
+    Have ``keeper`` read the files of the shipped variants not loaded yet (None: parse them).
+
+    A command line that reads one game loads its variant at each start, and parsing the
+    TOML files is most of that (issue 28).  The rules do no I/O beyond their package's
+    data, so a cache of parsed files between processes is the shell's
+    (``runtime.variant_cache``); the variant is built and checked from what it answers
+    as from freshly parsed files, so it is the same variant, to the order of its sets.
+    """
+    _KEEPER[:] = [] if keeper is None else [keeper]
+
+
 @functools.cache
 def _load_shipped(name: str) -> Variant:
-    return _read_directory(_shipped_directory(name), name, name)
+    directory = _shipped_directory(name)
+
+    def read() -> Mapping[str, Source]:
+        return read_sources(directory, name, _shipped_directory)
+
+    return _built(_KEEPER[0](name, read) if _KEEPER else read(), name, name)
+
+
+def shipped_chain(name: str) -> tuple[str, ...]:
+    """The shipped variant ``name`` and those it is based on, in turn (its files are theirs)."""
+    chain = [name]
+    while True:
+        base = _parse_meta(chain[-1]).get("based_on")
+        if not isinstance(base, str) or base in chain:
+            return tuple(chain)
+        _shipped_directory(base)  # an unknown base: UnknownVariantError
+        chain.append(base)
+
+
+def _parse_meta(name: str) -> Mapping[str, object]:
+    meta = _shipped_directory(name) / "variant.toml"
+    if not meta.is_file():
+        return {}
+    return read_sources(_shipped_directory(name), name, _shipped_directory)["variant.toml"].tables
+
+
+def shipped_files(name: str) -> dict[str, bytes]:
+    """Every file in the shipped variant ``name``'s folder, by name: what its data are."""
+    return {f.name: f.read_bytes() for f in _shipped_directory(name).iterdir() if f.is_file()}
 
 
 def load_variant_from(path: Path | str) -> Variant:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Callable, Mapping
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -127,6 +126,8 @@ def data_digest(data: Mapping[str, Any]) -> str:
 
 
 def _parse(path: Traversable, where: str) -> Source:
+    import tomllib  # here: a variant served from the shell's cache parses no TOML (issue 28)
+
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, FileNotFoundError) as exc:

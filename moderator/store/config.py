@@ -15,7 +15,6 @@ else ``titan-moderator.toml`` in the current folder, else
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +48,8 @@ def database_settings() -> dict[str, Any]:
     path = config_path()
     if path is None:
         return {}
+    import tomllib  # here: a command given --db reads no configuration (issue 28)
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
