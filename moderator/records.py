@@ -7,12 +7,18 @@ line that reads one game (``local show``) defines every one of them at each star
 (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``)
 and compiles each: most of the import time of ``moderator.rules``.
 
-``record`` lets ``dataclasses`` do what is cheap (find the fields, make the slotted
-class, so that ``fields``, ``replace``, ``asdict`` and ``is_dataclass`` work as on any
-dataclass) and gives the class methods made once here, which read the class's field
-names instead of being compiled for them.  Only ``__init__`` is compiled, as
-``dataclasses`` would write it, and only when the class is first instantiated: a start
-that defines 130 classes and builds a dozen of them compiles a dozen.
+``record`` gives the class methods made once here, which read the class's field names
+instead of being compiled for them.  Only ``__init__`` is compiled, as ``dataclasses``
+would write it, and only when the class is first instantiated: a start that defines 130
+classes and builds a dozen of them compiles a dozen.  Nor does it run
+``dataclasses.dataclass`` at all: even with no method to write, its search for fields
+(each annotation matched against ``ClassVar``, ``InitVar`` and ``KW_ONLY`` by regular
+expression and module lookups) was half of a record's cost.  ``record`` finds the
+fields itself (a string annotation is looked up only if it names one of those three),
+makes the slotted class as ``dataclasses`` does (the class again, with slots), and sets the
+attributes ``dataclasses`` reads (``__dataclass_fields__`` with the fields' own kind
+marker, ``__dataclass_params__`` of a frozen dataclass), so that ``fields``,
+``replace``, ``asdict`` and ``is_dataclass`` work as on any dataclass.
 
 The records behave as ``@dataclass(frozen=True, slots=True)`` ones (``kw_only`` as
 given): equality and hashing over the compared fields, the same ``repr``, assignment
@@ -31,11 +37,13 @@ its dataclasses plugin checks.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import reprlib
+import sys
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform, overload
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform, overload
 
 _T = TypeVar("_T")
 _MISSING = dataclasses.MISSING
@@ -68,21 +76,27 @@ def _made(cls: type[_T], kw_only: bool) -> type[_T]:
                         "__setattr__ or __delattr__")
     explicit_hash = own.get("__hash__", _MISSING)
     keeps_hash = not (explicit_hash is _MISSING or (explicit_hash is None and "__eq__" in own))
-    undocumented = not cls.__doc__
-    if undocumented:
-        cls.__doc__ = cls.__name__  # spares dataclasses the signature it would print
-    # Fields, defaults and __slots__ by dataclasses itself; no method written.
-    made: Any = dataclasses.dataclass(
-        cls, init=False, repr=False, eq=False, kw_only=kw_only, slots=True
-    )
-    fields = dataclasses.fields(made)
-    pseudo = [f for f in made.__dataclass_fields__.values() if f not in fields]
-    if any(not f.init for f in fields) or any("InitVar" in str(f.type) for f in pseudo):
-        raise TypeError(f"{cls.__name__}: a record takes every field in __init__ (no InitVar)")
-    names = tuple(f.name for f in fields)
-    _check_order(made.__name__, fields)
-    if undocumented:
-        made.__doc__ = f"{made.__name__}({', '.join(names)})"
+    every = _fields_of(cls, own, kw_only)
+    fields = tuple(every.values())
+    names = tuple(every)
+    _check_order(cls.__name__, fields)
+    # The slotted class, as dataclasses makes it: the class again, its fields as slots
+    # (those no base has), their defaults only in the fields (a slot and a class
+    # attribute of one name cannot both be).
+    for name in names:
+        own.pop(name, None)
+    own.pop("__dict__", None)
+    own.pop("__weakref__", None)
+    inherited = {slot for base in cls.__mro__[1:-1] for slot in _slots_of(base)}
+    own["__slots__"] = tuple(n for n in names if n not in inherited)
+    own["__dataclass_fields__"] = every
+    own["__dataclass_params__"] = _PARAMS
+    own.setdefault("__match_args__", tuple(f.name for f in fields if not f.kw_only))
+    if not own.get("__doc__"):
+        own["__doc__"] = f"{cls.__name__}({', '.join(names)})"
+    meta: Any = type(cls)
+    made: Any = meta(cls.__name__, cls.__bases__, own)
+    made.__qualname__ = cls.__qualname__
 
     def setdefault(name: str, method: Any) -> None:
         if name not in own:
@@ -101,7 +115,76 @@ def _made(cls: type[_T], kw_only: bool) -> type[_T]:
     setdefault("__delattr__", _delattr(made, frozenset(names)))
     setdefault("__getstate__", _getstate(_values(names)))
     setdefault("__setstate__", _setstate(names))
+    if isinstance(made, abc.ABCMeta):
+        abc.update_abstractmethods(made)  # type: ignore[arg-type]
     return made  # type: ignore[no-any-return]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Model:
+    """A frozen dataclass whose parameters and field kind every record shares, so that
+    ``dataclasses`` reads a record as one of its own (its parameters' constructor and
+    its fields' kind marker are its own business, and change between versions)."""
+
+    model: int = 0
+
+
+_PARAMS = _Model.__dataclass_params__  # type: ignore[attr-defined]
+_FIELD_KIND = dataclasses.fields(_Model)[0]._field_type  # type: ignore[attr-defined]
+
+
+def _fields_of(cls: type[Any], own: dict[str, Any], kw_only: bool) -> dict[str, dataclasses.Field[Any]]:
+    """
+    The record's fields by name, as ``dataclasses`` finds them: its bases' first (a field
+    given again keeps its place), then its own annotations in order, a class variable
+    (``ClassVar``) left out.  ``InitVar`` and ``KW_ONLY`` are refused (a record takes every
+    field in ``__init__``; ``kw_only=True`` says the other).
+    """
+    every: dict[str, dataclasses.Field[Any]] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        every.update(getattr(base, "__dataclass_fields__", {}))
+    annotations = own.get("__annotations__", {})
+    for name, annotation in annotations.items():
+        if _is_class_variable(cls, annotation):
+            continue
+        default = own.get(name, _MISSING)
+        f: Any = default if isinstance(default, dataclasses.Field) else dataclasses.field(default=default)
+        f.name, f.type = name, annotation
+        f._field_type = _FIELD_KIND
+        if f.kw_only is _MISSING:
+            f.kw_only = kw_only
+        if f.default is not _MISSING and f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not "
+                             "allowed: use default_factory")
+        every[name] = f
+    for name, value in own.items():
+        if isinstance(value, dataclasses.Field) and name not in annotations:
+            raise TypeError(f"{name!r} is a field but has no type annotation")
+    return every
+
+
+def _is_class_variable(cls: type[Any], annotation: Any) -> bool:
+    """Whether ``annotation`` says ``ClassVar`` (written as a string, as under ``from
+    __future__ import annotations``, or not); an ``InitVar`` or ``KW_ONLY`` is refused."""
+    if isinstance(annotation, str):
+        if not any(word in annotation for word in ("ClassVar", "InitVar", "KW_ONLY")):
+            return False  # nearly every field: no lookup
+        head = annotation.split("[", 1)[0].strip()
+        module, _, word = head.rpartition(".")
+        scope = vars(sys.modules[cls.__module__]) if cls.__module__ in sys.modules else {}
+        found = getattr(scope.get(module), word, None) if module else scope.get(word)
+    else:
+        found = getattr(annotation, "__origin__", annotation)
+    if found is dataclasses.InitVar or isinstance(found, dataclasses.InitVar) or found is dataclasses.KW_ONLY:
+        raise TypeError(f"{cls.__name__}: a record takes every field in __init__ (no InitVar, "
+                        "no KW_ONLY: say kw_only=True)")
+    return found is ClassVar
+
+
+def _slots_of(cls: type[Any]) -> tuple[str, ...]:
+    """The slots ``cls`` itself declares (a lone string is one slot)."""
+    slots = cls.__dict__.get("__slots__", ())
+    return (slots,) if isinstance(slots, str) else tuple(slots)
 
 
 def _check_order(name: str, fields: tuple[dataclasses.Field[Any], ...]) -> None:

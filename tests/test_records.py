@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -269,3 +270,70 @@ def test_defining_a_record_compiles_no_method_until_one_is_built() -> None:
     assert compiled.__code__.co_filename.startswith("<record")
     assert compiled.__qualname__.endswith("Lazy.__init__")
     assert Lazy(height=2, name="b").height == 2
+
+
+def _refusal(make: Callable[[], Any]) -> tuple[type[BaseException], str] | None:
+    try:
+        make()
+    except (TypeError, ValueError) as exc:
+        return type(exc), str(exc)
+    return None
+
+
+def test_a_record_finds_its_fields_as_dataclasses_does_without_running_it() -> None:
+    """Class variables (a string annotation or not, by any name of ``typing``) are no
+    fields; a mutable default and a field without annotation are refused alike."""
+    for make in (frozen(False), recorded(False)):
+
+        class Counted:
+            LIMIT: ClassVar[int] = 3
+            OTHER: typing.ClassVar[str] = "x"
+            name: str
+            count: int = 0
+
+        made = make(Counted)
+        assert [f.name for f in dataclasses.fields(made)] == ["name", "count"]
+        assert (made.LIMIT, made.OTHER, made("a").count) == (3, "x", 0)
+        assert dataclasses.replace(made("a"), count=2) == made("a", 2)
+        assert made.__dataclass_params__.frozen
+
+    def listed(make: Callable[[type], Any]) -> Callable[[], Any]:
+        def define() -> Any:
+            class Listed:
+                names: list[str] = []  # noqa: RUF012 (the refusal is the point)
+
+            return make(Listed)
+
+        return define
+
+    def unannotated(make: Callable[[type], Any]) -> Callable[[], Any]:
+        def define() -> Any:
+            class Bare:
+                name = field(default="")
+
+            return make(Bare)
+
+        return define
+
+    for case in (listed, unannotated):
+        by_dataclass = _refusal(case(frozen(False)))
+        by_record = _refusal(case(recorded(False)))
+        assert by_dataclass is not None and by_record is not None
+        assert by_record[0] is by_dataclass[0]
+
+
+def test_a_record_refuses_init_vars_and_kw_only_markers() -> None:
+    """A record takes every field in ``__init__``; ``kw_only=True`` says keyword-only."""
+    with pytest.raises(TypeError, match="InitVar"):
+
+        @record
+        class Seeded:
+            seed: dataclasses.InitVar[int]
+
+    with pytest.raises(TypeError, match="KW_ONLY"):
+
+        @record
+        class Marked:
+            name: str
+            _: dataclasses.KW_ONLY
+            height: int = 1
