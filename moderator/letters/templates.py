@@ -19,7 +19,10 @@ processes, as Python keeps a module's bytecode: in the user's cache folder
 (``$XDG_CACHE_HOME``, else ``~/.cache``, then ``titan-moderator/templates``), one file
 a template, checked against the template's text (an edited template is compiled again),
 named after Jinja2's version and this environment's options.  A cache folder that cannot be written
-or read only costs the compile.
+or read only costs the compile.  The status a command line prints (``compiled.QUICK``)
+goes further: the Python code Jinja2 compiled it to is kept there too, and a process
+that has not loaded Jinja2 runs that code over ``compiled``'s runtime, never importing
+Jinja2 (``Templates.render``).
 
 ``letter(*names)`` marks a function as a letter and records the templates it renders,
 so a test can hold the letters and the templates folder against each other: no
@@ -34,6 +37,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from moderator.letters.compiled import QUICK, keep, kept_now, rendered
 
 if TYPE_CHECKING:  # Jinja2 is imported when a letter first renders (see Templates)
     from jinja2 import BytecodeCache, Environment
@@ -57,6 +62,10 @@ _OPTIONS: dict[str, Any] = {
     "lstrip_blocks": True,
     "keep_trailing_newline": False,
 }
+
+
+#: The options as the kept code of a template records them (``compiled``).
+_MADE_WITH = repr(sorted(_OPTIONS.items()))
 
 
 def cache_dir() -> Path:
@@ -101,6 +110,8 @@ class Templates:
         self._dirs = dirs
         self._cache = cache
         self._environment: Environment | None = None
+        #: Whether this process has kept the ``QUICK`` templates' code (or found it kept).
+        self._kept = False
 
     @property
     def environment(self) -> Environment:
@@ -130,8 +141,38 @@ class Templates:
 
     def render(self, name: str, /, **context: Any) -> str:
         """The text of template ``name`` (e.g. "status.txt.j2") with ``context``, without
-        trailing newlines (reports are joined and printed line by line)."""
-        return self.environment.get_template(name).render(**context).rstrip("\n")
+        trailing newlines (reports are joined and printed line by line).
+
+        The package's own ``compiled.QUICK`` templates are rendered from their kept code
+        while Jinja2 is not loaded (a command line that prints one status never loads
+        it), and their code is kept after Jinja2 renders them."""
+        # only over the environment this class builds: a subclass's own (a test's, with
+        # other finalizers) must neither be bypassed nor have its code kept
+        quick = (
+            name in QUICK and self._dirs is None and self._cache is None
+            and type(self).environment is Templates.environment
+        )
+        if quick and self._environment is None:
+            text = rendered(name, context, template_dirs(), cache_dir(), _MADE_WITH)
+            if text is not None:
+                return text.rstrip("\n")
+        template = self.environment.get_template(name)
+        text = template.render(**context)
+        if quick and not self._kept:
+            self._kept = True
+            self._keep()
+        return text.rstrip("\n")
+
+    def _keep(self) -> None:
+        """Keep the compiled code of the ``QUICK`` templates, where it is not kept as they are."""
+        environment = self.environment
+        dirs, folder = template_dirs(), cache_dir()
+        for name in sorted(QUICK):
+            if not kept_now(name, dirs, folder, _MADE_WITH):
+                source, filename, _ = environment.loader.get_source(environment, name)  # type: ignore[union-attr]
+                if filename is not None:
+                    python = environment.compile(source, name, filename, raw=True)
+                    keep(name, source, filename, python, dirs, folder, _MADE_WITH)
 
 
 #: The package's templates: every letter renders through it.

@@ -130,6 +130,30 @@ def test_issue_28_a_read_of_a_sqlite_file_loads_neither_typer_nor_sqlalchemy(
     assert loaded(modules, QUICK | ADAPTERS) == set()
 
 
+def test_issue_28_a_show_after_the_first_loads_no_jinja2_and_prints_the_same(
+    db: str, tmp_path: Path
+) -> None:
+    """The first ``local show`` renders the status through Jinja2 and keeps the code Jinja2
+    compiled it to (``letters.compiled``), and the shipped variant's parsed files
+    (``runtime.variant_cache``); the next runs that code without Jinja2 and parses no TOML."""
+    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    argv = ("local", "show", "g1", "--as", "Ann", "--db", db)
+    shown = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "moderator", *argv],
+            capture_output=True, text=True, env={**_env(), **cache}, check=True,
+        )
+        modules = {
+            line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if "|" in line
+        }
+        shown.append((done.stdout, loaded(modules, frozenset({"jinja2", "tomllib"}))))
+    assert shown[0][1] == {"jinja2", "tomllib"} and shown[1][1] == set()
+    assert shown[0][0] == shown[1][0]
+    for json_too in ((), ("--json",)):
+        assert loaded(imported(*argv, *json_too, env=cache), QUICK | ADAPTERS | {"jinja2"}) == set()
+
+
 def test_issue_28_the_quick_path_takes_only_the_plain_read_and_verify_command_lines() -> None:
     assert parsed(["local", "show", "g1", "--as", "Ann", "--db", "sqlite:///x"]) == (
         "show", ("g1",), {"--as": "Ann", "--db": "sqlite:///x"}
