@@ -77,8 +77,9 @@ def _made(cls: type[_T], kw_only: bool) -> type[_T]:
     explicit_hash = own.get("__hash__", _MISSING)
     keeps_hash = not (explicit_hash is _MISSING or (explicit_hash is None and "__eq__" in own))
     every = _fields_of(cls, own, kw_only)
-    fields = tuple(every.values())
-    names = tuple(every)
+    # a dataclass base's class variables are among its __dataclass_fields__, of their own kind
+    fields = tuple(f for f in every.values() if getattr(f, "_field_type", None) is _FIELD_KIND)
+    names = tuple(f.name for f in fields)
     _check_order(cls.__name__, fields)
     # The slotted class, as dataclasses makes it: the class again, its fields as slots
     # (those no base has), their defaults only in the fields (a slot and a class

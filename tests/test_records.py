@@ -297,6 +297,18 @@ def test_a_record_finds_its_fields_as_dataclasses_does_without_running_it() -> N
         assert dataclasses.replace(made("a"), count=2) == made("a", 2)
         assert made.__dataclass_params__.frozen
 
+    @dataclass(frozen=True, slots=True)
+    class Plain:
+        KIND: ClassVar[str] = "plain"
+        name: str
+
+    @record
+    class OnPlain(Plain):  # a dataclass's class variable is no field of a record on it
+        height: int = 0
+
+    assert [f.name for f in dataclasses.fields(OnPlain)] == ["name", "height"]
+    assert OnPlain("a", 2) == OnPlain("a", 2) and OnPlain.__slots__ == ("height",)
+
     def listed(make: Callable[[type], Any]) -> Callable[[], Any]:
         def define() -> Any:
             class Listed:
