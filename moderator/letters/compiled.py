@@ -26,6 +26,7 @@ import ast
 import importlib.util
 import marshal
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -251,8 +252,11 @@ def _found(name: str, dirs: list[Path]) -> Path | None:
     return next((d / name for d in dirs if (d / name).is_file()), None)
 
 
-def _kept_path(folder: Path, name: str) -> Path:
-    return folder / f"kept-{name}.marshal"
+def _kept_path(folder: Path, name: str, dirs: list[Path]) -> Path:
+    """Where template ``name``'s code is kept: named after the template folders too, so
+    that two installations sharing one cache (a checkout and a wheel) keep one each
+    instead of each overwriting the other's at every render."""
+    return folder / f"kept-{name}-{zlib.crc32(repr([str(d) for d in dirs]).encode()):08x}.marshal"
 
 
 def rendered(
@@ -281,7 +285,7 @@ def _load(name: str, dirs: list[Path], folder: Path, options: str, environment: 
     if name not in QUICK:
         raise Unsupported(f"{name} is not rendered without Jinja2")
     layout, python, jinja2, made_with, filename, text, code = marshal.loads(
-        _kept_path(folder, name).read_bytes()
+        _kept_path(folder, name, dirs).read_bytes()
     )
     found = _found(name, dirs)
     if (layout, python, made_with) != (_FORMAT, sys.version, options) or found is None:
@@ -338,7 +342,7 @@ def keep(
         folder.mkdir(parents=True, exist_ok=True)
         partial = folder / f".{name}.{id(entry)}.tmp"
         partial.write_bytes(marshal.dumps(entry))
-        partial.replace(_kept_path(folder, name))
+        partial.replace(_kept_path(folder, name, dirs))
     except OSError:
         return
 

@@ -108,3 +108,19 @@ def test_a_changed_template_or_other_options_are_not_run_from_kept_code(
     (own / "battle.txt.j2").unlink()  # the included template gone: not run either
     _kept_in(folder, [own, *template_dirs()])
     assert rendered("status.txt.j2", context, [own], folder, _MADE_WITH) is None
+
+
+def test_two_installations_sharing_a_cache_keep_their_code_apart(tmp_path: Path) -> None:
+    """A checkout and a wheel of the moderator for one user: each finds its own kept
+    code, rather than overwriting the other's at every render."""
+    folders = []
+    for install in ("checkout", "wheel"):
+        own = tmp_path / install
+        own.mkdir()
+        for name in QUICK:
+            shutil.copy(template_dirs()[0] / name, own / name)
+        folders.append([own])
+    kept = tmp_path / "kept"
+    for dirs in folders:
+        _kept_in(kept, dirs)
+    assert all(kept_now(name, dirs, kept, _MADE_WITH) for dirs in folders for name in QUICK)
