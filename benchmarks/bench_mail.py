@@ -41,9 +41,7 @@ It prints:
   percentile), beside the GnuPG work inside it (sign, encrypt) and the wait for its
   pictures: the goal is a report's rendering within twice its GnuPG cost;
 - where the time goes: wall time in the poller (of which processing mail, of which
-  waiting for the signature checks, most made ahead by ``runtime.verify_ahead``'s pool),
-  gpg's signature checks summed over the threads making them, and the sender
-  (rendering, of which gpg, and SMTP);
+  checking signatures) and in the sender (rendering, of which gpg, and SMTP);
 - signing cost per report, measured afterwards on real outbox rows with the service
   idle: a bare detached signature, the report's public part as PGP/MIME
   (``signed_mime``), and ``render_outgoing`` as the sender does it (a reply: signed;
@@ -220,13 +218,8 @@ def instrument(service: Service, meter: Meter) -> Renders:
     renders = Renders(meter)
     poller.poll = meter.wrap("poller: poll (fetch, process, mark)", poller.poll)  # type: ignore[method-assign]
     poller._process_one = meter.wrap("  processing mail (thread)", poller._process_one)  # type: ignore[method-assign]
-    ahead = service.app.verifier
     for name in ("verify_detached", "verify_clearsigned"):
-        if ahead is not None:  # what the handler waits for, checked ahead or not
-            setattr(ahead, name, meter.wrap(
-                "    waiting for signature checks", getattr(ahead, name)))
-        setattr(ring, name, meter.wrap(
-            "checking signatures (gpg, summed over threads)", getattr(ring, name)))
+        setattr(ring, name, meter.wrap("    checking signatures (gpg)", getattr(ring, name)))
     sender.send_due = meter.wrap("sender: send rounds", sender.send_due)  # type: ignore[method-assign]
     sender_module.render_outgoing = meter.wrap(  # type: ignore[attr-defined]
         "  render_outgoing (summed over workers)", renders.render(render_outgoing))
@@ -520,8 +513,6 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             conn.send("go")
             await told()  # the window opens
             meter.on = True
-            ahead = service.app.verifier
-            before = (ahead.used, ahead.rechecked) if ahead is not None else (0, 0)
             folds = dict(service.store.folds.counts)
             opened, used, agent = time.monotonic(), cpu(), agent_cpu(mod_home)
             ran = gpg_runs_cpu()
@@ -529,8 +520,6 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             sent_before = await asyncio.to_thread(sent_count, service)
             tally: Tally = await told()
             meter.on = False
-            if ahead is not None:
-                AHEAD.update(used=ahead.used - before[0], rechecked=ahead.rechecked - before[1])
             meter.folds = {k: v - folds.get(k, 0) for k, v in service.store.folds.counts.items()}
             elapsed, used = time.monotonic() - opened, cpu() - used
             ran = gpg_runs_cpu() - ran
@@ -612,8 +601,6 @@ def pct(values: list[float], q: float) -> float:
 
 
 RESULTS: dict[str, float] = {}
-#: The poll's signature checks made ahead (``runtime.verify_ahead``) in the window.
-AHEAD: dict[str, int] = {}
 
 
 @dataclass
@@ -680,7 +667,7 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     print(f"  with these {cores} cores to the moderator alone (mail server and players "
           f"elsewhere) that is about {60 * cores / whole if whole else float('nan'):,.0f} orders "
           f"a minute (an estimate from its CPU per order)")
-    checks = meter.counts.get("checking signatures (gpg, summed over threads)", 0)
+    checks = meter.counts.get("    checking signatures (gpg)", 0)
     signs = meter.counts.get("    gpg sign, encrypt (summed)", 0)
     RESULTS["gpg_per_order"] = (checks + signs) / n
     print(f"  GnuPG runs per order: {(checks + signs) / n:.2f} "
@@ -695,9 +682,6 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     print("where the moderator's time goes (wall; threads overlap):")
     for label in meter.labels:
         print("  " + meter.line(label, elapsed, orders))
-    if AHEAD:
-        print(f"  signature checks made ahead and used: {AHEAD['used']}, "
-              f"checked again (a key imported meanwhile, or not ready): {AHEAD['rechecked']}")
 
 
 def renders_report(calls: list[Rendered]) -> None:

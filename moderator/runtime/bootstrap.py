@@ -41,12 +41,10 @@ if TYPE_CHECKING:
     from moderator.mail.dkim import DkimSigner
     from moderator.mail.gpg import Keyring
     from moderator.mail.imap import ImapSource
-    from moderator.mail.signatures import Verifier
     from moderator.mail.smtp import SmtpSink
     from moderator.runtime.picture_worker import PicturePool
     from moderator.runtime.poller import Poller
     from moderator.runtime.sender import Sender
-    from moderator.runtime.verify_ahead import AheadVerifier
     from moderator.store.eventstore import EventStore
     from moderator.usecases.mail.handler import MailGameHandler
 
@@ -101,7 +99,7 @@ def smtp_sink(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> S
     )
 
 
-def mail_handler(config: Config, ring: Verifier | None) -> MailGameHandler:
+def mail_handler(config: Config, ring: Keyring | None) -> MailGameHandler:
     """The mail service's handler as configured (``serve`` and ``worker`` share it)."""
     from moderator.mail.intake import ReplyBudget
     from moderator.mail.limits import RawLimits
@@ -271,22 +269,14 @@ class App:
 
     @cached_property
     def handler(self) -> MailGameHandler:
-        return mail_handler(self.config, self.verifier)
-
-    @cached_property
-    def verifier(self) -> AheadVerifier | None:
-        """The keyring as the handler checks signatures with it, a poll's checked ahead."""
-        from moderator.runtime.verify_ahead import AheadVerifier
-
-        ring = self.keyring
-        return AheadVerifier(ring) if ring is not None else None
+        return mail_handler(self.config, self.keyring)
 
     @cached_property
     def poller(self) -> Poller:
         from moderator.runtime.poller import Poller
 
         gm = self.config.moderator.gm_address or None
-        return Poller(self.store, self.source, self.handler, gm_address=gm, ahead=self.verifier)
+        return Poller(self.store, self.source, self.handler, gm_address=gm)
 
     @cached_property
     def sender(self) -> Sender:
@@ -319,11 +309,7 @@ class App:
         return self.overrides.store is None
 
     def close(self) -> None:
-        """Close the store (unless handed in) and stop the picture worker and the
-        signature checks' threads, if made."""
-        verifier = self.__dict__.get("verifier")
-        if verifier is not None:
-            verifier.close()
+        """Close the store (unless handed in) and stop the picture worker, if made."""
         if "pictures" in self.__dict__ and self.overrides.pictures is None:
             self.pictures.stop()
         if "store" in self.__dict__ and self.owns_store:

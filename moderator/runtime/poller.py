@@ -8,10 +8,7 @@ The order is what makes a mail count once whatever fails:
    folder's UIDVALIDITY; when that changed, every mail is fetched again);
 2. archive each raw mail (``inbox.receive_all``: one row per folder, UIDVALIDITY and
    UID; a fetch's mails in one transaction) before anything reads it;
-3. process every archived mail still waiting, each in its own transaction, their
-   signatures checked meanwhile by a small pool (``ahead``: a
-   ``runtime.verify_ahead.AheadVerifier``, the handler's keyring; each mail is still
-   decided alone, in order, with what the keyring holds when its turn comes)
+3. process every archived mail still waiting, each in its own transaction
    (``runners.mail.process_message``; a mail seen before under another UID is recognised by
    its Message-ID and body and not played twice);
 4. only then flag (or move) them on the server.
@@ -30,16 +27,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from moderator.mail.imap import ImapSource, UidValidityChangedError
 from moderator.ports.mail import RECEIVED
 from moderator.runners.mail import BUSY, SKIPPED, Handler, process_message
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
-
-if TYPE_CHECKING:
-    from moderator.runtime.verify_ahead import AheadVerifier
 
 log = logging.getLogger(__name__)
 
@@ -70,13 +63,11 @@ class Poller:
         handler: Handler,
         *,
         gm_address: str | None = None,
-        ahead: AheadVerifier | None = None,
     ) -> None:
         self.store = store
         self.source = source
         self.handler = handler
         self.gm_address = gm_address
-        self.ahead = ahead
         #: (uidvalidity, uid, inbound id) archived but not yet flagged on the server.
         self._unmarked: list[tuple[int, int, int]] = []
         self._lock = asyncio.Lock()
@@ -103,22 +94,13 @@ class Poller:
         for (uid, _raw), message_id in zip(found.messages, archived, strict=True):
             self._unmarked.append((found.uidvalidity, uid, message_id))
         waiting = await asyncio.to_thread(inbox.pending_ids, self.store, FETCH_LIMIT)
-        if self.ahead is not None and waiting:
-            # the signatures of the mails just fetched (a crash's leftovers are checked
-            # in their turn), in the order they will be processed
-            fetched = {mid: raw for (_uid, raw), mid in zip(found.messages, archived, strict=True)}
-            self.ahead.ahead(fetched[mid] for mid in waiting if mid in fetched)
-        try:
-            for message_id in waiting:
-                # One mail per thread call: a round cut off at a stop ends after the mail
-                # in hand (committed whole), and the rest wait for the next start.
-                status = await asyncio.to_thread(self._process_one, message_id)
-                result.statuses[status] = result.statuses.get(status, 0) + 1
-                if self.after_each is not None and status not in (BUSY, SKIPPED):
-                    await self.after_each()
-        finally:
-            if self.ahead is not None:
-                self.ahead.forget()
+        for message_id in waiting:
+            # One mail per thread call: a round cut off at a stop ends after the mail in
+            # hand (committed whole), and the rest wait for the next start.
+            status = await asyncio.to_thread(self._process_one, message_id)
+            result.statuses[status] = result.statuses.get(status, 0) + 1
+            if self.after_each is not None and status not in (BUSY, SKIPPED):
+                await self.after_each()
         await self._mark()
         return result
 
