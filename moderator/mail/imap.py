@@ -323,9 +323,13 @@ class ImapSource(ImapConnection):
             raise MailTransportError(msg, permanent=True)
 
     async def _news_since_last_fetch(self) -> bool:
-        """Whether mail came in after the last ``fetch_new`` (before IDLE could see it)."""
+        """
+        Whether mail came in after the last ``fetch_new`` (before IDLE could see it).
+        Before any fetch, whatever the folder holds is news: IDLE announces only what
+        comes while it waits, so mail already there would never wake the caller.
+        """
         if self._known is None:
-            return False
+            return True
         known_validity, last = self._known
         if known_validity != self._selected_uidvalidity:
             return True

@@ -416,6 +416,24 @@ def test_idle_times_out_without_mail_and_sees_mail_that_came_before_it(imap_serv
     imap_server(scenario)
 
 
+def test_idle_before_any_fetch_wakes_for_mail_already_there(imap_server):
+    """A robot's welcome came before its first IDLE: the wait must not sleep through it
+    (the soak's robots waited for ever)."""
+
+    async def scenario(server: Server) -> None:
+        address, password = server.new_user()
+        await append(server, address, password, message("welcome"))
+        async with source(server, address, password) as inbox:
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            assert await inbox.idle_wait(20.0) is True
+            assert loop.time() - started < 10.0
+            found = await inbox.fetch_new(None, None)
+            assert [body for _, body in found.messages] == [message("welcome")]
+
+    imap_server(scenario)
+
+
 def test_idle_wait_returns_false_at_once_when_the_server_has_no_idle():
     async def scenario(hub: MailHub) -> None:
         server = HubServer(hub)
