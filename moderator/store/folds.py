@@ -19,9 +19,9 @@ decision was made on, in the one transaction.
 
 from __future__ import annotations
 
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 
+from moderator.kept_states import KeptStates
 from moderator.rules.state import GameState
 
 #: Games kept, and states kept per game (the newest few: a mail reads the head, a
@@ -30,58 +30,29 @@ GAMES = 128
 STATES = 4
 
 
-class Folds:
+class Folds(KeptStates[str]):
     """Recent folded states of at most ``games`` games, ``states`` each (least recently used go)."""
 
     def __init__(self, games: int = GAMES, states: int = STATES) -> None:
-        self._games, self._states = games, states
-        self._kept: OrderedDict[str, OrderedDict[int, GameState]] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(games, states)
         #: Loads answered whole from the cache (``hit``), from a kept state and the
         #: events after it (``partial``) and without it (``miss``): what tests and
         #: benchmarks read.
         self.counts: Counter[str] = Counter()
 
-    def at(self, game_id: str, seq: int) -> GameState | None:
-        """The state of ``game_id`` after event ``seq``, if kept."""
-        with self._lock:
-            states = self._kept.get(game_id)
-            state = None if states is None else states.get(seq)
-            if state is not None:
-                self._kept.move_to_end(game_id)
-            return state
-
     def before(self, game_id: str, seq: int) -> tuple[int, GameState] | None:
         """The newest kept state of ``game_id`` at or before event ``seq``, if any."""
-        with self._lock:
-            states = self._kept.get(game_id)
-            if not states:
-                return None
-            found = max((s for s in states if s <= seq), default=None)
-            return None if found is None else (found, states[found])
+        return self.nearest(game_id, seq)
 
     def keep(self, game_id: str, seq: int, state: GameState) -> None:
         """Keep ``state`` as ``game_id``'s state after event ``seq`` (committed)."""
-        if state.version != seq:  # not the fold of the first ``seq`` events: not kept
-            return
-        with self._lock:
-            states = self._kept.setdefault(game_id, OrderedDict())
-            self._kept.move_to_end(game_id)
-            states[seq] = state
-            states.move_to_end(seq)
-            while len(states) > self._states:
-                states.popitem(last=False)
-            while len(self._kept) > self._games:
-                self._kept.popitem(last=False)
+        if state.version == seq:  # else not the fold of the first ``seq`` events
+            super().keep(game_id, seq, state)
 
     def count(self, kind: str) -> None:
         """Count one load: ``hit``, ``partial`` or ``miss``."""
         with self._lock:
             self.counts[kind] += 1
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._kept)
 
 
 __all__ = ["GAMES", "STATES", "Folds"]

@@ -20,9 +20,7 @@ the use cases through the lookup; nothing is kept at module level.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
+from moderator.kept_states import KeptStates
 from moderator.rules.state import GameState, Step
 
 #: Games, and states per game, a cache keeps.
@@ -32,52 +30,15 @@ STATES = 48
 Key = tuple[str, str]  # (database, game)
 
 
-class StateCache:
+class StateCache(KeptStates[Key]):
     """Recent states of at most ``games`` games, ``states`` each (the least recently used go)."""
 
     def __init__(self, games: int = GAMES, states: int = STATES) -> None:
-        self._games, self._states = games, states
-        self._kept: OrderedDict[Key, OrderedDict[int, GameState]] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(games, states)
 
     def remember(self, game_id: Key, seq: int, state: GameState) -> None:
         """Keep ``state`` as ``game_id``'s state after event ``seq`` (a finished game: forget it)."""
         if state.step is Step.OVER:
             self.forget(game_id)
-            return
-        with self._lock:
-            states = self._kept.setdefault(game_id, OrderedDict())
-            self._kept.move_to_end(game_id)
-            states[seq] = state
-            states.move_to_end(seq)
-            while len(states) > self._states:
-                states.popitem(last=False)
-            while len(self._kept) > self._games:
-                self._kept.popitem(last=False)
-
-    def nearest(self, game_id: Key, seq: int) -> tuple[int, GameState] | None:
-        """The kept state of ``game_id`` latest at or before event ``seq``, if any."""
-        with self._lock:
-            states = self._kept.get(game_id)
-            if not states:
-                return None
-            found = max((s for s in states if s <= seq), default=None)
-            return None if found is None else (found, states[found])
-
-    def forget(self, game_id: Key) -> None:
-        """Drop what is kept of ``game_id`` (its kept states did not lead to its present)."""
-        with self._lock:
-            self._kept.pop(game_id, None)
-
-    def __len__(self) -> int:
-        """The games kept."""
-        with self._lock:
-            return len(self._kept)
-
-    def states_of(self, game_id: Key) -> int:
-        """How many states of ``game_id`` are kept."""
-        with self._lock:
-            return len(self._kept.get(game_id, ()))
-
-
-__all__ = ["GAMES", "STATES", "StateCache"]
+        else:
+            self.keep(game_id, seq, state)
