@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.runners.commands import start_game
 from moderator.runtime.config import Config
@@ -144,6 +145,8 @@ class Soak:
     games_finished: int = 0
     games_started: int = 0
     robots: list[MailRobot] = field(default_factory=list)
+    #: the game each seat group plays now (None between games), for the stall report
+    games: list[str | None] = field(default_factory=list)
 
     @property
     def orders(self) -> int:
@@ -169,6 +172,7 @@ async def play(
     new one; ``kinds`` are the robots of the seats, seat by seat.
     """
     games: list[str | None] = [None] * len(seats)
+    soak.games = games
     while time.monotonic() < until:
         acted = False
         for slot, group in enumerate(seats):
@@ -181,8 +185,8 @@ async def play(
             if game is None:
                 game = f"soak{soak.games_started:03d}"
                 soak.games_started += 1
-                for bot in group:  # an mbox append rescans the file: keep it short
-                    bot.mbox_path.unlink(missing_ok=True)
+                for bot in group:  # only a game's mail: its disk stays small
+                    bot.start_mailbox()
                 await asyncio.to_thread(
                     start_game, store, game, [bot.address for bot in group],
                     sender=MODERATOR, time_limits=LIMITS,
@@ -199,10 +203,48 @@ async def play(
         await hub.discard(MODERATOR, PROCESSED)
 
 
-async def sample(pid: int, soak: Soak, every: float, started: float) -> None:
-    """Every ``every`` seconds: ``serve``'s RSS and its children's, printed as it goes."""
+#: No order mailed for this long is a stall: the run says who waits on what.
+STALL = 90.0
+
+
+def stall_report(store: EventStore, soak: Soak) -> str:
+    """
+    Who each game waits on, and what its robots heard and ordered on: a soak whose
+    orders stop says why (serve not answering, a robot waiting for mail it will not
+    get, a game no robot may act in).
+    """
+    lines = []
+    for game in soak.games:
+        if game is None:
+            continue
+        loaded = store.load_state(game)
+        state = loaded.state
+        actor = to_act(state)
+        seen = None if actor is None else state.steps_seen(actor)
+        lines.append(f"  {game}: version {loaded.seq}, turn {state.turn}, step "
+                     f"{state.step.name}, to act {actor} (his reference {seen})")
+        for bot in soak.robots:
+            if game in bot.heard or game in bot.ordered_on:
+                lines.append(f"    {bot.name}: heard {bot.heard.get(game)}, ordered on "
+                             f"{bot.ordered_on.get(game)}, mails read {bot.tally.mails_read}, "
+                             f"orders {bot.tally.orders_sent}")
+    return "\n".join(lines)
+
+
+async def sample(
+    pid: int, soak: Soak, every: float, started: float, store: EventStore | None = None
+) -> None:
+    """Every ``every`` seconds: ``serve``'s RSS and its children's, printed as it goes;
+    after ``STALL`` seconds without an order, who waits on what (once a stall)."""
     print(f"{'min':>7} {'serve MB':>9} {'children MB':>12} {'games':>6} {'orders':>7}", flush=True)
+    last_orders, moved, told = -1, time.monotonic(), False
     while True:
+        if soak.orders != last_orders:
+            last_orders, moved, told = soak.orders, time.monotonic(), False
+        elif store is not None and not told and time.monotonic() - moved >= STALL:
+            told = True
+            report = await asyncio.to_thread(stall_report, store, soak)
+            print(f"no order for {time.monotonic() - moved:.0f} s:\n{report}", flush=True)
         children = sum(rss_mb(child) for child in children_of(pid))
         row = Sample(time.monotonic() - started, rss_mb(pid), children, soak.games_finished,
                      soak.orders)
@@ -297,7 +339,7 @@ async def run_serve(
         print(f"serve pid {serve.pid}; {args.games} games at once of {args.players} robots "
               f"({args.robot}); sampling every {args.sample:g} s for {args.minutes:g} min; "
               f"folder {folder}", flush=True)
-        sampler = asyncio.create_task(sample(serve.pid, soak, args.sample, started))
+        sampler = asyncio.create_task(sample(serve.pid, soak, args.sample, started, store))
         robots = len(soak.robots)
         seats = [
             [soak.robots[(game * args.players + seat) % robots] for seat in range(args.players)]

@@ -285,6 +285,14 @@ class MailRobot:
             self._box = mailbox.mbox(self.mbox_path)
         return self._box
 
+    def start_mailbox(self) -> None:
+        """Begin the mailbox file afresh (a harness keeping only a game's mail): the kept
+        file is closed before it goes, or mail would be added to a file no longer named."""
+        if self._box is not None:
+            self._box.close()
+            self._box = None
+        self.mbox_path.unlink(missing_ok=True)
+
     async def close(self) -> None:
         """Close the robot's IMAP and SMTP connections and its mailbox file (all it read
         is in it)."""
