@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from moderator.pictures import svg
+from moderator.pictures import raster, svg
 from moderator.pictures.pngwrite import png_bytes
 from moderator.pictures.raster import FONT_FILES, font_paths, render_rgba, svg_to_png
 
@@ -97,3 +97,64 @@ def test_the_png_written_with_libdeflate_reads_back_pixel_for_pixel() -> None:
     assert image.mode == "P" and image.size == (width, height)
     assert image.tobytes() == pixels
     assert image.getpalette()[: 3 * len(entries)] == [v for colour in entries for v in colour]
+
+
+def _slanted_land_with_a_number() -> str:
+    """A paper, a land with slanted sides, its number, and a stroked shape (a sign)."""
+    body = [
+        svg.rect(0, 0, 120, 90, svg.PAPER),
+        svg.polygon([(10, 5), (110, 5), (60, 85)], "#9cc96b"),
+        svg.text(60, 30, "125", 12, bold=True),
+        svg.polygon([(50, 50), (70, 50), (60, 60)], svg.INK, "#000000", 1.0),
+    ]
+    return svg.document(120, 90, "land", body)
+
+
+def test_a_lands_flat_shapes_are_kept_in_steps_of_rows_and_its_marks_as_drawn() -> None:
+    """Issue 28: a slanted side moving on every row breaks deflate's copy of the row
+    above, so the kept land's unstroked shapes are drawn in steps of ``STEP`` rows; the
+    number over it and any stroked shape keep every row, pixel for pixel."""
+    document = _slanted_land_with_a_number()
+    whole = render_rgba(document).convert("RGBA")
+    kept = raster._bottom(document)
+    ground, marks = raster._ground(document)
+    assert ground is not None and "125" in marks and "125" not in ground
+    number = kept.crop((40, 16, 80, 34)).convert("L")
+    assert sum(number.histogram()[:100]) > 30  # the number is written on the land
+    flat = raster.stepped(render_rgba(ground).convert("RGBA"), raster.STEP)
+    rows = [flat.crop((0, y, 120, y + 1)).tobytes() for y in range(90)]
+    assert all(rows[y] == rows[y - y % raster.STEP] for y in range(90))
+    assert len(set(rows)) > 10  # the side does climb
+    drawn = Image.new("RGBA", whole.size)
+    drawn.alpha_composite(render_rgba(marks, clear=True).convert("RGBA"))
+    for y in range(90):
+        for x in range(120):
+            if drawn.getpixel((x, y))[3] == 255:  # wholly covered by a mark
+                assert kept.getpixel((x, y)) == whole.getpixel((x, y))
+
+
+def test_drawing_a_boards_flat_shapes_first_changes_no_pixel() -> None:
+    """The lands are taken out of the board's document and drawn before its numbers,
+    names and signs: at one row a step that is the board rendered whole."""
+    from moderator.pictures.masterboard import masterboard_layers
+
+    from .positions import board_view
+
+    bottom = masterboard_layers(board_view(None))[0]
+    step, raster.STEP = raster.STEP, 1
+    try:
+        raster._bottom.cache_clear()
+        assert raster._bottom(bottom).tobytes() == render_rgba(bottom).convert("RGBA").tobytes()
+    finally:
+        raster.STEP = step
+        raster._bottom.cache_clear()
+
+
+def test_a_battlelands_outlined_hexes_are_drawn_as_they_are() -> None:
+    """Only unstroked shapes are stepped: a battleland's hexes are outlined, and an
+    outline drawn in steps breaks into dashes."""
+    from moderator.pictures.battleland import battleland_layers
+    from moderator.rules.variant import STANDARD, load_variant
+
+    bottom = battleland_layers(load_variant(STANDARD), "Tower")[0]
+    assert raster._ground(bottom) == (None, bottom)
