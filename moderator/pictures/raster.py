@@ -50,11 +50,12 @@ pixels (0), numbers at 11 pixels (-0.3), a triple arrow as one sawtooth (-0.1), 
 of 16, 24 or 48 rows for the kept land (no better than 32), zlib's level 7 for the rows
 drawn over it (+0.8 KB, 10 ms less).
 
-The kept land's flat shapes (a board's lands, not a battleland's outlined hexes) are
-drawn in steps of three rows (``_bottom``): two rows in three are then copies of the row
-above, which deflate spells in a few bits.  The six-player report board 25.7 -> 23.8 KB,
-two players 24.2 -> 22.2, three 24.8 -> 22.8 (the land alone at libdeflate's hardest
-20.5 -> 18.6; two-row steps saved a third of that, four-row steps showed).
+The kept land's flat shapes (a board's lands; a battleland's hexes and the lines
+between them, ``battleland.HEX_LINE``) are drawn in steps of three rows (``_bottom``):
+two rows in three are then copies of the row above, which deflate spells in a few
+bits.  The six-player report board 25.7 -> 23.8 KB, two players 24.2 -> 22.2, three
+24.8 -> 22.8 (the land alone at libdeflate's hardest 20.5 -> 18.6; two-row steps saved
+a third of that, four-row steps showed); the Tower battle 15.1 -> 14.2.
 
 A report's picture is drawn in tiles (``layers_to_png``): the land, the same for every
 report of a game, is rendered once and kept; each thing on it (a marker, the title, a

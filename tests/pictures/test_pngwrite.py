@@ -84,7 +84,7 @@ def test_the_land_kept_makes_a_report_board_smaller_and_the_same_picture() -> No
     assert len(spliced) < len(plain) - 512, (len(spliced), len(plain))
     assert len(spliced) < 24 * 1024, len(spliced)  # 23.5 KB; 25.5 before its lands were stepped
     battle = report_pictures(board_view(None), "Ann", "g1", [41])[1]
-    assert len(layers_to_png(layers(battle))) < 15.5 * 1024  # 15.1 KB; 16.2 before issue 28
+    assert len(layers_to_png(layers(battle))) < 14.5 * 1024  # 14.2 KB; 15.1 with outlined hexes
 
 
 def test_a_report_picture_shows_exactly_its_land_with_its_tiles_laid_on() -> None:

@@ -150,11 +150,31 @@ def test_drawing_a_boards_flat_shapes_first_changes_no_pixel() -> None:
         raster._bottom.cache_clear()
 
 
-def test_a_battlelands_outlined_hexes_are_drawn_as_they_are() -> None:
-    """Only unstroked shapes are stepped: a battleland's hexes are outlined, and an
-    outline drawn in steps breaks into dashes."""
-    from moderator.pictures.battleland import battleland_layers
-    from moderator.rules.variant import STANDARD, load_variant
+def test_a_battlelands_hexsides_stay_whole_lines_drawn_in_steps() -> None:
+    """A battleland's lines between hexes are flat shapes drawn in steps of rows: each
+    flat hexside is a line exactly a step thick wherever it lies (a thinner one could
+    vanish between the rows a step copies), and a slanted one has no gap from one row
+    to the next, so every hex stays closed."""
+    from moderator.pictures import battleland
+    from moderator.pictures.hexes import centre, corners
+    from moderator.rules.variant import LABELS, STANDARD, load_variant
 
-    bottom = battleland_layers(load_variant(STANDARD), "Tower")[0]
-    assert raster._ground(bottom) == (None, bottom)
+    assert battleland.HEX_LINE == raster.STEP
+    bottom = battleland.battleland_layers(load_variant(STANDARD), "Plains")[0]
+    assert raster._ground(bottom)[0] is not None
+    kept = raster._bottom(bottom).convert("RGB")
+    line = tuple(int(battleland.HEX_LINE_COLOUR[i : i + 2], 16) for i in (1, 3, 5))
+    for label in LABELS:
+        x, y = centre(label)
+        column = [kept.getpixel((round(x), row)) == line for row in range(kept.height)]
+        top = round(y - 3**0.5 / 2 * battleland.RADIUS)
+        near = column[top - 6 : top + 6]
+        assert sum(near) == raster.STEP and "1" * raster.STEP in "".join(map(str, map(int, near))), label
+        (x1, y1), (x2, y2) = corners(label)[0], corners(label)[1]  # the lower right side
+        previous: list[int] | None = None
+        for row in range(round(y1) + 2, round(y2) - 2):
+            xs = [c for c in range(round(min(x1, x2)) - 4, round(max(x1, x2)) + 5) if kept.getpixel((c, row)) == line]
+            assert xs, (label, row)
+            if previous is not None:
+                assert min(xs) <= max(previous) + 1 and min(previous) <= max(xs) + 1, (label, row)
+            previous = xs
