@@ -36,7 +36,7 @@ once, at libdeflate's hardest, and kept (``_land``, ``pngwrite.KeptLand``).  Sid
 side on the loaded machine (processor-time medians of a report, tiles kept): the
 six-player board 27.1 KB in 61-72 ms (zlib) -> 25.7 KB in 33-43 ms; two players 25.9 ->
 24.2 KB, three 26.3 -> 24.8, the Tower battle 16.2 -> 15.1 KB (11-pixel hard-edged words
-too).  A land's first report pays once for its kept bands: the board's ~0.3 s -> ~0.5 s,
+too).  A land's first report pays once for its kept rows: the board's ~0.3 s -> ~0.5 s,
 a battle's ~0.22 -> ~0.29 (a fresh process, fonts loaded).  Only the boxes the tiles lie
 in are counted and quantised (``_on_land``): the rest is the land's, in its palette.
 
@@ -46,8 +46,9 @@ copy of the row above), the signs 5.2 (triple arrows 2.9 of it), the numbers 4.6
 short names 2.6, the legends and players 3.3, markers 1.1, the title 0.7.  Tried for
 issue 28 and not kept: the lands drawn at a half or a third of the rows and doubled
 (stepped sides, -0.6 / -2.1 KB), lands as whole triangles (+0.3), signs on whole
-pixels (0), numbers at 11 pixels (-0.3), a triple arrow as one sawtooth (-0.1), bands
-of 16, 24 or 48 rows for the kept land (no better than 32), zlib's level 7 for the rows
+pixels (0), numbers at 11 pixels (-0.3), a triple arrow as one sawtooth (-0.1), fixed bands
+of 16, 24 or 48 rows for the kept land (no better than 32: see ``pngwrite`` for the runs
+that replaced them), zlib's level 7 for the rows
 drawn over it (+0.8 KB, 10 ms less).
 
 The kept land's flat shapes (a board's lands; a battleland's hexes and the lines
