@@ -12,6 +12,9 @@ What an order can be:
   then whatever follows by itself until somebody must act;
 - ``time-called`` (Wolff 21.1) and ``director:end`` (a tournament game stopped and
   scored by rulebook 20.5): the moderator's own steps, which take no order line;
+- ``operator: LINE``: the moderator's operator's line on a game with no director
+  (``audit.seal.operator_order``): exactly one ``operator-acted`` event saying LINE,
+  seen by all, while the game is not over;
 - ``21.2:random-move``: rulebook 21.2's move drawn by the dice for the late mover
   (``moderator.rules.lateness``), only after a timeout under 21.2;
 - a player's order line (as ``render_order`` writes it): read with the order parser and
@@ -27,7 +30,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from moderator.audit.dice import bound_die
-from moderator.audit.seal import DIRECTOR_END, TIME_CALLED, lateness_of_start, robot_seat_of
+from moderator.audit.seal import (
+    DIRECTOR_END,
+    TIME_CALLED,
+    lateness_of_start,
+    operator_line,
+    robot_seat_of,
+)
 from moderator.orders import OrderError, Query, parse_order, render_order
 from moderator.orders import standing as standing_orders
 from moderator.records import record
@@ -39,7 +48,7 @@ from moderator.rules.errors import RuleError
 from moderator.rules.evolve import replay
 from moderator.rules.legal import to_act
 from moderator.rules.refusal import refusal_command
-from moderator.rules.state import GameState
+from moderator.rules.state import GameState, Step
 from moderator.tournament.scoring import stop_events
 
 
@@ -98,6 +107,8 @@ def redecide(
             events = timelimit.time_called(state)
         elif seal.order == DIRECTOR_END:
             events = stop_events(state)
+        elif operator_line(seal.order) is not None:
+            events = _operator(state, seal)
         elif seal.order == lateness.RANDOM_MOVE:
             events = _random_move(state, seal, dice)
         else:
@@ -122,6 +133,15 @@ def _start(logged: Sequence[ev.Event], dice: SealDice) -> list[ev.Event]:
     else:
         raise NotDecided("the game's start is neither a new game nor a restored position")
     return start + advance(replay(start))
+
+
+def _operator(state: GameState, seal: ev.OrderSealed) -> list[ev.Event]:
+    """The operator's line: the event that says it, nothing else, the game not over."""
+    if seal.player is not None:
+        raise NotDecided(f"an operator's line is nobody's order, not {seal.player}'s")
+    if state.step is Step.OVER:
+        raise NotDecided("the game was over: the operator has no line to give on it")
+    return [ev.OperatorActed(line=operator_line(seal.order) or "")]
 
 
 def player_order(

@@ -37,6 +37,8 @@ from moderator.rules.state import Audience, GameState, Legion
 
 #: What a seal's ``order`` says for the moderator's own steps.
 START, TIME_CALLED, DIRECTOR_END = "start", "time-called", "director:end"
+#: The trigger of an operator's line on a game (``operator_order``): it rolls no dice.
+OPERATOR = "operator"
 #: How the start's seal names a lateness policy other than Wolff's (``start_order``).
 _LATENESS = f"{START} lateness="
 
@@ -57,6 +59,22 @@ def lateness_of_start(order: str) -> str | None:
         return WOLFF
     policy = order.removeprefix(_LATENESS)
     return policy if order.startswith(_LATENESS) and policy in POLICIES else None
+
+
+def operator_order(line: str) -> str:
+    """
+    What the seal of an operator's line says (``game pause|resume|extend|replace`` on a
+    game with no director): ``operator: `` and the line as the players were told it
+    (``OperatorActed.line``).  Sealed like an order, it is chained among the game's seals,
+    so it cannot be slipped in, taken out or reworded after a report printed a later seal.
+    """
+    return f"{OPERATOR}: {line}"
+
+
+def operator_line(order: str) -> str | None:
+    """The operator's line a seal names (None: ``order`` is no operator's line)."""
+    line = order.removeprefix(f"{OPERATOR}: ")
+    return line if order.startswith(f"{OPERATOR}: ") and line.strip() else None
 
 
 #: The trigger of an order the robot gave for a seat it holds (issue 26): it names the

@@ -27,7 +27,14 @@ from moderator.audit.bundle import FORMAT, FORMATS, final_summary
 from moderator.audit.commitments import commitment_for, salt_for
 from moderator.audit.dice import bound_dice, seed_hash
 from moderator.audit.redecide import NotDecided, redecide
-from moderator.audit.seal import OrderKey, lateness_of_start, robot_seat_of, seal
+from moderator.audit.seal import (
+    OPERATOR,
+    OrderKey,
+    lateness_of_start,
+    operator_line,
+    robot_seat_of,
+    seal,
+)
 from moderator.audit.verify_checks import (
     Discrepancy,
     check_battleland,
@@ -88,6 +95,8 @@ def cause(trigger: str) -> str:
         return f"the timeout {trigger.removeprefix('timeout-21.2:')} (rulebook 21.2)"
     if trigger == "start":
         return "the start of the game"
+    if trigger == OPERATOR:
+        return "the operator's line"
     if trigger.startswith("local:"):
         return f"the game master's command {trigger.removeprefix('local:')}"
     if robot_seat_of(trigger) is not None:
@@ -100,7 +109,7 @@ def giver(event: ev.OrderSealed, head: ev.Event | None) -> str:
     holding his seat, his standing orders, the refusal defaults of a timeout, or the
     moderator's own step."""
     if event.player is None:
-        return "the moderator"
+        return "the operator" if operator_line(event.order) is not None else "the moderator"
     if isinstance(head, ev.StandingOrderUsed):
         return f"{event.player}'s standing orders"
     if robot_seat_of(event.trigger) is not None:

@@ -337,6 +337,11 @@ def _message_relayed(e: ev.MessageRelayed, state: GameState) -> str:
     )
 
 
+@_on(ev.OperatorActed)
+def _operator_acted(e: ev.OperatorActed, state: GameState) -> str:
+    return f"The moderator's operator {e.line}"
+
+
 @_on(ev.TimeCalled)
 def _time_called(e: ev.TimeCalled, state: GameState) -> str:
     return (

@@ -353,6 +353,20 @@ class StandingOrderUsed(Event):
     standing: str
 
 
+@record(kw_only=True)
+class OperatorActed(Event):
+    """
+    The moderator's operator gave a line on the game outside the rules (``game pause``,
+    ``resume``, ``extend``, ``replace``: a game with no tournament director): ``line``
+    says what, as every player was told.  Seen by all and sealed as an order of its own,
+    so a player's audit proves what the operator did to his game, and when; the game
+    itself does not change.
+    """
+
+    TYPE: ClassVar[str] = "operator-acted"
+    line: str
+
+
 # -- the time limit (Wolff 21.0/21.1, rulebook 20.5) ----------------------------------
 
 

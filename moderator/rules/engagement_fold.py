@@ -246,6 +246,12 @@ def _message_relayed(state: GameState, e: ev.MessageRelayed) -> GameState:
     return state
 
 
+@on(ev.OperatorActed)
+def _operator_acted(state: GameState, e: ev.OperatorActed) -> GameState:
+    """The operator's line runs the service's clock or seats, never the game."""
+    return state
+
+
 @on(ev.TimeCalled)
 def _time_called(state: GameState, e: ev.TimeCalled) -> GameState:
     return replace(state, final_turn=e.last_turn, final_player=e.last_player)

@@ -55,6 +55,7 @@ from moderator.rules.board_events import (
     MovementRolled,
     MoveUndone,
     NoMoreProposals,
+    OperatorActed,
     PlayerEliminated,
     PlayerWithdrew,
     PointsScored,
@@ -111,6 +112,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TimeCalled,
         GameScored,
         StandingOrderUsed,
+        OperatorActed,
         LegionShown,
         MessageRelayed,
         SeedCommitted,
@@ -133,8 +135,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 def is_aside(event: Event) -> bool:
-    """Whether ``event`` leaves the game where it was: a player's aside or an audit note."""
-    return isinstance(event, ASIDE_EVENT_TYPES + AUDIT_EVENT_TYPES)
+    """Whether ``event`` leaves the game where it was: a player's aside, an audit note or
+    the operator's line (so no step reference a player holds goes stale by it)."""
+    return isinstance(event, ASIDE_EVENT_TYPES + AUDIT_EVENT_TYPES + (OperatorActed,))
 
 
 #: The events of a battle on its battleland (``battle_events``), in registry order.
@@ -186,6 +189,7 @@ __all__ = [
     "MovementEnded",
     "MovementRolled",
     "NoMoreProposals",
+    "OperatorActed",
     "OrderSealed",
     "PlayerEliminated",
     "PlayerWithdrew",

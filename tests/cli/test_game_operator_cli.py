@@ -7,15 +7,21 @@ players are told that the moderator's operator did it.
 
 from __future__ import annotations
 
+import copy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from moderator.audit.bundle import make_bundle
+from moderator.audit.verify import verify
 from moderator.cli import app
+from moderator.reporting.narrate import history_lines
+from moderator.rules import events as ev
 from moderator.runners import clock as clockwork
 from moderator.runners.commands import start_game
+from moderator.schedule import reference
 from moderator.schedule.timing import TimeLimits
 from moderator.store import EventStore, outbox, players
 from moderator.testing.stores import open_store
@@ -125,3 +131,56 @@ def test_the_operator_extends_a_deadline_and_hands_a_seat_over_and_the_players_h
                for m in told if m.recipient == holder)
     unknown = runner.invoke(app, ["game", "pause", "g9", "--db", service_db])
     assert unknown.exit_code == 2 and "there is no game called 'g9'" in unknown.output
+
+
+def test_the_operators_lines_are_events_of_the_game_in_every_history_and_verified_audit(
+    service_db: str,
+) -> None:
+    """
+    What the operator did to a game is in its log, seen by all and sealed among the
+    orders: a player's history tells it, his audit bundle proves it (``verify`` names the
+    operator as the giver of those lines), a reworded line breaks the audit, and no step
+    reference a player quotes goes stale by it.
+    """
+    with open_store(service_db) as store:
+        state = store.load_state("g1").state
+        before = {p.name: reference.current("g1", state, p.name) for p in state.players}
+        deadline = store.record("g1").deadline
+        assert deadline is not None
+        seat = deadline.player
+        with store.reading() as tx:
+            holder = {s: a for a, s in players.seats(tx, "g1").items()}[seat]
+    for line in (("pause",), ("resume",), ("extend", "24"), ("replace", seat, "cy@example.org")):
+        run("game", line[0], "g1", *line[1:], "--db", service_db)
+    with open_store(service_db) as store:
+        events = store.load("g1")
+        state = store.load_state("g1").state
+        seed = store.record("g1").dice.seed
+    acted = [e for e in events if isinstance(e, ev.OperatorActed)]
+    holder_name = holder.split("@")[0].capitalize()
+    assert [e.line for e in acted] == [
+        "paused the game", "resumed the game", "extended the deadline by 24 hours",
+        f"handed the seat {seat} from {holder_name} to Cy",
+    ]
+    assert all(e.visible_to is None for e in acted)
+    seals = [e for e in events if isinstance(e, ev.OrderSealed) and e.trigger == "operator"]
+    assert [s.order for s in seals] == [f"operator: {e.line}" for e in acted]
+    assert all(s.player is None and s.visible_to is None for s in seals)
+    # the step each player quotes is the one he quoted before the operator's lines
+    assert {p.name: reference.current("g1", state, p.name) for p in state.players} == before
+
+    other = next(p.name for p in state.players if p.name != seat)
+    history = history_lines(events, other)
+    assert "  The moderator's operator paused the game" in history
+    assert f"  The moderator's operator handed the seat {seat} from {holder_name} to Cy" in history
+
+    assert seed is not None
+    bundle = make_bundle("g1", seed, events, "2026-01-01T00:00:00+00:00", other)
+    verdict = verify(bundle)
+    assert verdict.ok, verdict.problem
+    assert any("the operator 4" in line for line in verdict.checked), verdict.checked
+    reworded = copy.deepcopy(bundle)
+    first = next(r for r in reworded["events"] if r.get("type") == "operator-acted")
+    first["payload"]["line"] = "extended the deadline by 240 hours"
+    problem = verify(reworded).problem
+    assert problem is not None and problem.event == first["seq"], problem

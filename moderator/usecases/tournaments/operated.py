@@ -6,7 +6,10 @@ to another player.  The clock's steps are the director's own
 (``games_directed.pause_game``, ``resume_game``, ``extend_deadline``): a paused game
 has no deadline, so nobody is reminded or timed out, and on resuming its end date moves
 on by the pause.  Every player of the game is told that the moderator's operator did it,
-in the words the tournament notices use.
+in the words the tournament notices use, and the line is an event of the game
+(``OperatorActed``, seen by all, sealed as an order of its own when the dice are bound):
+in every player's history and audit bundle, checked by ``verify``, so a player can prove
+what the operator did to his game.
 
 A tournament's game is refused here: its director (or the operator, ``tournament
 direct``) gives these lines, so that the tournament's history keeps them.
@@ -16,13 +19,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from moderator.audit.seal import OPERATOR as OPERATOR_TRIGGER
+from moderator.audit.seal import operator_order
 from moderator.letters import tournaments as wording
 from moderator.ports import GameContext, GameWrite, Lookup, Outcome, OutgoingMail, game_write
 from moderator.records import record
+from moderator.rules import events as ev
 from moderator.rules.state import Step
 from moderator.schedule import seats
 from moderator.tournament.commands import OPERATOR
 from moderator.usecases.games import notify, robot_seats
+from moderator.usecases.games.dice import sealed
 from moderator.usecases.tournaments import games_directed
 from moderator.usecases.tournaments.tournament_games import notice
 
@@ -65,31 +72,33 @@ def operate(ask: Operate, lookup: Lookup, now: datetime) -> Outcome:
         raise OperatorLineError(f"{game_id} is over")
     if ask.what == REPLACE:
         return _replace(ask, game, lookup)
-    changed: GameWrite | None
+    changed: GameWrite
     if ask.what == PAUSE:
         if game.record.paused is not None:
             raise OperatorLineError(f"{game_id} is paused already ('game resume {game_id}')")
         if game.record.time_limits is None:
             raise OperatorLineError(f"{game_id} has no time limits: there is no clock to stop")
         lines, changed = games_directed.pause_game(game, now)
-        heading = f"{BY.capitalize()} has paused the game {game_id}."
+        heading, said = f"{BY.capitalize()} has paused the game {game_id}.", "paused the game"
     elif ask.what == RESUME:
         if game.record.paused is None:
             raise OperatorLineError(f"{game_id} is not paused")
         lines, changed = games_directed.resume_game(game, now)
-        heading = f"{BY.capitalize()} has resumed the game {game_id}."
+        heading, said = f"{BY.capitalize()} has resumed the game {game_id}.", "resumed the game"
     elif ask.what == EXTEND:
         if ask.hours < 1:
             raise OperatorLineError(f"extend by 1 hour or more, not {ask.hours}")
-        lines, changed = games_directed.extend_deadline(game, ask.hours, now)
-        if changed is None:
+        lines, extended = games_directed.extend_deadline(game, ask.hours, now)
+        if extended is None:
             raise OperatorLineError(f"no deadline runs in {game_id}: nothing to extend")
+        changed = extended
+        said = f"extended the deadline by {ask.hours} hours"
         heading = f"{BY.capitalize()} has extended the deadline of {game_id} by {ask.hours} hours."
     else:
         raise OperatorLineError(f"{ask.what!r}: write pause, resume, extend or replace")
     mails = _to_everyone(lookup, ask.sender, game_id, heading, lines)
     log = (f"{game_id}: {ask.what} by the operator",)
-    return Outcome(games=(changed,), mails=tuple(mails), log=log)
+    return Outcome(games=(logged(game, changed, said),), mails=tuple(mails), log=log)
 
 
 def _replace(ask: Operate, game: GameContext, lookup: Lookup) -> Outcome:
@@ -146,7 +155,22 @@ def _handed_over(
     mails.extend(back)
     mails.extend(settled.mails)
     written = game_write(game_id, game.seq, record=settled.record, deadlines=settled.deadlines)
-    return Outcome(games=(written,), mails=tuple(mails))
+    said = f"handed the seat {seat} from {old_name} to {new_name}"
+    return Outcome(games=(logged(game, written, said),), mails=tuple(mails))
+
+
+def logged(game: GameContext, write: GameWrite, said: str) -> GameWrite:
+    """
+    ``write`` with the operator's line appended to the game's log: ``OperatorActed``
+    (``said``, as the players' history tells it) and, when the dice are bound, its seal
+    (``audit.seal.operator_order``), chained after the game's last one.
+    """
+    record = write.record or game.record
+    line = [ev.OperatorActed(line=said)]
+    new, state, record = sealed(
+        game.state, line, record, game.game_id, OPERATOR_TRIGGER, operator_order(said)
+    )
+    return write.but(events=(*write.events, *new), record=record, state=state)
 
 
 def _to_everyone(

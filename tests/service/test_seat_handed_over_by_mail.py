@@ -1,0 +1,52 @@
+"""
+A player whose seat the operator handed to another (``game replace``) attacks by mail
+with his own key: he orders for the seat, asks for its status, its history and what is
+legal.  Nothing he sends moves the game any more, and nothing he is sent tells him what
+the seat sees now (its legions' contents, its reports); the seat's new holder plays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from moderator.reporting.views import legal_orders
+from moderator.rules import events as ev
+from moderator.rules.legal import to_act
+from moderator.runners.commands import operate
+from moderator.store import inbox, players
+from moderator.usecases.tournaments.operated import Operate
+
+from .conftest import MODERATOR, Table, World, address, full_text, secret_of
+
+
+def test_a_player_whose_seat_was_handed_over_can_neither_order_for_it_nor_read_it(
+    make_table: Callable[..., Table], world: World
+) -> None:
+    table = make_table(keyring=world.moderator.keyring, keys=world.players, allow_secrets=False)
+    with table.store.transaction() as tx:
+        players.add_player(tx, "Cy", address("Cy"), key_fingerprint=world.players["Cy"].fingerprint,
+                           secret=secret_of("Cy"))
+    seat = to_act(table.state)
+    assert seat is not None
+    line = legal_orders(table.state, seat)[0]
+    operate(table.store, Operate("replace", "g1", MODERATOR, seat=seat, new=address("Cy")))
+    version = table.state.version
+
+    for how in ("pgp-mime", "clearsigned"):
+        sent = table.orders(seat, f"{line}\nstatus\nhistory\nlegal\nlegion Bu01",
+                            how=how, party=world.players[seat])
+        assert table.state.version == version, "the old holder's order moved the seat"
+        assert sent.status == inbox.REJECTED and sent.note == "you have no seat in game g1"
+        assert {m.recipient for m in sent.mails} == {address(seat)}
+        for mail in sent.mails:
+            text = full_text(mail)
+            assert mail.kind != "report" and "high:" not in text, text
+            assert "Game record" not in mail.subject, mail.subject
+            assert line not in text.replace(f"{line}\n", ""), text
+
+    # the new holder, with his own key, plays the seat at the step it was handed over at
+    done = table.orders("Cy", line, how="pgp-mime", party=world.players["Cy"],
+                        ref=table.ref_of(seat), sender=address("Cy"))
+    assert done.status == inbox.PROCESSED, done.note
+    moved = [e for e in table.events()[version:] if not isinstance(e, ev.AUDIT_EVENT_TYPES)]
+    assert moved, full_text(done.mails[0])
