@@ -9,8 +9,9 @@ says so:
 ``changes`` (the default)
     the masterboard when the board changed since the last one he was sent (his first
     report always has it), and a battle's picture when a battle step asks him to act and
-    the battle changed since his last; neither when only his own orders changed it
-    (``usecases.games.shown``);
+    a character stands elsewhere than his last showed, or it asks him to maneuver and
+    anything on it changed; neither when only his own orders changed it, nor for a
+    battle's hits and deaths alone, which the text lists (``usecases.games.shown``);
 ``always``
     the masterboard in every report, and the battle's in every report of a battle;
 ``none``
@@ -32,9 +33,10 @@ _SAYS = {
     NONE: "Your reports will carry no pictures.",
     CHANGES: (
         "Your reports will carry the masterboard when the board changed since the last "
-        "one you were sent, and a battle's picture when the battle asks you to act and "
-        "changed since your last; not when only your own orders changed them (the text "
-        "tells what they did)."
+        "one you were sent, and a battle's picture when the battle asks you to act and a "
+        "character stands elsewhere than your last one showed, or asks you to maneuver; "
+        "not when only your own orders, or a strike's hits, changed them (the text tells "
+        "what they did)."
     ),
     ALWAYS: "Every report will carry the masterboard, and in a battle its picture.",
 }

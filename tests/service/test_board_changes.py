@@ -19,7 +19,7 @@ from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import Step
 from moderator.store import EventStore
-from moderator.usecases.games.shown import battle_changed, own_doing
+from moderator.usecases.games.shown import battle_changed, own_doing, shown
 
 from ..pictures.positions import board_view
 from .conftest import Table, address, carries_report
@@ -144,3 +144,90 @@ def test_the_record_of_battle_pictures_is_dropped_when_the_battle_ends(store: Ev
         pick = next((c for c in orders if c.startswith(("move ", "strike "))), None)
         _reports(table, str(who), pick or next((c for c in orders if c in ("done", "proceed")), orders[0]))
     assert table.state.battle is None and not table.record.battles
+
+
+def _to_counter_concede(store: EventStore) -> Table:
+    """ENGAGED's battle up to Ann's first counter-concede step: Bob (the defender) has
+    entered and struck, and Ann's report of it carried the battle picture."""
+    table = engaged_table(store)
+    for name, line in (
+        ("Ann", "engage 1"),
+        ("Bob", "no more proposals"),
+        ("Ann", "fight"),
+        ("Ann", "proceed"),
+        ("Bob", "proceed\nmove centaur to A3\nmove gargoyle to B4\ndone\ndone"),
+    ):
+        _reports(table, name, line)
+    assert table.state.battle is not None and table.state.battle.step == "counter-concede"
+    assert to_act(table.state) == "Ann"
+    return table
+
+
+def _ann_strikes(table: Table) -> None:
+    """Ann's battle turn, in one mail: proceed, no counterstrike, her maneuver, her strike."""
+    ann = "proceed\ndone\nmove ogre to A1\nmove ogre to B1\nmove titan to A2\ndone"
+    table.orders("Ann", f"{ann}\nstrike A2 at A3 needing 4 with 6 dice\ndone")
+    assert to_act(table.state) == "Bob"
+
+
+def test_an_answer_to_his_own_maneuvers_and_strikes_carries_no_new_battle_picture(
+    store: EventStore,
+) -> None:
+    """Issue 28: the answer to a mail that maneuvered and struck, asking him to strike
+    again, carried the battle picture again (a die had decided the hits).  No character
+    stands elsewhere but where his own orders put it, and the text lists each one's hits
+    hex by hex: the picture goes when the other side moves."""
+    table = _to_counter_concede(store)
+    mine = "proceed\ndone\nmove ogre to A1\nmove ogre to B1\nmove titan to A2\ndone"
+    sent = table.orders("Ann", f"{mine}\nstrike A2 at A3 needing 4 with 6 dice")
+    battle = table.state.battle
+    assert battle is not None and (battle.phasing, battle.step) == ("attacker", "strike")
+    assert to_act(table.state) == "Ann"
+    answer = sent.report(address("Ann"))
+    assert "A2" in (answer.private_body or "") and answer.pictures == ()
+    assert _reports(table, "Ann", "done") == {"ann": [], "bob": [BATTLE], "cy": []}
+
+
+def test_a_strike_that_moved_no_creature_carries_no_new_battle_picture(
+    store: EventStore,
+) -> None:
+    """After proceeding and a counterstrike he is asked for more strikes: only hits
+    changed since the picture he was sent with the other side's maneuver."""
+    table = _to_counter_concede(store)
+    _ann_strikes(table)
+    sent = table.orders("Bob", "proceed\nstrike A3 at A2 needing 4 with 3 dice")
+    battle = table.state.battle
+    assert battle is not None and battle.step == "counterstrike" and to_act(table.state) == "Bob"
+    assert sent.report(address("Bob")).pictures == ()
+
+
+def test_a_maneuver_request_carries_the_battle_picture_when_hits_changed(
+    store: EventStore,
+) -> None:
+    """The maneuver is the step a player plans from the picture: the report that asks
+    him to maneuver carries it though no character moved since his last, when hits or
+    deaths changed it (and not when it would show just what his last one showed)."""
+    table = _to_counter_concede(store)
+    _ann_strikes(table)
+    sent = table.orders("Bob", "proceed\nstrike A3 at A2 needing 4 with 3 dice\ndone")
+    battle = table.state.battle
+    assert battle is not None and (battle.turn, battle.step) == (2, "maneuver")
+    assert [p["kind"] for p in sent.report(address("Bob")).pictures] == [BATTLE]
+
+
+def test_hits_and_deaths_alone_leave_the_characters_where_the_picture_shows_them(
+    store: EventStore,
+) -> None:
+    """``shown``: strikes, carries, drift and the slain leaving the battleland change no
+    character's hex; another's maneuver does, and so does a move made while he was not
+    the one to act."""
+    table = _to_counter_concede(store)
+    state = table.state
+    strike = ev.StrikeRolled(striker=1, target=2, strike_number=4, rolls=(6, 5), hits=2)
+    removed = ev.SlainRemoved(fighters=(2,))
+    numbered = [(state.version + 1, strike, state), (state.version + 2, removed, state)]
+    assert shown(numbered, None, state.version, state, "Ann").battle_stood
+    moved = ev.FighterMoved(fighter=3, from_hex="A1", to_hex="B2")
+    with_move = [*numbered, (state.version + 3, moved, state)]
+    assert shown(with_move, None, state.version, state, "Ann").battle_stood  # Ann to act: hers
+    assert not shown(with_move, None, state.version, state, "Bob").battle_stood

@@ -188,7 +188,7 @@ def report(
             board_changed=board_changed and (resend or not shown.board_own),
             acting=your_move,
             own_step=at_own_step(timeline[0][1] if timeline else state, state, viewer),
-            battle_changed=fought and (resend or not shown.battle_own),
+            battle_changed=fought and (resend or _maneuvering(state) or not shown.battle_stood),
         ),
     )
     headline = subjects.headline(
@@ -215,7 +215,8 @@ def chosen_pictures(
     only his own orders of the ``own_step`` he is still at changed them (he wrote them;
     the text tells their results, and the next report that asks him for another step,
     or tells him of another's play, carries the picture).  A change that is only his
-    own doing is no change here (``shown``: the caller says so in ``board_changed`` and
+    own doing is no change here, nor, but at a maneuver step, a battle's hits and
+    deaths alone (``shown``: the caller says so in ``board_changed`` and
     ``battle_changed``).
     """
     if mode == pictures_choice.NONE:
@@ -229,6 +230,12 @@ def chosen_pictures(
         if fresh
         and (acting and (first or battle_changed) if p.kind == BATTLE else first or board_changed)
     )
+
+
+def _maneuvering(state: GameState) -> bool:
+    """Whether the battle is at a maneuver step: the step a player plans from the
+    battle's picture, so one that shows its hits and deaths too goes with it."""
+    return state.battle is not None and state.battle.step == "maneuver"
 
 
 def at_own_step(before: GameState, now: GameState, viewer: str) -> bool:

@@ -13,6 +13,13 @@ something on the board, a legion moved for him at random under rulebook 21.2, a
 standing order, another player's act) means the picture is sent.  Events that change
 nothing a picture shows (``UNSEEN``) do not count either way.
 
+A battle's picture is about where the characters stand: it goes again when one stands
+elsewhere than the last one showed at another's hand (a maneuver, an entry, a die).  The
+strikes, carries and deaths of a battle (``HITS_ONLY``) do not send it alone: the
+report's table lists every character's hits and the slain, hex by hex, and the picture
+he has still shows where each one stands.  ``reports`` sends it too at each maneuver step
+he is asked to act in, the step a player plans from the board.
+
 Pure: states and events in, a verdict out.
 """
 
@@ -48,6 +55,17 @@ UNSEEN: tuple[type[ev.Event], ...] = (
     ev.LegionRevealed,
     ev.BattleStepBegan,
 )
+#: What changes only hits and lives on the battleland, never where a character stands:
+#: the report's table of characters says it, hex by hex (a character left off the
+#: battleland at its first maneuver never stood on it).
+HITS_ONLY: tuple[type[ev.Event], ...] = (
+    ev.StrikeRolled,
+    ev.CarryAllocated,
+    ev.DriftDamaged,
+    ev.SlainRemoved,
+    ev.FightersLeftOff,
+    ev.ConcessionAttempted,
+)
 
 #: (event number, event, the game just before it), as ``notify`` reads the log.
 Numbered = Sequence[tuple[int, ev.Event, GameState]]
@@ -56,28 +74,33 @@ Numbered = Sequence[tuple[int, ev.Event, GameState]]
 @record
 class Shown:
     """The game as the player's last masterboard and last battle picture showed it
-    (None: none sent, or too long ago to look back), and whether only his own orders
-    changed each since."""
+    (None: none sent, or too long ago to look back), whether only his own orders
+    changed the board since, and whether every character still stands where his last
+    battle picture showed it but for his own maneuvers (hits and deaths aside)."""
 
     board: GameState | None = None
     board_own: bool = False
     battle: GameState | None = None
-    battle_own: bool = False
+    battle_stood: bool = False
 
 
 NOTHING_SHOWN = Shown()
 
 
-def own_doing(events: Sequence[tuple[ev.Event, GameState]], viewer: str) -> bool:
+def own_doing(
+    events: Sequence[tuple[ev.Event, GameState]],
+    viewer: str,
+    unseen: tuple[type[ev.Event], ...] = UNSEEN,
+) -> bool:
     """Whether every one of ``events`` (each with the game before it) that ``viewer`` may
-    see is his own doing, or changes nothing a picture shows.  One he may not see counts
-    neither way (it changes nothing a picture shows): whether a picture comes must not
-    tell him it happened."""
+    see is his own doing, or one of the ``unseen`` kinds that change nothing the picture
+    shows.  One he may not see counts neither way (it changes nothing a picture shows):
+    whether a picture comes must not tell him it happened."""
     return all(
         not may_see(event, viewer)
         or ev.is_aside(event)
         or is_bookkeeping(event)
-        or isinstance(event, UNSEEN)
+        or isinstance(event, unseen)
         or (isinstance(event, OWN_DOING) and to_act(before) == viewer)
         for event, before in events
     )
@@ -102,15 +125,15 @@ def shown(
     """What ``viewer``'s last masterboard (at version ``board``) and battle picture (at
     ``battle``) showed, from the ``timeline`` since the older of the two."""
 
-    def since(version: int | None) -> bool:
+    def since(version: int | None, unseen: tuple[type[ev.Event], ...] = UNSEEN) -> bool:
         events = [(e, before) for n, e, before in timeline if version is not None and n > version]
-        return version is not None and own_doing(events, viewer)
+        return version is not None and own_doing(events, viewer, unseen)
 
     return Shown(
         board=state_at(timeline, board, now),
         board_own=since(board),
         battle=state_at(timeline, battle, now),
-        battle_own=since(battle),
+        battle_stood=since(battle, UNSEEN + HITS_ONLY),
     )
 
 
