@@ -36,14 +36,22 @@ HISTORY_LINES = 3000
 
 
 @letter("status.txt.j2")
-def status(view: dict[str, Any], viewer: str | None = None, *, contents: bool = True) -> str:
+def status(
+    view: dict[str, Any],
+    viewer: str | None = None,
+    *,
+    contents: bool = True,
+    legions_as_of: str = "",
+) -> str:
     """
     A readable rendering of ``player_view``'s dict (turn, whose move, scores, board, and
     the battle when one is on).  ``contents`` False leaves out what the legions hold
     (the signed part of a report: the moderator never signs legion contents, Wolff 4.5),
     the battle's characters with them, and points ``viewer`` to the private part.
+    ``legions_as_of`` (a report's reference) says the legions stand as that report
+    listed them, in a line instead of the list.
     """
-    model = status_model(view, viewer)
+    model = {**status_model(view, viewer), "legions_as_of": legions_as_of}
     return render("status.txt.j2", **model, contents=contents, viewer=viewer)
 
 
@@ -101,6 +109,9 @@ class Report:
     #: Whether the standing explanations are written out in full (his first report, and
     #: it sent again); later reports name them in a line each.
     explain: bool = True
+    #: The legions stand as his last report (``since``) listed them: the signed part
+    #: says so in a line instead of listing them again (the private part lists each).
+    legions_unchanged: bool = False
 
 
 @letter("player.report.txt.j2", "player.report-private.txt.j2")
@@ -127,7 +138,12 @@ def report(facts: Report, headline: str) -> Texts:
         events=list(facts.public_events[more:]),
         more_events=more,
         told=len(facts.told_events),
-        status=status(facts.public_view, facts.viewer, contents=False),
+        status=status(
+            facts.public_view,
+            facts.viewer,
+            contents=False,
+            legions_as_of=facts.since if facts.legions_unchanged else "",
+        ),
         dice_commitment=facts.dice_commitment,
         dice_not_secret=facts.dice_not_secret,
         commitments=list(facts.commitments),

@@ -328,6 +328,9 @@ def status_model(view: dict[str, Any], viewer: str | None = None) -> dict[str, A
         "owners": [{"name": o, "legions": lgs} for o, lgs in by_owner.items() if lgs],
         "dead": list(view["dead"].items()),
         "name_width": max([10, *(len(p["name"]) for p in view["players"])]),
+        # a report's reference when its signed part says the legions stand as that
+        # report listed them, in a line instead of the list (``letters.reports.status``)
+        "legions_as_of": "",
         # the variant's title where it is not the standard game (docs/variants.md)
         "variant": None
         if variant.name == STANDARD

@@ -181,6 +181,9 @@ def report(
         stakes=stakes_lines(state, viewer) if your_move else [],
         standing=standing_lines(record.standing.get(viewer, ()), state.variant),
         explain=since == 0,
+        legions_unchanged=since != 0
+        and not (resend or digest)
+        and _legions(timeline[0][1] if timeline else state) == _legions(state),
         pictures=chosen_pictures(
             report_pictures(everyone, viewer, ref.game, changed),
             record.pictures.get(viewer, pictures_choice.DEFAULT),
@@ -251,6 +254,14 @@ def _step_of(state: GameState) -> tuple[object, ...]:
     battle = state.battle
     fight = None if battle is None else (battle.land, battle.turn, battle.phasing, battle.step)
     return state.turn, state.active, state.step, fight
+
+
+def _legions(state: GameState) -> list[tuple[str, str, int, int, bool]]:
+    """What the signed part lists of each legion: its marker, owner, land, height and
+    whether it moved this turn."""
+    return sorted(
+        (lg.marker, lg.owner, lg.land, lg.height, lg.moved) for lg in state.legions.values()
+    )
 
 
 def standing_lines(lines: Sequence[str], variant: Variant) -> list[str]:
