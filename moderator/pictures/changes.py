@@ -1,10 +1,10 @@
 """
-The lands where something happened or changed, for outlining on the masterboard, and
+The lands where something happened or changed, for marking on the masterboard, and
 whether a report's board differs from the one before it (``board_changes``).
 
-A report covers the events since the player's last one; the picture outlines the lands
+A report covers the events since the player's last one; the picture marks the lands
 those events touched, so he sees at a glance where to look.  Only events he may see
-count (``reporting.visibility``), so an outline never gives away a secret: a split's
+count (``reporting.visibility``), so a mark never gives away a secret: a split's
 private half, for instance, is left out, and its public half marks the same land.
 
 Events name a land in one of three ways: directly (``land``, ``from_land``, ``to_land``,

@@ -5,7 +5,7 @@ sent.
 Rasterising a picture costs a good part of a second, so it does not belong in the
 transaction that carries out a player's orders.  The report instead keeps a
 ``Picture``: the little the drawing needs (the public view cut down to markers, lands,
-heights, the players and the battle, the lands to outline), as JSON in the outbox row.
+heights, the players and the battle, the lands to mark), as JSON in the outbox row.
 The sender draws it (``draw``) and rasterises it (``pictures.raster``) just before
 signing, so the picture shows the game as the report tells it, however far the game has
 gone on since.
@@ -65,7 +65,7 @@ class Picture:
             return f"the battle, with the hexes the character on {self.reach[0]} may reach"
         if self.kind == BATTLE:
             return "the battle, as the moderator sees it now"
-        return "the masterboard: legion markers and heights, lands outlined where something happened"
+        return "the masterboard: legion markers and heights, the numbers of lands where something happened on magenta"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -123,7 +123,7 @@ def report_pictures(
 ) -> tuple[Picture, ...]:
     """
     The pictures of a report from the public ``view``: the masterboard, with ``changed``
-    lands outlined, and while a battle is fought the battleland too.  The board names
+    lands marked, and while a battle is fought the battleland too.  The board names
     no viewer (no "(you)", no "you to act"): the report's text says who he is, and the
     players shown the same board at once then share one PNG (``pictures.cache`` keys on
     the picture's content).

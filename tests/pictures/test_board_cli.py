@@ -12,7 +12,6 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from moderator.cli import app
-from moderator.pictures import svg
 
 from .positions import BOARD
 
@@ -49,8 +48,8 @@ def test_the_masterboard_of_a_new_game(db: str, tmp_path: Path) -> None:
     ET.fromstring(text.encode("utf-8"))
     assert "Game g · turn 1" in text
     # Nobody was reported yet and Ann ended no turn: the whole game is new to her, so
-    # the towers, where the legions were placed, are outlined.
-    assert text.count(f'stroke="{svg.HIGHLIGHT}"') == 3
+    # the towers, where the legions were placed, are marked as changed.
+    assert text.count('class="changed"') == 3
 
 
 def test_the_battle_of_a_game(db: str, tmp_path: Path) -> None:

@@ -182,13 +182,21 @@ def test_the_masterboard_never_shows_what_a_legion_holds() -> None:
             assert creature not in words
 
 
-def test_changed_lands_are_outlined_and_only_they() -> None:
+def test_changed_lands_numbers_are_marked_on_magenta_and_only_theirs() -> None:
+    """A land changed since the viewer's last board has its number written again, white
+    on a magenta tile: a mark on the few rows of the number (an outline round the land
+    made all its rows the report's own, issue 28)."""
     view = board_view("Bob")
-    outline = f'stroke="{svg.HIGHLIGHT}"'
-    assert outline not in masterboard_svg(view, "Bob")
+    assert 'class="changed"' not in masterboard_svg(view, "Bob")
     picture = masterboard_svg(view, "Bob", changed=[10, 200, 9999])  # 9999: no such land
-    assert picture.count(outline) == 2
-    assert "Outlined: lands changed since your last board" in picture
+    root = ET.fromstring(picture.encode("utf-8"))
+    marks = [g for g in root.iter(f"{NS}g") if g.get("class") == "changed"]
+    assert [g.get("data-land") for g in marks] == ["10", "200"]
+    for mark in marks:
+        tile, number = mark
+        assert tile.get("fill") == svg.HIGHLIGHT and number.get("fill") == "#ffffff"
+        assert number.text == mark.get("data-land")
+    assert any("Numbers on magenta: lands changed since your last board." in t for t in _texts(picture))
 
 
 def test_a_withdrawn_player_is_struck_through() -> None:

@@ -2,7 +2,7 @@
 Pictures of a game kept in an event store, as one player sees it (``local board``).
 
 The store is read through the lookup, in the runner's one read-only transaction: the state, the player's view, and
-the events since his last report, whose lands the masterboard outlines.  A game played
+the events since his last report, whose lands the masterboard marks.  A game played
 locally has no reports; there the events since the player last ended a turn stand in
 for them (the whole game, before his first turn ends).
 """

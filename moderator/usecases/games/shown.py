@@ -6,7 +6,7 @@ A report carries the masterboard, or the battle's picture, when what it shows ch
 since the last one the player was sent.  But a change that is only his own doing adds
 nothing he does not know: he wrote the split, the moves, the musters, the maneuvers,
 and the text of his answer tells what each did.  Such a change waits for the next
-picture that shows another's play (its outlines still mark his lands), or one he asks
+picture that shows another's play (its marks still show his lands), or one he asks
 for (``report``).  His own doing is narrow on purpose: the kinds of event in
 ``OWN_DOING``, made while he was the player to act; anything else (a die that decided
 something on the board, a legion moved for him at random under rulebook 21.2, a
