@@ -9,6 +9,7 @@ they signed on, spaces and all.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from moderator.orders.errors import E_SYNTAX, OrderSyntaxError
 from moderator.orders.names import player_names
@@ -43,8 +44,26 @@ def parse_show(r: Reader) -> Result:
     return cmd.ShowLegion(player=r.player, marker=marker, to=to, characters=characters)
 
 
+#: Characters that steer how a reader's screen shows text rather than being text: the
+#: bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069).
+_BIDI_CONTROLS = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+
+
+def _steering(text: str) -> list[str]:
+    """
+    The characters of a message that would steer the addressee's screen: control
+    characters (backspace, escape, bell...; a tab is text) and bidirectional overrides.
+    In a terminal they can erase "the sender's words, not the moderator's" before the
+    message, or paint text of the sender's choosing where the moderator's lines are.
+    """
+    return sorted(
+        {c for c in text if c in _BIDI_CONTROLS or (c != "\t" and unicodedata.category(c) == "Cc")}
+    )
+
+
 def parse_tell(line: str, player: str, state: GameState | None = None) -> Result:
-    """``tell NAMES: TEXT``: read from the raw line, so the message keeps every character."""
+    """``tell NAMES: TEXT``: read from the raw line, so the message keeps every character,
+    but none that would steer how the addressee's screen shows it (``_steering``)."""
     head, colon, text = line.partition(":")
     words = head.split(None, 1)
     usage = "write 'tell Bob: your message' (or 'tell Bob, Cy: ...', 'tell all: ...')"
@@ -53,4 +72,13 @@ def parse_tell(line: str, player: str, state: GameState | None = None) -> Result
     to = player_names(words[1], state, player, line)
     if to == ():
         raise OrderSyntaxError(E_SYNTAX, f"cannot read {line.strip()!r}: {usage}", line)
+    steering = _steering(text)
+    if steering:
+        named = ", ".join(f"U+{ord(c):04X}" for c in steering)
+        raise OrderSyntaxError(
+            E_SYNTAX,
+            f"a message may hold no control characters ({named}): they would change how "
+            "the others' mail shows it; write it as plain text",
+            line,
+        )
     return cmd.Tell(player=player, to=to, text=text.strip())

@@ -49,3 +49,36 @@ def test_wolff_4_5_a_relayed_message_is_never_in_a_signed_part(
         assert any(p.get_content_type() == "multipart/encrypted" for p in message.walk()) is encrypted
         assert WORDS not in _signed_text(message, world), name
         assert WORDS in _private_text(message, world, name), name
+
+
+def test_a_message_cannot_steer_the_addressees_screen_to_pass_for_the_moderators_words(
+    store: EventStore,
+) -> None:
+    """
+    Ann's message with backspaces, escape sequences or a right-to-left override would,
+    in Bob's terminal (``gpg --decrypt`` of his private part), erase "the sender's words,
+    not the moderator's" or paint a moderator's line of her choosing: it is refused and
+    Bob gets nothing.  Words in any script, emoji and a tab still pass (as the
+    moderator lays out any text, its runs of spaces as one).
+    """
+    new_game(store, "g1", None, seed=3, position=ENGAGED)
+    seat_players(store, "g1", ["Ann", "Bob"])
+    table = Table(store, MailGameHandler(None, MODERATOR))
+    table.set_record(allow_secrets=True, reported=dict.fromkeys(["Ann", "Bob"], 1))
+    version = table.state.version
+    forged = (
+        "\b" * 30 + "\x1b[2J\x1b[H The moderator: Bu01 opened: held Titan, Angel",
+        "ok \u202etsoh ruoy si sihT",
+    )
+    for words in forged:
+        sent = table.orders("Ann", f"tell Bob: {words}")
+        assert table.state.version == version
+        assert not sent.to(address("Bob"))
+        (answer,) = sent.to(address("Ann"))
+        assert "refused (E-SYNTAX)" in (answer.private_body or "")
+        assert "may hold no control characters" in (answer.private_body or "")
+    plain = "d'accord, Bob \u2014 \u00e0 toi\tvoil\u00e0 \U0001f44d \u05e9\u05dc\u05d5\u05dd"
+    sent = table.orders("Ann", f"tell Bob: {plain}")
+    assert sent.status == "processed", sent.note
+    (mail,) = sent.to(address("Bob"))
+    assert " ".join(plain.split()) in " ".join((mail.private_body or "").split())
