@@ -16,6 +16,7 @@ from moderator.ports.mail import PROCESSED, REJECTED
 from moderator.ports.players import secret_matches
 from moderator.testing.clocks import TestClock as Clock
 from moderator.usecases.games.planning import plan_game
+from moderator.usecases.games.starting import NewGame, StartError, start_game
 
 from ..gpgparties import Party
 from .conftest import World, full_text, headers_of, plain_mail
@@ -147,8 +148,9 @@ def test_sign_on_with_a_secret_keeps_only_its_hash(clock: Clock) -> None:
         ),
         ("signon <Dora>\nsecret long-enough-1\n", "write 'signon YOUR NAME'"),
         ("signon Dora\n", "needs your PGP public key"),
+        ("signon B\u043eb\nsecret long-enough-1\n", "letters of one alphabet"),
     ],
-    ids=["short-secret", "time-zone", "name", "nothing-to-authenticate"],
+    ids=["short-secret", "time-zone", "name", "nothing-to-authenticate", "lookalike-letters"],
 )
 def test_bad_sign_ons_are_refused(clock: Clock, body: str, why: str) -> None:
     desk = memory_desk(clock)
@@ -156,6 +158,29 @@ def test_bad_sign_ons_are_refused(clock: Clock, body: str, why: str) -> None:
     assert status == REJECTED and why in note
     assert [m.kind for m in mails] == ["signon-refusal"] and why in full_text(mails[0])
     assert registered(desk) is None
+
+
+@pytest.mark.parametrize(
+    "name", ["\u0418\u0432\u0430\u043d \u041f\u0435\u0442\u0440\u043e\u0432", "Zo\u00eb O'Neil", "\u5c71\u7530\u306f\u306a"]
+)
+def test_a_name_in_one_alphabet_signs_on(clock: Clock, name: str) -> None:
+    """Any alphabet, accents and Japanese kana with kanji: only look-alike letters mixed
+    (a Cyrillic o in Bob, above) are refused."""
+    desk = memory_desk(clock)
+    raw = plain_mail(f"signon {name}\nsecret long-enough-1\n", headers_of("Dora", sender=NEW))
+    status, note, _mails = send(desk, raw)
+    assert status == PROCESSED, note
+    assert registered(desk).name == name  # type: ignore[union-attr]
+
+
+def test_two_players_whose_names_read_the_same_are_not_seated_in_one_game(clock: Clock) -> None:
+    """Bob and bob would read as one player in every report, and 'tell bob' could name
+    only one of them: the game is not started."""
+    desk = memory_desk(clock)
+    desk.memory.add_player("Bob", "bob@example.org", secret="bob-secret-42")
+    desk.memory.add_player("bob", "bob2@example.org", secret="bob2-secret-42")
+    with pytest.raises(StartError, match="two players have the same name"):
+        start_game(NewGame("g9", ("bob@example.org", "bob2@example.org"), "m@x"), desk.memory, desk.now())
 
 
 def test_a_registered_address_cannot_sign_on_again(clock: Clock) -> None:

@@ -102,7 +102,9 @@ def start_game(ask: NewGame, lookup: Lookup, now: datetime) -> Outcome:
         )
     seated = [p for p in found if p is not None]
     names = [p.name for p in seated]
-    if len(set(names)) != len(names):
+    # names that differ only in case or spacing read as one in reports, and the orders
+    # that name players (show, tell) could not tell them apart
+    if len({" ".join(n.split()).casefold() for n in names}) != len(names):
         raise StartError(f"two players have the same name in {names}: one must sign on anew")
     robots = robot_names(ask.robots, names)
     taken = tuple((p.name, p.address) for p in seated)

@@ -19,6 +19,7 @@ new address and confirmed from the old one (``moderator.usecases.mail.address_ch
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -69,12 +70,34 @@ def request(lines: list[str]) -> Request | None:
     return None if name is None else Request(name, zone)
 
 
+#: The alphabets whose letters pass for one another's (Latin a, Cyrillic а, Greek α...).
+_LOOKALIKE = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"})
+
+
+def alphabets(name: str) -> list[str]:
+    """
+    The alphabets of look-alike letters (``_LOOKALIKE``, by the first word of each
+    letter's Unicode name) that ``name`` is written in.  A name that mixes them can pass
+    for another: "B\u043eb" with a Cyrillic o reads as Bob in every report and message,
+    and would let its player pass for him in a game they share.  Scripts that are mixed
+    by custom (Japanese kana and kanji) are not among them.
+    """
+    scripts = {unicodedata.name(c, "?").split()[0] for c in name if c.isalpha()}
+    return sorted(scripts & _LOOKALIKE)
+
+
 def problem(req: Request) -> str | None:
     """Why the name or the time zone cannot be taken; None if both are fine."""
     if not _NAME.match(req.name):
         return (
             "write 'signon YOUR NAME': a name of 1 to 40 letters, digits, spaces, "
             "dots, hyphens or apostrophes"
+        )
+    mixed = alphabets(req.name)
+    if len(mixed) > 1:
+        return (
+            f"write your name in the letters of one alphabet: it mixes {' and '.join(mixed)} "
+            "letters, which look alike and would let a name pass for another player's"
         )
     if req.time_zone is not None:
         try:
