@@ -9,16 +9,15 @@ masterboard's lands, numbers, names, signs and keys; a battleland's hexes): thos
 are the same in every report of the game, so they are compressed once, hard (libdeflate's
 level 11, which searches for a cheap way to spell them, ~15% smaller), and kept.  The
 PNG's one deflate stream is then spliced: each run of rows that is the land's own
-(``KeptLand.runs``: between the markers, outlines, title and scores a report draws) is
-its kept compressed bytes; the rows between are compressed per report by zlib, which
-may refer back to the rows above them (its ``zdict``).  A kept piece refers to nothing
-before it, so it stays right whatever was drawn above it.
+(``KeptLand.runs``: between the markers, marks, title and scores a report draws) is
+its kept compressed bytes; each run between is compressed per report (``_drawn``).  A
+piece refers to nothing before it, so it stays right whatever was drawn above it.
 
 The runs were bands of 32 rows at fixed places: a band a marker touched anywhere was
 compressed with the report, and about half of a board's bands were.  Cut where each
 report's own drawing begins and ends (to whole pairs of rows), the six-player board
 23.8 -> 23.1 KB, two players 22.2 -> 21.6, three 22.8 -> 22.0, the Tower battle 14.2 ->
-14.1.  A new run is compressed when first seen (a few dozen in a game: an outline or a
+14.1.  A new run is compressed when first seen (a few dozen in a game: a changed land or a
 marker lies in the same rows as another's), which the first reports of a game pay:
 over 40 reports outlining 1-6 lands at random, 51 -> 61 ms of processor time a report
 on average (the machine loaded), 47 -> 44 once the runs are known.  Level 12 made the
@@ -48,7 +47,12 @@ import deflate
 LEVEL = 9
 #: libdeflate's level for the kept rows of a land: paid once for each run of them.
 KEPT_LEVEL = 11
-#: zlib's level for the rows a report draws over its land (where they may refer back).
+#: libdeflate's level for the rows a report draws over its land (``_drawn``): each run
+#: of them afresh, as small as zlib's level 8 made them referring back to the rows
+#: above, in half the time (the six-player board 28-29 -> 19-20 ms of processor time,
+#: 23.2 -> 23.3 KB); level 10 was 0.3 KB smaller for twice the time.
+DRAWN_LEVEL = 9
+#: zlib's level for those rows where libdeflate made more than one block of them.
 SPLICED_LEVEL = 8
 #: A kept run of rows starts and ends on a multiple of this many rows: a report's runs
 #: then repeat from one report to the next, and each is compressed once.
@@ -56,7 +60,7 @@ GRID = 2
 #: A kept run starts afresh (it may not refer to the rows above it), which costs about
 #: its first row: a shorter one is left to the rows compressed with the picture.
 SHORTEST = 20
-#: Kept pieces of a land (a few dozen in a game: a run ends where markers, an outline
+#: Kept pieces of a land (a few dozen in a game: a run ends where markers, a mark
 #: or the title begin, and these lie in the same rows from one report to the next).
 KEPT_PIECES = 512
 Colour = tuple[int, int, int]
@@ -101,13 +105,13 @@ def png_bytes(pixels: bytes, width: int, entries: Sequence[Colour]) -> bytes:
     return _png(width, len(pixels) // width, entries, stream)
 
 
-def kept_band(data: bytes) -> bytes | None:
+def kept_band(data: bytes, level: int = KEPT_LEVEL) -> bytes | None:
     """
-    ``data`` compressed by libdeflate at ``KEPT_LEVEL`` as a piece other pieces may
-    follow (see the module's docstring), or None if libdeflate made more than one block
-    of it (only the first block's "last" bit can be found without decoding).
+    ``data`` compressed by libdeflate at ``level`` as a piece other pieces may follow
+    (see the module's docstring), or None if libdeflate made more than one block of it
+    (only the first block's "last" bit can be found without decoding).
     """
-    whole = bytearray(deflate.deflate_compress(data, KEPT_LEVEL))
+    whole = bytearray(deflate.deflate_compress(data, level))
     whole[0] &= 0xFE  # the first block is no longer the last
     for align in _ALIGN:
         piece = bytes(whole) + align
@@ -171,11 +175,11 @@ class KeptLand:
             if kept is None:
                 continue
             if pending < top * line:
-                pieces.append(_spliced(data, pending, top * line))
+                pieces += _drawn(data, pending, top * line)
             pieces += kept
             pending = bottom * line
         if pending < len(data):
-            pieces.append(_spliced(data, pending, len(data)))
+            pieces += _drawn(data, pending, len(data))
         stream = b"\x78\xda" + b"".join(pieces) + _LAST + struct.pack(">I", zlib.adler32(data))
         if zlib.decompress(stream) != data:  # never sent: written the plain way instead
             return png_bytes(pixels, width, entries)
@@ -207,6 +211,15 @@ class KeptLand:
                 out.append((top, bottom))
             y = end
         return out
+
+
+def _drawn(data: bytes, start: int, end: int) -> list[bytes]:
+    """``data[start:end]``, rows a report drew over its land, compressed now: by
+    libdeflate afresh, or by zlib (``_spliced``) if libdeflate made several blocks."""
+    piece = kept_band(data[start:end], DRAWN_LEVEL)
+    if piece is not None:
+        return [piece]
+    return [_spliced(data, start, end)]
 
 
 def _spliced(data: bytes, start: int, end: int) -> bytes:

@@ -132,3 +132,20 @@ def test_a_report_picture_shows_exactly_its_land_with_its_tiles_laid_on() -> Non
             x, y, _, _ = raster._view_box(layer)
             canvas.alpha_composite(raster.render_rgba(layer, clear=True).convert("RGBA"), dest=(x, y))
         assert _read(layers_to_png(drawn)).convert("RGB").tobytes() == canvas.convert("RGB").tobytes()
+
+
+def test_rows_drawn_over_the_land_are_written_whatever_libdeflate_makes_of_them() -> None:
+    """The rows a report drew are compressed afresh by libdeflate, or by zlib where
+    libdeflate spells them in several blocks: either way the PNG reads back."""
+    width, height = 200, 400
+    noise = random.Random(2)
+    land = KeptLand(bytes(width * height), width, ENTRIES[:3])
+    small = bytearray(width * height)
+    small[width * 50 : width * 60] = bytes(noise.randrange(3) for _ in range(width * 10))
+    assert pngwrite.kept_band(pngwrite.rows_of(bytes(small[width * 50 : width * 60]), width), pngwrite.DRAWN_LEVEL)
+    drawn_all = bytes(
+        noise.randrange(3) if y % 50 < 25 else (x // 7) % 2 for y in range(height) for x in range(width)
+    )
+    assert pngwrite.kept_band(pngwrite.rows_of(drawn_all, width), pngwrite.DRAWN_LEVEL) is None
+    for picture in (bytes(small), drawn_all):
+        assert _read(land.png(picture, ENTRIES[:3])).tobytes() == picture
