@@ -19,6 +19,11 @@ repeat mail:
 - **No capped search.**  The search is never capped: ``limit`` returns the
   *lowest* new UIDs first and ``FetchResult.more`` says that more wait, so each
   call makes progress.
+- **No needless round trip.**  The SELECT answer's ``UIDNEXT`` bounds the UIDs
+  there: none above the caller's means nothing to fetch (no search), and a range
+  short enough for one batch is fetched by UID range at once (no search first;
+  UIDs missing from it were expunged).  A server that names no ``UIDNEXT`` is
+  searched as before (issue 28: a poll's commands are on the moderator's path).
 - **Dropped connections.**  A connection found dropped between calls is
   reopened silently; one that drops during a call raises
   ``MailTransportError`` and the next call reconnects.
@@ -57,6 +62,7 @@ MAX_IDLE_SECONDS = 25 * 60
 
 _UIDVALIDITY = re.compile(rb"\[UIDVALIDITY (\d+)\]", re.IGNORECASE)
 _PERMANENTFLAGS = re.compile(rb"\[PERMANENTFLAGS \(([^)]*)\)\]", re.IGNORECASE)
+_UIDNEXT = re.compile(rb"\[UIDNEXT (\d+)\]", re.IGNORECASE)
 
 
 class UidValidityChangedError(MailError):
@@ -130,6 +136,8 @@ class ImapSource(ImapConnection):
         self._keywords_allowed = False
         #: UIDVALIDITY and highest UID handed to the caller (for ``idle_wait``).
         self._known: tuple[int, int] | None = None
+        #: The UIDNEXT of the last SELECT's answer (None: the server named none).
+        self._uidnext: int | None = None
 
     def __repr__(self) -> str:
         return f"ImapSource({self.host!r}, {self.port!r}, {self.user!r}, folder={self.folder!r})"
@@ -168,17 +176,28 @@ class ImapSource(ImapConnection):
             current = await self._select()
             changed = uidvalidity is not None and uidvalidity != current
             floor = 0 if changed or since_uid is None else since_uid
-            criteria = "ALL" if floor == 0 else f"UID {floor + 1}:*"
-            found = await self._command("UID SEARCH", self._imap.uid_search(criteria, charset=None))
-            new = sorted(uid for uid in set(search_uids(found.lines)) if uid > floor)
-            more = limit is not None and len(new) > limit
-            if limit is not None:
-                new = new[:limit]
+            top, more = self._uidnext, False
+            span = min(self._batch_size, limit or self._batch_size)
             messages: list[tuple[int, bytes]] = []
-            for start in range(0, len(new), self._batch_size):
-                batch = new[start : start + self._batch_size]
-                messages += await self._fetch_batch(batch)
+            if top is not None and top - 1 - floor <= span:
+                # Every UID there is below UIDNEXT: the range is all there is to read.
+                if top - 1 > floor:
+                    messages = await self._fetch_batch(list(range(floor + 1, top)))
+            else:
+                criteria = "ALL" if floor == 0 else f"UID {floor + 1}:*"
+                found = await self._command(
+                    "UID SEARCH", self._imap.uid_search(criteria, charset=None)
+                )
+                new = sorted(uid for uid in set(search_uids(found.lines)) if uid > floor)
+                more = limit is not None and len(new) > limit
+                if limit is not None:
+                    new = new[:limit]
+                for start in range(0, len(new), self._batch_size):
+                    batch = new[start : start + self._batch_size]
+                    messages += await self._fetch_batch(batch)
             last = messages[-1][0] if messages else floor
+            if top is not None and not more:
+                last = max(last, top - 1)  # all below UIDNEXT was read (or is gone)
             self._known = (current, last)
             return FetchResult(current, messages, uidvalidity_changed=changed, more=more)
 
@@ -218,22 +237,26 @@ class ImapSource(ImapConnection):
                 if self.processed_folder is not None:
                     await self._move(chunk, self.processed_folder)
 
-    async def idle_wait(self, timeout: float) -> bool:
+    async def idle_wait(self, timeout: float, *, fetched_by: ImapSource | None = None) -> bool:
         """
         Wait until the folder may hold new mail, for at most ``timeout`` seconds.
 
         Returns True when the server announced a new message (or one above the
         last UID fetched is already there), False when the time ran out.  A
         server without IDLE returns False at once: the caller polls.
+        ``fetched_by``: the connection whose fetches say what is known (the service
+        waits on a second connection while its poller fetches on the first); by
+        default this one.
 
         Raises:
             MailTransportError: the connection dropped while waiting.
         """
+        known = (fetched_by or self)._known
         async with self._lock:
             await self._select()
             if "IDLE" not in self.capabilities:
                 return False
-            if await self._news_since_last_fetch():
+            if await self._news_since(known):
                 return True
             client = self._imap
             while not client.protocol.idle_queue.empty():
@@ -271,6 +294,8 @@ class ImapSource(ImapConnection):
         flags = _PERMANENTFLAGS.search(text)
         permanent = flags.group(1).split() if flags else []
         self._keywords_allowed = b"\\*" in permanent or DONE_KEYWORD.encode() in permanent
+        uidnext = _UIDNEXT.search(text)
+        self._uidnext = int(uidnext.group(1)) if uidnext else None
         self._selected_uidvalidity = int(found.group(1))
         return self._selected_uidvalidity
 
@@ -322,17 +347,20 @@ class ImapSource(ImapConnection):
             msg = f"imap CREATE {name!r} refused: {response_text(response.lines)}"
             raise MailTransportError(msg, permanent=True)
 
-    async def _news_since_last_fetch(self) -> bool:
+    async def _news_since(self, known: tuple[int, int] | None) -> bool:
         """
-        Whether mail came in after the last ``fetch_new`` (before IDLE could see it).
+        Whether mail came in after the fetch that left ``known`` (before IDLE could see
+        it); the SELECT's UIDNEXT answers without a search where the server names it.
         Before any fetch, whatever the folder holds is news: IDLE announces only what
         comes while it waits, so mail already there would never wake the caller.
         """
-        if self._known is None:
+        if known is None:
             return True
-        known_validity, last = self._known
+        known_validity, last = known
         if known_validity != self._selected_uidvalidity:
             return True
+        if self._uidnext is not None:
+            return self._uidnext - 1 > last
         criteria = "ALL" if last == 0 else f"UID {last + 1}:*"
         found = await self._command("UID SEARCH", self._imap.uid_search(criteria, charset=None))
         return any(uid > last for uid in search_uids(found.lines))

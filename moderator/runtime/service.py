@@ -15,10 +15,11 @@ at once and coalesced when late:
   (``tournaments.finish_games``).
 
 Each mail the poller has processed brings the ``send`` job forward (and its pictures
-are drawn ahead, ``Sender.prepare_due``), so the answer to one order does not wait
-while the other mails of the same poll are processed.  Where the IMAP server offers IDLE, a second connection waits in IDLE and brings the
-``poll`` job forward when mail arrives, so orders are answered within seconds while
-the interval poll remains the ground truth.  Everything the service knows is in the
+are drawn ahead, ``Sender.prepare_soon``), so the answer to one order does not wait
+while the other mails of the same poll are processed.  Where the IMAP server offers
+IDLE, a second connection waits in IDLE and brings the ``poll`` job forward when mail
+arrives (``runtime.idle_watch``), so orders are answered within seconds while the
+interval poll remains the ground truth.  Everything the service knows is in the
 database: a restart finds every deadline, every mail waiting to be processed and every
 mail waiting to be sent; ``clock_runner.service_started`` deals with deadlines that passed
 while it was down.
@@ -71,6 +72,7 @@ from moderator.runners import clock as clock_runner
 from moderator.runners import tournaments
 from moderator.runtime.bootstrap import App
 from moderator.runtime.config import Config
+from moderator.runtime.idle_watch import IdleWatch
 from moderator.runtime.poller import PollResult
 from moderator.runtime.rounds import Rounds
 from moderator.runtime.sender import SendTally
@@ -78,10 +80,6 @@ from moderator.store import outbox, poller_lock, seals
 
 log = logging.getLogger(__name__)
 
-#: Longest single IDLE; servers drop idle clients after 30 minutes.
-IDLE_SECONDS = 25 * 60
-#: Wait after the IDLE connection failed before trying again.
-IDLE_RETRY_SECONDS = 30.0
 #: The ``send`` job is brought forward to this long after another sender's lease ends.
 LEASE_SLACK = timedelta(seconds=0.5)
 #: How long ``stop`` lets a running job round finish (a poll, a send) before leaving it.
@@ -119,6 +117,10 @@ class Service:
         self.lost = asyncio.Event()
         self.scheduler: AsyncIOScheduler | None = None
         self._idle_task: asyncio.Task[None] | None = None
+        self._idle = IdleWatch(
+            app.idle_source, app.source, partial(self._bring_forward, "poll"),
+            poll_seconds=config.imap.poll_seconds,
+        )
         #: The job rounds running now: ``stop`` lets them end (for ``stop_grace`` at most)
         #: rather than cut them off.
         self._rounds = Rounds()
@@ -144,7 +146,10 @@ class Service:
         """
         if self.lost.is_set():
             return PollResult()
-        result = await self.poller.poll()
+        try:
+            result = await self.poller.poll()
+        finally:
+            self._idle.poll_ended()
         if result.fetched or result.processed:
             log.info("poll: %d fetched, %s", result.fetched, result.statuses or "nothing to do")
         if self.scheduler is None:
@@ -158,9 +163,10 @@ class Service:
     async def _mail_processed(self) -> None:
         """
         A mail's transaction committed: its reports' pictures are drawn ahead and the
-        ``send`` job brought forward, so its answer does not wait for the rest of the poll.
+        ``send`` job brought forward, so its answer does not wait for the rest of the poll
+        (nor the poll for the pictures: ``prepare_soon`` is not waited for).
         """
-        await asyncio.to_thread(self.sender.prepare_due)
+        self.sender.prepare_soon()
         self._bring_forward("send")
 
     async def send_now(self) -> SendTally:
@@ -330,7 +336,7 @@ class Service:
         scheduler.start()
         self.scheduler = scheduler
         if self.config.imap.idle:
-            self._idle_task = asyncio.create_task(self._watch_idle(), name="imap-idle")
+            self._idle_task = asyncio.create_task(self._idle.run(), name="imap-idle")
 
     async def stop(self) -> None:
         """
@@ -433,18 +439,3 @@ class Service:
             f"{config.service.tournament_seconds:g} s, lock heartbeat every "
             f"{self.beat_every.total_seconds():g} s (pid {os.getpid()})"
         )
-
-    async def _watch_idle(self) -> None:
-        """Bring the poll forward whenever the server says mail has come."""
-        while True:
-            try:
-                news = await self._idle_source.idle_wait(IDLE_SECONDS)
-            except MailError as exc:
-                log.warning("imap idle: %s; trying again in %.0f s", exc, IDLE_RETRY_SECONDS)
-                await asyncio.sleep(IDLE_RETRY_SECONDS)
-                continue
-            if "IDLE" not in self._idle_source.capabilities:
-                log.info("the imap server has no IDLE: polling every %s s", self.config.imap.poll_seconds)
-                return
-            if news:
-                self._bring_forward("poll")

@@ -434,6 +434,47 @@ def test_idle_before_any_fetch_wakes_for_mail_already_there(imap_server):
     imap_server(scenario)
 
 
+def test_an_idle_wait_counts_what_the_pollers_connection_fetched(imap_server):
+    """The service waits in IDLE on a second connection while its poller fetches on the
+    first: mail the poller has fetched is no news (it was, at once and in a loop)."""
+
+    async def scenario(server: Server) -> None:
+        address, password = server.new_user()
+        await append(server, address, password, message("one"), message("two"))
+        async with source(server, address, password) as poller, source(
+            server, address, password
+        ) as watcher:
+            assert await watcher.idle_wait(20.0, fetched_by=poller) is True  # nothing fetched
+            first = await poller.fetch_new(None, None)
+            assert len(first.messages) == 2
+            assert await watcher.idle_wait(0.5, fetched_by=poller) is False
+            await append(server, address, password, message("three"))
+            assert await watcher.idle_wait(20.0, fetched_by=poller) is True
+            news = await poller.fetch_new(first.last_uid, first.uidvalidity)
+            assert [body for _, body in news.messages] == [message("three")]
+            assert await watcher.idle_wait(0.5, fetched_by=poller) is False
+
+    imap_server(scenario)
+
+
+def test_mail_moved_away_above_the_last_fetch_is_no_news_again(imap_server):
+    """UIDNEXT stays above mail that is gone: once a fetch has read up to it, an IDLE
+    wait does not count the gap as news (nor does a fetch read it again)."""
+
+    async def scenario(server: Server) -> None:
+        address, password = server.new_user()
+        await append(server, address, password, message("kept"), message("moved"))
+        async with source(server, address, password, processed_folder="Done") as inbox:
+            both = await inbox.fetch_new(None, None)
+            assert len(both.messages) == 2
+            await inbox.mark_done([both.messages[1][0]])  # moved out of the folder
+            again = await inbox.fetch_new(both.messages[0][0], both.uidvalidity)
+            assert again.messages == []
+            assert await inbox.idle_wait(0.5) is False
+
+    imap_server(scenario)
+
+
 def test_idle_wait_returns_false_at_once_when_the_server_has_no_idle():
     async def scenario(hub: MailHub) -> None:
         server = HubServer(hub)
