@@ -19,6 +19,12 @@ the answers and reports it wrote go out while the poll goes on with the next mai
 A crash between 2 and 3 leaves the mail archived and waiting: the next poll processes
 it.  A crash between 3 and 4 leaves it unflagged on the server but known to the store,
 which never fetches a UID twice.
+
+The serial path is kept short (issue 28): where the next fetch starts is read from the
+store once and then kept (only this poller archives the folder's mail: the mailbox's
+lock), and a mail whose processing this poller saw commit is flagged without asking the
+store its state again.  A kept start that lags only fetches again what the store knows
+(archived once by UID, its id handed back).
 """
 
 from __future__ import annotations
@@ -73,15 +79,26 @@ class Poller:
         self._lock = asyncio.Lock()
         #: Awaited after each mail whose processing committed (None: nothing).
         self.after_each: Callable[[], Awaitable[None]] | None = None
+        #: Where the next fetch starts (UIDVALIDITY, top UID archived), once read from
+        #: the store; None: read it again (at the start, after a failure).
+        self._seen: tuple[int | None, int | None] | None = None
+        #: Inbound ids this poller saw committed in a final state (flagged without asking).
+        self._final: set[int] = set()
 
     async def poll(self) -> PollResult:
         """Fetch, archive, process and mark; one poll at a time."""
         async with self._lock:
-            return await self._poll()
+            try:
+                return await self._poll()
+            except BaseException:
+                self._seen = None  # whatever failed, the next poll starts from the store
+                raise
 
     async def _poll(self) -> PollResult:
         folder = self.source.folder
-        uidvalidity, since = await asyncio.to_thread(inbox.last_seen, self.store, folder)
+        if self._seen is None:
+            self._seen = await asyncio.to_thread(inbox.last_seen, self.store, folder)
+        uidvalidity, since = self._seen
         found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
         result = PollResult(fetched=len(found.messages), more=found.more)
         archived = await asyncio.to_thread(
@@ -91,6 +108,8 @@ class Poller:
             mailbox=folder,
             uidvalidity=found.uidvalidity,
         )
+        if found.last_uid is not None:
+            self._seen = (found.uidvalidity, found.last_uid)
         for (uid, _raw), message_id in zip(found.messages, archived, strict=True):
             self._unmarked.append((found.uidvalidity, uid, message_id))
         waiting = await asyncio.to_thread(inbox.pending_ids, self.store, FETCH_LIMIT)
@@ -99,6 +118,8 @@ class Poller:
             # hand (committed whole), and the rest wait for the next start.
             status = await asyncio.to_thread(self._process_one, message_id)
             result.statuses[status] = result.statuses.get(status, 0) + 1
+            if status not in (BUSY, SKIPPED):
+                self._final.add(message_id)  # committed: processed, rejected or shunted
             if self.after_each is not None and status not in (BUSY, SKIPPED):
                 await self.after_each()
         await self._mark()
@@ -114,10 +135,13 @@ class Poller:
         """Flag on the server the mails whose processing has committed."""
         if not self._unmarked:
             return
-        statuses = await asyncio.to_thread(
-            inbox.statuses, self.store, [message_id for _, _, message_id in self._unmarked]
-        )
-        done = [entry for entry in self._unmarked if statuses.get(entry[2], RECEIVED) != RECEIVED]
+        unknown = [message_id for _, _, message_id in self._unmarked if message_id not in self._final]
+        statuses = await asyncio.to_thread(inbox.statuses, self.store, unknown) if unknown else {}
+        done = [
+            entry
+            for entry in self._unmarked
+            if entry[2] in self._final or statuses.get(entry[2], RECEIVED) != RECEIVED
+        ]
         by_validity: dict[int, list[int]] = {}
         for validity, uid, _ in done:
             by_validity.setdefault(validity, []).append(uid)
@@ -127,3 +151,4 @@ class Poller:
             except UidValidityChangedError:
                 log.warning("folder renumbered: %d processed mails left unflagged", len(uids))
         self._unmarked = [entry for entry in self._unmarked if entry not in done]
+        self._final.clear()  # those flagged are done with; the others were asked of the store

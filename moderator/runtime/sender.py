@@ -34,9 +34,10 @@ is a write transaction, found or not).
 
 A report's pictures are drawn ahead: ``prepare_due`` hands the pictures of every due
 mail it has not seen to ``prepare`` (the picture worker's), which draws them while the
-service goes on; the service calls it as soon as a mail's transaction has committed
-and at the start of each round, so the sender, when it makes the mail, mostly finds its
-pictures drawn, and a player's answer does not wait for them.
+service goes on; the service asks for it as soon as a mail's transaction has committed
+(``prepare_soon``: in a task the poll does not wait for, issue 28) and it runs at the
+start of each round, so the sender, when it makes the mail, mostly finds its pictures
+drawn, and a player's answer does not wait for them.
 
 With a ``verp_key`` each mail goes out with a return path of its own
 (``moderator.mail.verp``: the envelope sender with ``+b<id>-<tag>``), so that its bounce,
@@ -142,6 +143,9 @@ class Sender:
         #: The mails whose pictures were handed to ``prepare`` and are still due.
         self._prepared: set[int] = set()
         self._prepare_lock = threading.Lock()
+        #: ``prepare_soon``'s task, and whether mail committed since it last read the outbox.
+        self._preparing: asyncio.Task[None] | None = None
+        self._prepare_again = False
         #: How long a claim holds a mail, and how often it is renewed while we work on it.
         self.lease = lease
         self.renew_every = renew_every
@@ -204,6 +208,25 @@ class Sender:
                 handed += 1
         return handed
 
+    def prepare_soon(self) -> None:
+        """
+        ``prepare_due`` in a task of its own, not waited for: called on the poll's serial
+        path after each mail.  One task at a time; it reads the outbox once more when
+        asked again while it ran, so no committed mail's pictures wait for the round.
+        """
+        self._prepare_again = True
+        if self.prepare is not None and (self._preparing is None or self._preparing.done()):
+            self._preparing = asyncio.create_task(self._prepare_ahead(), name="pictures-ahead")
+
+    async def _prepare_ahead(self) -> None:
+        while self._prepare_again:
+            self._prepare_again = False
+            try:
+                await asyncio.to_thread(self.prepare_due)
+            except Exception as exc:  # noqa: BLE001 - the send round hands them all the same
+                log.warning("pictures not handed ahead: %s", exc)
+                return
+
     async def send_due(self, limit: int = 500) -> SendTally:
         """Send every due mail (at most ``limit``); one round at a time."""
         if self.prepare is not None:
@@ -260,6 +283,9 @@ class Sender:
 
     async def close(self) -> None:
         """Close the SMTP connections kept between rounds (the service's stop)."""
+        if self._preparing is not None:
+            await asyncio.gather(self._preparing, return_exceptions=True)
+            self._preparing = None
         sessions, self._idle_sessions = self._idle_sessions, []
         for _, session in sessions:
             await session.close()

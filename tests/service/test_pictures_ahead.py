@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -188,6 +189,38 @@ def test_the_sender_hands_each_due_reports_pictures_ahead_once(store: EventStore
             assert hub.deliveries == {ANN: 1, BOB: 1}
             assert sorted(drawn) == sorted(handed)  # what was handed is what was drawn
             assert sender.prepare_due() == 0  # nothing is due any more
+
+    asyncio.run(scenario())
+
+
+def test_pictures_are_handed_ahead_without_holding_up_the_poll(store: EventStore) -> None:
+    """
+    ``prepare_soon`` (after each processed mail, on the poll's serial path) returns while
+    the pictures are still being handed; a mail that commits meanwhile is handed too.
+    """
+    handed: list[str] = []
+    gate = threading.Event()
+
+    def prepare(picture: str) -> None:
+        handed.append(picture)
+        assert gate.wait(30)  # held until the test lets it go
+
+    async def scenario() -> None:
+        sink = smtp_sink_at("127.0.0.1", 9, local_hostname="mx.test", timeout=10)
+        sender = Sender(store, sink, None, None, MODERATOR, prepare=prepare)
+        _queue(store, ANN)
+        sender.prepare_soon()  # returns at once: nothing is handed before the loop turns
+        assert handed == []
+        for _ in range(300):
+            if handed:
+                break
+            await asyncio.sleep(0.01)
+        assert handed == [spec("Ann")]  # and the hand-over is held at the gate
+        _queue(store, BOB)
+        sender.prepare_soon()  # while the first is held: the outbox is read once more
+        gate.set()
+        await sender.close()
+        assert handed == [spec("Ann"), spec("Bob")]
 
     asyncio.run(scenario())
 
