@@ -220,6 +220,13 @@ def instrument(service: Service, meter: Meter) -> Renders:
     poller._process_one = meter.wrap("  processing mail (thread)", poller._process_one)  # type: ignore[method-assign]
     for name in ("verify_detached", "verify_clearsigned"):
         setattr(ring, name, meter.wrap("    checking signatures (gpg)", getattr(ring, name)))
+    # The rest of the poll's serial path: the IMAP fetch and mark, and the service's
+    # work after each mail (what is left of a poll is the store's archive and reads).
+    poller.source.fetch_new = meter.wrap(  # type: ignore[method-assign]
+        "  fetch (IMAP)", poller.source.fetch_new)
+    poller._mark = meter.wrap("  mark (IMAP)", poller._mark)  # type: ignore[method-assign]
+    if poller.after_each is not None:
+        poller.after_each = meter.wrap("  after each mail (service)", poller.after_each)
     sender.send_due = meter.wrap("sender: send rounds", sender.send_due)  # type: ignore[method-assign]
     sender_module.render_outgoing = meter.wrap(  # type: ignore[attr-defined]
         "  render_outgoing (summed over workers)", renders.render(render_outgoing))
