@@ -15,6 +15,13 @@ applied before the next line is decided, in the same transaction.  After a crash
 all of that is in the database or none of it, and the message is still ``received``.
 A stream that moved on meanwhile (or a deadlock) decides the message again; a handler
 that raises sets the message aside (``shunted``) for a person to look at.
+
+Before its transaction the mail is read once (``_read_ahead``: the handler's
+``game_of``, which parses it and checks its signature), in the same thread and only
+after the mails before it: the handler keeps that reading for the transaction's calls,
+so GnuPG does not run while the transaction holds SQLite's one write lock (the
+sender's claims waited for it, issue 28).  Nothing is decided or written there, and
+the keys the reading is checked against are those the transaction would see.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from moderator.ports import (
     PlayerExistsError,
     UnknownChangeError,
 )
-from moderator.ports.mail import PROCESSED, REJECTED
+from moderator.ports.mail import PROCESSED, RECEIVED, REJECTED
 from moderator.rules.variant import UnknownVariantError
 from moderator.runners import unit
 from moderator.store import inbox
@@ -92,6 +99,7 @@ def process_message(
         MessageNotFoundError: there is no such message.
     """
     step = checkpoint or (lambda _name: None)
+    _read_ahead(store, message_id, handler)
     for _ in range(CONFLICT_RETRIES):
         try:
             with store.transaction() as tx:
@@ -108,6 +116,21 @@ def process_message(
             step("after-commit")
         return status
     return inbox.shunt(store, message_id, ConflictError("the game kept moving on"), gm_address)
+
+
+def _read_ahead(store: EventStore, message_id: int, handler: Handler) -> None:
+    """
+    The handler's reading of a mail still waiting, outside any write transaction (see
+    the module's text); whatever fails here fails again in the transaction and is
+    dealt with there.
+    """
+    try:
+        with store.reading() as tx:
+            message = inbox.message(tx, message_id)
+        if message.status == RECEIVED:
+            handler.game_of(message)
+    except Exception:  # noqa: BLE001, S110 - the transaction meets it again and says so
+        pass
 
 
 def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], None]) -> str:
