@@ -7,13 +7,19 @@ store's own methods each run one.  ``Tx.append`` is optimistic: it moves the gam
 UPDATE, so a caller who saw an old number gets ``ConflictError`` and nothing is
 stored.  The unique ``(game_id, seq)`` key backs the check.  On PostgreSQL that UPDATE
 also locks the game's row until the transaction ends, which serialises the writers of
-one game; on SQLite a write transaction holds the database's write lock.  A load reuses
-the state folded for the same version before (``folds.Folds``, published on commit).
+one game; on SQLite a write transaction holds the database's write lock, and a
+process's write transactions take turns on a lock of its own before they ask SQLite
+for it: a waiting one starts as soon as the one before has committed, where SQLite's
+busy handler sleeps between tries (up to 100 ms a try; the sender's claims slept
+behind the poller's mails, issue 28); other processes meet SQLite's busy timeout as
+before.  A load reuses the state folded for the same version before (``folds.Folds``,
+published on commit).
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -309,6 +315,8 @@ class EventStore:
         #: service's caches, ``service.caches``); the runners' lookups hand it in.
         self.memo: object | None = None
         self._writer = writer(self.engine)
+        #: This process's turn at SQLite's one write lock (see the module's text).
+        self._write_turn = threading.RLock() if self.dialect == "sqlite" else None
         try:
             migrate.ensure_schema(self.engine, create=create)
         except BaseException:
@@ -327,9 +335,16 @@ class EventStore:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """A write transaction: committed when the block ends, rolled back if it raises."""
-        with self._writer.begin() as connection:
-            tx = Tx(self, connection)
-            yield tx
+        turn = self._write_turn
+        # Past SQLite's own wait the transaction asks SQLite anyway (and fails as before).
+        held = turn.acquire(timeout=config.SQLITE_BUSY_TIMEOUT) if turn is not None else False
+        try:
+            with self._writer.begin() as connection:
+                tx = Tx(self, connection)
+                yield tx
+        finally:
+            if turn is not None and held:
+                turn.release()
         tx.publish()  # committed: its folded states may be reused
 
     @contextmanager

@@ -122,6 +122,45 @@ def test_racing_appends_leave_no_gap_or_duplicate(make_store: Callable[..., Even
         assert sum(conflicts) > 0  # they did race: the losers reloaded and went on
 
 
+def test_one_stores_writers_in_several_threads_take_turns(
+    make_store: Callable[..., EventStore],
+) -> None:
+    """
+    The poller's transactions and the sender's claims share one store: its write
+    transactions in several threads each commit whole (on SQLite they take turns on the
+    store's own lock before SQLite's, so none of them meets a conflict), and one that
+    raises lets the next in.
+    """
+    events = play_robot_game(2, 11).events[:60]
+    store = make_store()
+    store.create_game("g", GameRecord())
+    conflicts, broken = [0], [False]
+
+    def writer(index: int) -> None:
+        while True:
+            try:
+                with store.transaction() as tx:
+                    loaded = tx.load("g")
+                    if loaded.seq >= len(events):
+                        return
+                    tx.append("g", loaded.seq, events[loaded.seq : loaded.seq + 1])
+                    if index == 0 and not broken[0]:
+                        broken[0] = True
+                        raise RuntimeError("a decision that fails half-way")
+            except ConflictError:
+                conflicts[0] += 1
+            except RuntimeError:
+                continue
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(writer, range(4)))
+    assert broken[0]
+    assert store.load("g") == events
+    assert check_store(store, "g").ok
+    if store.dialect == "sqlite":
+        assert conflicts[0] == 0
+
+
 @pytest.mark.long
 def test_two_worker_processes(db_url: str, tmp_path: Path) -> None:
     """Two real worker processes on the same queue: every message is done exactly once."""
