@@ -42,7 +42,7 @@ from moderator.ports import (
     PlayerExistsError,
     UnknownChangeError,
 )
-from moderator.ports.mail import PROCESSED, RECEIVED, REJECTED
+from moderator.ports.mail import PROCESSED, REJECTED
 from moderator.rules.variant import UnknownVariantError
 from moderator.runners import unit
 from moderator.store import inbox
@@ -125,9 +125,8 @@ def _read_ahead(store: EventStore, message_id: int, handler: Handler) -> None:
     dealt with there.
     """
     try:
-        with store.reading() as tx:
-            message = inbox.message(tx, message_id)
-        if message.status == RECEIVED:
+        message = inbox.waiting(store, message_id)
+        if message is not None:
             handler.game_of(message)
     except Exception:  # noqa: BLE001, S110 - the transaction meets it again and says so
         pass

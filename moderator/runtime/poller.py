@@ -101,18 +101,12 @@ class Poller:
         uidvalidity, since = self._seen
         found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
         result = PollResult(fetched=len(found.messages), more=found.more)
-        archived = await asyncio.to_thread(
-            inbox.receive_all,
-            self.store,
-            found.messages,
-            mailbox=folder,
-            uidvalidity=found.uidvalidity,
-        )
+        archived, waiting = await asyncio.to_thread(self._archive, found.messages,
+                                                    found.uidvalidity)
         if found.last_uid is not None:
             self._seen = (found.uidvalidity, found.last_uid)
         for (uid, _raw), message_id in zip(found.messages, archived, strict=True):
             self._unmarked.append((found.uidvalidity, uid, message_id))
-        waiting = await asyncio.to_thread(inbox.pending_ids, self.store, FETCH_LIMIT)
         for message_id in waiting:
             # One mail per thread call: a round cut off at a stop ends after the mail in
             # hand (committed whole), and the rest wait for the next start.
@@ -124,6 +118,15 @@ class Poller:
                 await self.after_each()
         await self._mark()
         return result
+
+    def _archive(
+        self, messages: list[tuple[int, bytes]], uidvalidity: int
+    ) -> tuple[list[int], list[int]]:
+        """The fetched mails archived (their ids), then every mail waiting: one thread call."""
+        archived = inbox.receive_all(
+            self.store, messages, mailbox=self.source.folder, uidvalidity=uidvalidity
+        )
+        return archived, inbox.pending_ids(self.store, FETCH_LIMIT)
 
     def _process_one(self, message_id: int) -> str:
         status = process_message(self.store, message_id, self.handler, gm_address=self.gm_address)

@@ -53,6 +53,7 @@ __all__ = [
     "requeue",
     "shunt",
     "statuses",
+    "waiting",
 ]
 
 
@@ -207,6 +208,19 @@ def message(tx: Tx, message_id: int) -> InboundMessage:
         msg = f"there is no inbound message {message_id!r}"
         raise MessageNotFoundError(msg)
     return _message(row)
+
+
+def waiting(store: EventStore, message_id: int) -> InboundMessage | None:
+    """
+    The message if it still waits to be processed, read in a transaction of its own (the
+    mail runner reads it ahead of its write transaction); None once it is taken.
+
+    Raises:
+        MessageNotFoundError: there is no such message.
+    """
+    with store.reading() as tx:
+        found = message(tx, message_id)
+    return found if found.status == RECEIVED else None
 
 
 def messages(tx: Tx, status: str | None = None) -> list[InboundMessage]:
