@@ -11,14 +11,17 @@ The order is what makes a mail count once whatever fails:
 3. process every archived mail still waiting, each in its own transaction
    (``runners.mail.process_message``; a mail seen before under another UID is recognised by
    its Message-ID and body and not played twice);
-4. only then flag (or move) them on the server.
+4. only then flag (or move) them on the server: the mails of the polls of the last
+   ``MARK_EVERY`` seconds with one command, and the rest at a stop (``mark_now``).
 
 After each mail's transaction has committed, ``after_each`` (the service's) is awaited:
 the answers and reports it wrote go out while the poll goes on with the next mails.
 
 A crash between 2 and 3 leaves the mail archived and waiting: the next poll processes
 it.  A crash between 3 and 4 leaves it unflagged on the server but known to the store,
-which never fetches a UID twice.
+which never fetches a UID twice.  The flag is for people and other mail programs (and
+the move keeps the folder small): the store, not the flag, says what was processed, so
+flagging a few seconds late changes nothing but spares a command per poll.
 
 The serial path is kept short (issue 28): where the next fetch starts is read from the
 store once and then kept (only this poller archives the folder's mail: the mailbox's
@@ -44,6 +47,8 @@ log = logging.getLogger(__name__)
 
 #: Mails fetched in one poll; the rest wait for the next (which comes at once).
 FETCH_LIMIT = 200
+#: Processed mail is flagged at most this often (seconds), or once this many wait.
+MARK_EVERY, MARK_AT_MOST = 5.0, 500
 
 
 @dataclass
@@ -84,6 +89,9 @@ class Poller:
         self._seen: tuple[int | None, int | None] | None = None
         #: Inbound ids this poller saw committed in a final state (flagged without asking).
         self._final: set[int] = set()
+        #: Seconds between flaggings (``MARK_EVERY``), and the loop time of the last one.
+        self.mark_every = MARK_EVERY
+        self._marked_at: float | None = None
 
     async def poll(self) -> PollResult:
         """Fetch, archive, process and mark; one poll at a time."""
@@ -93,6 +101,11 @@ class Poller:
             except BaseException:
                 self._seen = None  # whatever failed, the next poll starts from the store
                 raise
+
+    async def mark_now(self) -> None:
+        """Flag on the server every mail processed and not flagged yet (at a stop)."""
+        async with self._lock:
+            await self._mark()
 
     async def _poll(self) -> PollResult:
         folder = self.source.folder
@@ -116,7 +129,10 @@ class Poller:
                 self._final.add(message_id)  # committed: processed, rejected or shunted
             if self.after_each is not None and status not in (BUSY, SKIPPED):
                 await self.after_each()
-        await self._mark()
+        now = asyncio.get_running_loop().time()
+        last = self._marked_at
+        if last is None or now - last >= self.mark_every or len(self._unmarked) >= MARK_AT_MOST:
+            await self._mark()
         return result
 
     def _archive(
@@ -138,6 +154,7 @@ class Poller:
         """Flag on the server the mails whose processing has committed."""
         if not self._unmarked:
             return
+        self._marked_at = asyncio.get_running_loop().time()
         unknown = [message_id for _, _, message_id in self._unmarked if message_id not in self._final]
         statuses = await asyncio.to_thread(inbox.statuses, self.store, unknown) if unknown else {}
         done = [

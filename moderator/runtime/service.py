@@ -84,6 +84,8 @@ log = logging.getLogger(__name__)
 LEASE_SLACK = timedelta(seconds=0.5)
 #: How long ``stop`` lets a running job round finish (a poll, a send) before leaving it.
 STOP_GRACE = timedelta(seconds=30)
+#: How long ``stop`` tries to flag the processed mail not flagged yet.
+MARK_AT_STOP_SECONDS = 5.0
 #: How often the ``collect`` job runs a full cycle collection (a few tens of ms).
 COLLECT_EVERY = timedelta(minutes=2)
 
@@ -356,6 +358,8 @@ class Service:
             self.scheduler.shutdown(wait=False)  # nothing left running for it to cancel
             self.scheduler = None
         await self.sender.close()
+        with contextlib.suppress(MailError, TimeoutError):  # unflagged, the store knows them
+            await asyncio.wait_for(self.poller.mark_now(), MARK_AT_STOP_SECONDS)
         await self._idle_source.close()
         await self.source.close()
         if self.keyring is not None:
