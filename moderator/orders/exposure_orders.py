@@ -61,6 +61,13 @@ def _steering(text: str) -> list[str]:
     )
 
 
+def shown_plainly(text: str) -> str:
+    """``text`` with each character that would steer the reader's screen written as its
+    code (``<U+001B>``): for messages passed on before ``parse_tell`` refused them."""
+    steering = set(_steering(text))
+    return "".join(f"<U+{ord(c):04X}>" if c in steering else c for c in text)
+
+
 def parse_tell(line: str, player: str, state: GameState | None = None) -> Result:
     """``tell NAMES: TEXT``: read from the raw line, so the message keeps every character,
     but none that would steer how the addressee's screen shows it (``_steering``)."""

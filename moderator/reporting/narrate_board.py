@@ -6,6 +6,7 @@ musters) and engagements up to their outcome and the game's end.  Split out of
 
 from __future__ import annotations
 
+from moderator.orders.exposure_orders import shown_plainly
 from moderator.reporting.views import land_name
 from moderator.reporting.wording import (
     Describers,
@@ -333,7 +334,7 @@ def _message_relayed(e: ev.MessageRelayed, state: GameState) -> str:
     others = sorted((e.visible_to or frozenset()) - {e.sender})
     return (
         f"Message from {e.sender} to {', '.join(others)}, passed on by the moderator as "
-        f"written (the sender's words, not the moderator's): \"{e.text}\""
+        f"written (the sender's words, not the moderator's): \"{shown_plainly(e.text)}\""
     )
 
 

@@ -13,6 +13,9 @@ from email.message import EmailMessage
 
 from moderator.mail import compose
 from moderator.ports import StoredMail
+from moderator.reporting.narrate import describe, history_lines
+from moderator.rules import events as ev
+from moderator.rules.state import GameState
 from moderator.runners.commands import new_game
 from moderator.runtime.outgoing import render_outgoing
 from moderator.store import EventStore
@@ -82,3 +85,14 @@ def test_a_message_cannot_steer_the_addressees_screen_to_pass_for_the_moderators
     assert sent.status == "processed", sent.note
     (mail,) = sent.to(address("Bob"))
     assert " ".join(plain.split()) in " ".join((mail.private_body or "").split())
+
+
+def test_a_message_passed_on_before_that_shows_its_control_characters_as_codes() -> None:
+    """A message logged before they were refused is told with each such character as
+    its code, in reports and histories alike: it can steer nobody's screen."""
+    said = ev.MessageRelayed(
+        sender="Ann", text="ok\b\b\x1b[2J \u202eheld Titan", visible_to=frozenset({"Ann", "Bob"})
+    )
+    line = describe(said, GameState())
+    assert line.endswith('"ok<U+0008><U+0008><U+001B>[2J <U+202E>held Titan"'), line
+    assert f"  {line}" in history_lines([said], "Bob")
