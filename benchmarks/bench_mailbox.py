@@ -12,7 +12,8 @@ GnuPG home, the private text and the battle PNG.  ``--turns N`` counts only the 
 to the end of turn N (a mail's turn is the last "turn N" its subject named), which
 measures the first N turns of a longer game (``demo --turns N`` stops one there).  The
 average report is over the mails that carry one (the reports, and the answers: each
-carries the player's report after a rule).  A last line per mailbox says where its bytes
+carries the player's report after a rule); each kind says how many of its mails carry
+the board and a battle's picture.  A last line per mailbox says where its bytes
 are: text, pictures, signatures and encryption, headers and MIME.
 """
 
@@ -79,6 +80,7 @@ def _parts(message: Message, gpg: gnupg.GPG, sizes: Counter[str]) -> None:
 def measure(path: Path, gnupg_home: Path, turns: int | None) -> None:
     gpg = gnupg.GPG(gnupghome=str(gnupg_home))
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
+    pictured: dict[str, Counter[str]] = defaultdict(Counter)  # mails carrying each picture
     counts: Counter[str] = Counter()
     totals: Counter[str] = Counter()
     turn = last = 0
@@ -100,6 +102,7 @@ def measure(path: Path, gnupg_home: Path, turns: int | None) -> None:
         counted = sum(v for k, v in sizes.items() if k not in ("private text", "battle png"))
         sizes["other"] += max(0, len(raw) - counted)
         by_kind[mail_kind].update(sizes)
+        pictured[mail_kind].update(k for k in ("board png", "battle png") if sizes[k])
     total = sum(totals.values())
     reports = sum(counts.values()) - counts["other"]
     report_bytes = total - totals["other"]
@@ -112,7 +115,12 @@ def measure(path: Path, gnupg_home: Path, turns: int | None) -> None:
             for part in PARTS
             if by_kind[mail_kind][part]
         )
-        print(f"  {mail_kind:<24} {count:4} mails {totals[mail_kind] / 1e6:6.2f} MB  (KB: {split})")
+        carry = pictured[mail_kind]
+        print(f"  {mail_kind:<24} {count:4} mails {totals[mail_kind] / 1e6:6.2f} MB  (KB: {split}; "
+              f"{carry['board png']} with the board, {carry['battle png']} with a battle)")
+    boards = sum(c["board png"] for c in pictured.values())
+    battles = sum(c["battle png"] for c in pictured.values())
+    print(f"  pictures: {boards} mails carry the board, {battles} a battle")
     print("  " + where_the_bytes_are(by_kind, total))
 
 
