@@ -133,18 +133,25 @@ def test_a_lands_flat_shapes_are_kept_in_steps_of_rows_and_its_marks_as_drawn() 
                 assert kept.getpixel((x, y)) == whole.getpixel((x, y))
 
 
-def test_drawing_a_boards_flat_shapes_first_changes_no_pixel() -> None:
-    """The lands are taken out of the board's document and drawn before its numbers,
-    names and signs: at one row a step that is the board rendered whole."""
+def test_drawing_a_lands_flat_shapes_first_changes_no_pixel() -> None:
+    """The flat shapes are taken out of the board's or a battleland's document and drawn
+    before its numbers, names, words and signs: at one row a step, the land rendered
+    whole (nothing flat lies over something drawn before it)."""
+    from moderator.pictures.battleland import battleland_layers
     from moderator.pictures.masterboard import masterboard_layers
+    from moderator.rules.variant import STANDARD, load_variant
 
     from .positions import board_view
 
-    bottom = masterboard_layers(board_view(None))[0]
+    variant = load_variant(STANDARD)
+    bottoms = [masterboard_layers(board_view(None))[0]]
+    bottoms += [battleland_layers(variant, terrain)[0] for terrain in sorted(variant.battlelands)]
     step, raster.STEP = raster.STEP, 1
     try:
-        raster._bottom.cache_clear()
-        assert raster._bottom(bottom).tobytes() == render_rgba(bottom).convert("RGBA").tobytes()
+        for bottom in bottoms:
+            raster._bottom.cache_clear()
+            assert raster._ground(bottom)[0] is not None
+            assert raster._bottom(bottom).tobytes() == render_rgba(bottom).convert("RGBA").tobytes(), bottom[:300]
     finally:
         raster.STEP = step
         raster._bottom.cache_clear()
