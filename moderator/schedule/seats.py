@@ -69,6 +69,20 @@ def met(record: GameRecord, seat: str) -> GameRecord:
     return record.but(missed={k: v for k, v in record.missed.items() if k != seat})
 
 
+def handed(record: GameRecord, seat: str) -> GameRecord:
+    """
+    The record once ``seat`` is handed to another player (the operator's or a director's
+    ``replace``, a standby taking it): as ``met``, and the old holder's standing orders
+    dropped.  They were his (Wolff 9.4: private to the moderator): left in place they
+    would act in the new holder's name, a last order against his own seat (concede
+    whenever attacked), and the report the new holder is handed would show them to him.
+    """
+    record = met(record, seat)
+    if seat not in record.standing:
+        return record
+    return record.but(standing={k: v for k, v in record.standing.items() if k != seat})
+
+
 def leave(record: GameRecord, seat: str) -> GameRecord:
     """The record after ``seat``'s player withdrew in a game that keeps no seats
     (``defaults``): the defaults go on playing it, and nobody reminds a player who left."""
@@ -113,6 +127,7 @@ __all__ = [
     "check_keeping",
     "drops",
     "given_back",
+    "handed",
     "held",
     "leave",
     "met",

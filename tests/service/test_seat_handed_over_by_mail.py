@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from moderator.ports import StoredMail
 from moderator.reporting.views import legal_orders
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.runners.commands import operate
-from moderator.store import inbox, players
+from moderator.store import inbox, outbox, players
 from moderator.usecases.tournaments.operated import Operate
 
 from .conftest import MODERATOR, Table, World, address, full_text, secret_of
@@ -50,3 +51,34 @@ def test_a_player_whose_seat_was_handed_over_can_neither_order_for_it_nor_read_i
     assert done.status == inbox.PROCESSED, done.note
     moved = [e for e in table.events()[version:] if not isinstance(e, ev.AUDIT_EVENT_TYPES)]
     assert moved, full_text(done.mails[0])
+
+
+def test_the_standing_orders_of_a_seats_old_holder_neither_act_for_nor_reach_its_new_one(
+    make_table: Callable[..., Table], world: World
+) -> None:
+    """
+    Ann, about to lose her seat, leaves it standing orders that would sabotage it (concede
+    whenever attacked): they were hers (Wolff 9.4: private to the moderator), so the seat's
+    new holder neither has them acting in his name nor reads them in the report he is
+    handed; he starts with none.
+    """
+    table = make_table(keyring=world.moderator.keyring, keys=world.players, allow_secrets=False)
+    with table.store.transaction() as tx:
+        players.add_player(tx, "Cy", address("Cy"), key_fingerprint=world.players["Cy"].fingerprint,
+                           secret=secret_of("Cy"))
+    sabotage = "standing when attacked: concede"
+    sent = table.orders("Ann", f"{sabotage}\nstanding no concede", how="pgp-mime",
+                        party=world.players["Ann"])
+    assert sent.status == inbox.PROCESSED, sent.note
+    assert table.record.standing.get("Ann")
+    before = len(_outbox(table))
+    operate(table.store, Operate("replace", "g1", MODERATOR, seat="Ann", new=address("Cy")))
+    assert "Ann" not in table.record.standing
+    to_cy = [m for m in _outbox(table)[before:] if m.recipient == address("Cy")]
+    assert any(m.kind == "report" for m in to_cy)
+    assert not any("concede" in full_text(m) for m in to_cy), [full_text(m) for m in to_cy]
+
+
+def _outbox(table: Table) -> list[StoredMail]:
+    with table.store.reading() as tx:
+        return outbox.mails(tx)

@@ -171,7 +171,7 @@ def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
         sender, lookup, held.game, game.state, game.record, replaced.seat,
         standby=state.name_of(replaced.new), named_by=wording.directed_by(ask.by),
     )
-    record = seats.met(record, replaced.seat)  # a seat its player had left: the new one's
+    record = seats.handed(record, replaced.seat)  # the old holder's misses and standing orders gone
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {replaced.seat})
     reported = game_write(held.game, game.seq, record=settled.record, deadlines=settled.deadlines)
     heading, to_new, to_old, to_others = wording.replacement(state, replaced, ask.by)

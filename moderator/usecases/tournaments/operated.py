@@ -131,7 +131,7 @@ def _handed_over(
     record, back = robot_seats.take_back(
         sender, lookup, game_id, game.state, game.record, seat, named_by=BY
     )
-    record = seats.met(record, seat)
+    record = seats.handed(record, seat)  # his run of misses and standing orders: gone
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {seat})
     gone = lookup.player(old_address)
     old_name = gone.name if gone is not None else old_address
