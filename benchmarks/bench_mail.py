@@ -32,7 +32,8 @@ It prints:
   newer step reference), the median and 95th-percentile latency from an order sent to
   that mail read, refused orders, and mails sent by the moderator per minute;
 - the CPU per order of the moderator (its process, its gpg runs and gpg-agent, its
-  picture worker), of the mail hub and of the robots, the cores the three used and the
+  picture worker), of the mail hub and of the robots (their process, gpg runs and
+  gpg-agent; with the hub, the harness's share), the cores the three used and the
   whole machine's (the others' work skews every wall time), and what the moderator's
   alone would allow on this machine's cores: with ``--games`` 8, 16, 32 it shows
   whether more orders in flight still raise the rate (latency-bound) or the cores are
@@ -270,6 +271,7 @@ class Tally:
     refused: int = 0
     games_ended: int = 0
     cpu: float = 0.0
+    gpg: float = 0.0  # of ``cpu``: the robots' finished gpg runs
     seconds: float = 0.0
 
 
@@ -444,10 +446,10 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
     window = time.monotonic() + args.warmup  # the warm-up is played, not counted
     end = window + args.seconds
 
-    async def open_window() -> float:
+    async def open_window() -> tuple[float, float]:
         await asyncio.sleep(window - time.monotonic())
         conn.send("window")
-        return cpu()
+        return cpu(), gpg_runs_cpu()
 
     opener = asyncio.create_task(open_window())
     readers: list[asyncio.Task[None]] = []
@@ -455,7 +457,8 @@ async def play_all(conn: Connection, args: argparse.Namespace, folder: Path,
         play(store, bots, f"g{g}r0", 1000 * g, end, window, tally, readers)
         for g, bots in enumerate(games)
     ))
-    tally.cpu = cpu() - await opener
+    used, ran = await opener
+    tally.cpu, tally.gpg = cpu() - used, gpg_runs_cpu() - ran
     tally.seconds = time.monotonic() - window
     await asyncio.gather(*readers)  # each ends within IDLE_WAIT of the end
     conn.send(tally)
@@ -522,6 +525,7 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             meter.on = True
             folds = dict(service.store.folds.counts)
             opened, used, agent = time.monotonic(), cpu(), agent_cpu(mod_home)
+            robots_agent = agent_cpu(robot_ring.home)
             ran = gpg_runs_cpu()
             drawn, hub_used, machine = worker_cpu(), hub_cpu(), machine_cpu()
             sent_before = await asyncio.to_thread(sent_count, service)
@@ -531,6 +535,7 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             elapsed, used = time.monotonic() - opened, cpu() - used
             ran = gpg_runs_cpu() - ran
             agent = agent_cpu(mod_home) - agent
+            robots_agent = agent_cpu(robot_ring.home) - robots_agent
             drawn, hub_used = worker_cpu() - drawn, hub_cpu() - hub_used
             machine = machine_cpu() - machine
             mails = await asyncio.to_thread(sent_count, service) - sent_before
@@ -553,6 +558,7 @@ async def run(args: argparse.Namespace, folder: Path, mod_home: Path, mod_key: s
             hub.terminate()
     report(args, elapsed, tally, mails, meter,
            Cpu(used=used, agent=agent, pictures=drawn, hub=hub_used, robots=tally.cpu,
+               robots_agent=robots_agent, robots_gpg=tally.gpg,
                machine=machine, gpg=ran))
     renders_report(renders.calls)
     return rows
@@ -618,13 +624,20 @@ class Cpu:
     agent: float  # the moderator's gpg-agent
     pictures: float  # the moderator's picture worker
     hub: float  # the mail hub's process
-    robots: float  # the robots' process (their gpg runs; not their gpg-agent)
+    robots: float  # the robots' process and their gpg runs
+    robots_agent: float  # the robots' gpg-agent (it signs their orders)
+    robots_gpg: float  # of ``robots``: their finished gpg runs
     machine: float  # every process on the machine, ours and others'
     gpg: float  # of ``used``: the moderator's finished gpg runs
 
     @property
     def moderator(self) -> float:
         return self.used + self.agent + self.pictures
+
+    @property
+    def harness(self) -> float:
+        """The benchmark's load: the mail hub and the robots, all of them."""
+        return self.hub + self.robots + self.robots_agent
 
 
 def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, meter: Meter,
@@ -659,10 +672,14 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     each("moderator: its picture worker", spent.pictures)
     each("moderator, all of it", spent.moderator)
     each("mail hub (its own process)", spent.hub)
-    each("robots (their process; gpg-agents not counted)", spent.robots)
-    parties = spent.moderator + spent.hub + spent.robots
+    each("robots: process and their gpg runs", spent.robots)
+    each("  of which their gpg runs", spent.robots_gpg)
+    each("robots: their gpg-agent", spent.robots_agent)
+    each("hub and robots, all of it (the harness)", spent.harness)
+    parties = spent.moderator + spent.harness
     each("the three parties together", parties)
     cores = os.cpu_count() or 1
+    RESULTS["harness_cpu_per_order"] = spent.harness / n
     RESULTS["cores_used"] = parties / elapsed
     print(f"  cores used: the three parties {parties / elapsed:.2f}, the whole machine "
           f"{spent.machine / elapsed:.2f} of {cores} (others' work "
