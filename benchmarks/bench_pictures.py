@@ -5,7 +5,8 @@ Picture benchmarks: prints figures, asserts nothing.
 
 For the masterboard (six players, mid-game; and that board cut to its first two and three
 players, reports only) and a battle on the Tower, and for every bare battleland: the processor time to draw the SVG, to rasterise it to a palette PNG,
-and the sizes of both.  "masterboard, report" is what the picture worker does for a
+and the sizes of both (a bare battleland also as the worker would draw it: the land
+kept, its flat shapes in steps of rows).  "masterboard, report" is what the picture worker does for a
 report: the picture kept in the outbox drawn in tiles over the land, the land's pixels
 and the tiles kept between reports; "next report" the same a turn later (a new title).
 """
@@ -21,7 +22,7 @@ from copy import deepcopy
 from dataclasses import replace
 from pathlib import Path
 
-from moderator.pictures.battleland import battle_svg, battleland_svg
+from moderator.pictures.battleland import battle_svg, battleland_layers, battleland_svg
 from moderator.pictures.masterboard import masterboard_svg
 from moderator.pictures.raster import layers_to_png, svg_to_png
 from moderator.pictures.spec import Picture, layers, report_pictures
@@ -111,6 +112,8 @@ def main() -> None:
     _measure("battle (Tower)", lambda: battle_svg(view, "Ann", game="g1"), args.repeat)
     for terrain in sorted(load_variant(STANDARD).battlelands):
         _measure(f"battleland {terrain}", lambda t=terrain: battleland_svg(load_variant(STANDARD), t), args.repeat)
+        tiled = layers_to_png(battleland_layers(load_variant(STANDARD), terrain))
+        print(f"{'':<24} as the worker draws it (its land kept, in steps of rows): PNG {len(tiled) / 1024:5.1f} KB")
 
 
 if __name__ == "__main__":

@@ -130,8 +130,10 @@ def render_rgba(
 
 
 def svg_to_png(svg_text: str, width: int | None = None, colours: int = DEFAULT_COLOURS) -> bytes:
-    """The SVG as a palette PNG of at most ``colours`` colours."""
-    return _palette_png(render_rgba(svg_text, width), named_colours([svg_text]), colours)
+    """The SVG as a palette PNG of at most ``colours`` colours; at its own width, its
+    flat shapes in steps of rows as a report's land is (``_stepped``)."""
+    image = _stepped(svg_text) if width is None else render_rgba(svg_text, width)
+    return _palette_png(image, named_colours([svg_text]), colours)
 
 
 def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> bytes:
@@ -223,8 +225,13 @@ _FLAT_SHAPE = re.compile(r"<(?:polygon|rect) (?![^>]*\bstroke=)[^>]*/>")
 
 @functools.lru_cache(maxsize=8)
 def _bottom(svg_text: str) -> Image.Image:
+    """The bottom layer (a board's lands, a battleland), rendered once (``_stepped``)."""
+    return _stepped(svg_text)
+
+
+def _stepped(svg_text: str) -> Image.Image:
     """
-    The bottom layer (a board's lands, a battleland), rendered once: its flat shapes
+    A land (a board's lands, a battleland) as RGBA: its flat shapes
     (``_ground``) in steps of ``STEP`` rows, everything else over them as it is drawn.
     A land's slanted side moves a little on every row, and every row where one moves
     breaks deflate's copy of the row above; drawn in steps of three rows, two rows in

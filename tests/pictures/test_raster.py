@@ -125,6 +125,8 @@ def test_a_lands_flat_shapes_are_kept_in_steps_of_rows_and_its_marks_as_drawn() 
     rows = [flat.crop((0, y, 120, y + 1)).tobytes() for y in range(90)]
     assert all(rows[y] == rows[y - y % raster.STEP] for y in range(90))
     assert len(set(rows)) > 10  # the side does climb
+    whole_png = Image.open(io.BytesIO(svg_to_png(document))).convert("RGB")  # the command line's
+    assert whole_png.tobytes() == kept.convert("RGB").tobytes()
     drawn = Image.new("RGBA", whole.size)
     drawn.alpha_composite(render_rgba(marks, clear=True).convert("RGBA"))
     for y in range(90):
