@@ -27,7 +27,11 @@ The serial path is kept short (issue 28): where the next fetch starts is read fr
 store once and then kept (only this poller archives the folder's mail: the mailbox's
 lock), and a mail whose processing this poller saw commit is flagged without asking the
 store its state again.  A kept start that lags only fetches again what the store knows
-(archived once by UID, its id handed back).
+(archived once by UID, its id handed back).  While a poll's mails are processed (in a
+thread) the next fetch runs on the loop, from where this poll's fetch ended; the next
+poll archives and processes what it found, after this poll's mails (a poll that leaves
+such mail says ``more``: the next comes at once), and fetches afresh when it found
+nothing or failed.  Mail fetched ahead and never archived is fetched again.
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from moderator.mail.imap import ImapSource, UidValidityChangedError
+from moderator.mail.errors import MailError
+from moderator.mail.imap import FetchResult, ImapSource, UidValidityChangedError
 from moderator.ports.mail import RECEIVED
 from moderator.runners.mail import BUSY, SKIPPED, Handler, process_message
 from moderator.store import inbox
@@ -92,6 +97,11 @@ class Poller:
         #: Seconds between flaggings (``MARK_EVERY``), and the loop time of the last one.
         self.mark_every = MARK_EVERY
         self._marked_at: float | None = None
+        #: The fetch running ahead while a poll's mails are processed; what it found,
+        #: kept for the next poll, and the start it fetched from.
+        self._ahead: asyncio.Task[FetchResult] | None = None
+        self._fetched: FetchResult | None = None
+        self._fetched_from: tuple[int | None, int | None] | None = None
 
     async def poll(self) -> PollResult:
         """Fetch, archive, process and mark; one poll at a time."""
@@ -103,16 +113,37 @@ class Poller:
                 raise
 
     async def mark_now(self) -> None:
-        """Flag on the server every mail processed and not flagged yet (at a stop)."""
+        """
+        Flag on the server every mail processed and not flagged yet (at a stop); mail
+        fetched ahead is left to the next start, which fetches it again.
+        """
         async with self._lock:
+            await self._settle_ahead()
+            self._fetched = None
             await self._mark()
+
+    async def _settle_ahead(self) -> None:
+        """The fetch running ahead waited for; what it found kept for the next poll."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is None:
+            return
+        try:
+            found = await ahead
+        except MailError as exc:  # the next poll fetches again (and fails again, if it lasts)
+            log.info("the fetch run ahead failed (%s): the next poll fetches again", exc)
+            return
+        self._fetched = found if found.messages else None
 
     async def _poll(self) -> PollResult:
         folder = self.source.folder
         if self._seen is None:
+            await self._settle_ahead()
+            self._fetched = None  # fetched from a start the store no longer vouches for
             self._seen = await asyncio.to_thread(inbox.last_seen, self.store, folder)
         uidvalidity, since = self._seen
-        found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
+        found, self._fetched = self._fetched, None
+        if found is None or self._fetched_from != self._seen:
+            found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
         result = PollResult(fetched=len(found.messages), more=found.more)
         archived, waiting = await asyncio.to_thread(self._archive, found.messages,
                                                     found.uidvalidity)
@@ -120,6 +151,13 @@ class Poller:
             self._seen = (found.uidvalidity, found.last_uid)
         for (uid, _raw), message_id in zip(found.messages, archived, strict=True):
             self._unmarked.append((found.uidvalidity, uid, message_id))
+        if waiting:  # the next fetch, while these are processed
+            self._fetched_from = validity_and_start = self._seen
+            self._ahead = asyncio.create_task(
+                self.source.fetch_new(validity_and_start[1], validity_and_start[0],
+                                      limit=FETCH_LIMIT),
+                name="fetch-ahead",
+            )
         for message_id in waiting:
             # One mail per thread call: a round cut off at a stop ends after the mail in
             # hand (committed whole), and the rest wait for the next start.
@@ -129,6 +167,8 @@ class Poller:
                 self._final.add(message_id)  # committed: processed, rejected or shunted
             if self.after_each is not None and status not in (BUSY, SKIPPED):
                 await self.after_each()
+        await self._settle_ahead()  # mostly done by now
+        result.more = result.more or self._fetched is not None
         now = asyncio.get_running_loop().time()
         last = self._marked_at
         if last is None or now - last >= self.mark_every or len(self._unmarked) >= MARK_AT_MOST:
