@@ -225,8 +225,10 @@ def instrument(service: Service, meter: Meter) -> Renders:
         setattr(ring, name, meter.wrap("    checking signatures (gpg)", getattr(ring, name)))
     # The rest of the poll's serial path: the IMAP fetch and mark, and the service's
     # work after each mail (what is left of a poll is the store's archive and reads).
+    # The fetches run ahead while a poll's mails are processed are counted too: they
+    # overlap the processing, so this line is more than the fetch's share of the poll.
     poller.source.fetch_new = meter.wrap(  # type: ignore[method-assign]
-        "  fetch (IMAP)", poller.source.fetch_new)
+        "  fetch (IMAP; with those run ahead)", poller.source.fetch_new)
     poller._mark = meter.wrap("  mark (IMAP)", poller._mark)  # type: ignore[method-assign]
     if poller.after_each is not None:
         poller.after_each = meter.wrap("  after each mail (service)", poller.after_each)
