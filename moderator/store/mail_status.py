@@ -5,7 +5,9 @@ drop``: a ``MailStatus`` the unit of work hands here).
 
 A row changes only if it still has the status the decision was made on; otherwise the
 sender or the worker got to it first, and the decision is made again on what it is now
-(``ConflictError``).  A dropped mail keeps its row: its status says ``dropped`` and its
+(``ConflictError``).  An outbox row changes only while no sender's claim holds it (its
+lease over at the store's time, real time for the command line): a mail a sender may be
+handing to SMTP is never called dropped, nor freed for a second sender.  A dropped mail keeps its row: its status says ``dropped`` and its
 error says the operator dropped it, after what.
 """
 
@@ -17,7 +19,7 @@ from email.policy import compat32
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from moderator.ports.errors import ConflictError
 from moderator.ports.mail import DROPPED, FAILED, HELD, PENDING, RECEIVED, REJECTED
@@ -72,7 +74,8 @@ def apply(tx: Tx, change: MailStatus) -> None:
     poll to process.
 
     Raises:
-        ConflictError: the row is no longer ``change.was`` (or is not there).
+        ConflictError: the row is no longer ``change.was`` (or is not there), or a
+            sender's claim holds it now (decide again: the decision sees the claim).
     """
     if change.table == OUT:
         values: dict[str, Any] = {"status": change.status, "claimed_by": None}
@@ -83,8 +86,9 @@ def apply(tx: Tx, change: MailStatus) -> None:
             values["last_error"] = f"{change.note} (after: {before})" if before else change.note
         if change.status == PENDING:
             values.update(attempts=0, next_attempt_at=tx.now())
-        where = (OUTBOX.c.id == change.id, OUTBOX.c.status == change.was)
-        done = tx.connection.execute(update(OUTBOX).where(*where).values(**values))
+        free = or_(OUTBOX.c.claimed_until.is_(None), OUTBOX.c.claimed_until <= tx.now())
+        held = (OUTBOX.c.id == change.id, OUTBOX.c.status == change.was, free)
+        done = tx.connection.execute(update(OUTBOX).where(*held).values(**values))
     else:
         values = {"status": change.status, "error": change.note}
         if change.status == RECEIVED:

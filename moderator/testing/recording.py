@@ -258,6 +258,9 @@ class RecordingUnitOfWork:
             found = memory.outbox_mail(change.id)
             if found is None or found.status != change.was:
                 raise ConflictError(f"outbox mail {change.id} is no longer {change.was}")
+            until = found.claimed_until
+            if until is not None and until > memory.now():
+                raise ConflictError(f"outbox mail {change.id} is held by a sender")
             fresh = change.status == PENDING
             attempts = 0 if fresh else found.attempts
             memory.tables.outbox[change.id - 1] = replace(

@@ -12,7 +12,12 @@ REF``): an outbox mail the sender gave up on (``failed``) or is still trying
   the player can ask for again (``status``, ``history``).
 
 A mail that was sent (or bounced) is not the operator's to retry or drop: the refusal
-says what it is.  ``REF`` is what ``mail list`` prints: ``42`` for outbox mail 42,
+says what it is.  Nor is a pending mail a sender holds now (its claim's lease running at
+the store's time): it may be at the SMTP server this moment, so neither word could be
+kept (a drop would not stop it, a retry would send it twice).  The refusal says it is
+being sent and to look again; the sender then records it sent, or frees it (a failure,
+or a lease run out), and the word applies.  The store writes the word only on a row no
+live claim holds, so a claim taken after this decision is decided on again.  ``REF`` is what ``mail list`` prints: ``42`` for outbox mail 42,
 ``in-7`` for inbound mail 7.
 """
 
@@ -20,7 +25,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from moderator.ports import Lookup, MailStatus, Outcome
+from moderator.ports import Lookup, MailStatus, Outcome, StoredMail
 from moderator.ports.mail import DROPPED, FAILED, HELD, PENDING, RECEIVED, REJECTED
 from moderator.ports.writes import MAIL_IN as IN
 from moderator.ports.writes import MAIL_OUT as OUT
@@ -74,6 +79,10 @@ def mail_word(ask: MailWord, lookup: Lookup, now: datetime) -> Outcome:
     if mail.status not in (PENDING, FAILED):
         msg = f"mail {number} to {mail.recipient} is {mail.status}: only pending or failed mail"
         raise MailWordError(f"{msg} can be retried or dropped")
+    if _held(mail, now):
+        msg = f"mail {number} to {mail.recipient} is being sent now (a sender holds it until"
+        msg += f" {mail.claimed_until:%H:%M:%S} UTC): 'mail list' shows in a minute whether it"
+        raise MailWordError(f"{msg} was sent or is pending again; {ask.what} it then")
     about = f"mail {number} to {mail.recipient} ({mail.kind or 'mail'}"
     about += f", {mail.game_id})" if mail.game_id else ")"
     if ask.what == RETRY:
@@ -82,6 +91,12 @@ def mail_word(ask: MailWord, lookup: Lookup, now: datetime) -> Outcome:
     note = f"dropped by the operator {_utc(now)}"
     said = MailStatus(OUT, number, mail.status, DROPPED, note)
     return Outcome(statuses=(said,), log=(f"{about}: dropped by the operator, never sent",))
+
+
+def _held(mail: StoredMail, now: datetime) -> bool:
+    """Whether a sender's claim holds ``mail`` at ``now`` (as ``store.outbox`` claims)."""
+    until = mail.claimed_until
+    return mail.status == PENDING and until is not None and until > now
 
 
 def _inbound(what: str, number: int, lookup: Lookup, now: datetime) -> Outcome:
