@@ -17,7 +17,7 @@ from moderator.cli.common import ConfigOption, DbOption, _config, _fail, _store
 if TYPE_CHECKING:
     from moderator.store.mail_status import Listed
 
-app = typer.Typer(help="Failed, held and pending mail.", no_args_is_help=True)
+app = typer.Typer(help="Failed, held, pending and bounced mail.", no_args_is_help=True)
 
 RefArg = Annotated[
     str, typer.Argument(metavar="REF", help="The mail as 'mail list' names it: 42, or in-7 (held).")
@@ -32,17 +32,20 @@ def mail_list(
     = False,
     pending: Annotated[bool, typer.Option("--pending", help="Outbox mail still to send.")]
     = False,
+    bounced: Annotated[bool, typer.Option("--bounced", help="Mail sent that came back "
+                                          "undelivered, with what the service did.")] = False,
     config: ConfigOption = None,
     db: DbOption = None,
 ) -> None:
-    """List failed, held and pending mail: to whom, what, game, since when, tries, why."""
+    """List failed, held, pending and bounced mail: to whom, what, game, when, tries, why."""
     from moderator.store import mail_status
 
-    asked = tuple(s for s, on in (("failed", failed), ("held", held), ("pending", pending)) if on)
+    flags = (("failed", failed), ("held", held), ("pending", pending), ("bounced", bounced))
+    asked = tuple(s for s, on in flags if on)
     with _store(db or _config(config).database.url, create=False) as store, store.reading() as tx:
-        found = mail_status.listed(tx, asked or mail_status.WAITING)
+        found = mail_status.listed(tx, asked or mail_status.SHOWN)
     if not found:
-        typer.echo(f"No mail is {' or '.join(asked or ('failed', 'held', 'pending'))}.")
+        typer.echo(f"No mail is {' or '.join(asked or ('failed', 'held', 'pending', 'bounced'))}.")
         return
     for mail in found:
         for line in listed_lines(mail):
@@ -77,6 +80,8 @@ def _word(what: str, ref: str, config: ConfigOption, db: DbOption) -> None:
 
 def listed_lines(mail: Listed) -> list[str]:
     """A mail in two or three lines: what and where, when and how often, why."""
+    if mail.state == "bounced":
+        return _bounced_lines(mail)
     direction = "from" if mail.state == "held" else "to"
     game = f", game {mail.game}" if mail.game else ""
     lines = [f"{mail.ref}: {mail.state} {mail.kind} {direction} {mail.who}{game}"]
@@ -88,6 +93,22 @@ def listed_lines(mail: Listed) -> list[str]:
     lines.append(when)
     if mail.error:
         lines.append(f"    {'held: ' if mail.state == 'held' else 'last error: '}{mail.error}")
+    return lines
+
+
+def _bounced_lines(mail: Listed) -> list[str]:
+    """A bounced mail: what and where, written/sent/bounced, the server's words, what was done."""
+    game = f", game {mail.game}" if mail.game else ""
+    lines = [f"{mail.ref}: bounced {mail.kind} to {mail.who}{game}"]
+    when = f"    written {_utc(mail.since)}"
+    if mail.sent is not None:
+        when += f"; sent {_utc(mail.sent)}"
+    if mail.bounced is not None:
+        when += f"; bounced {_utc(mail.bounced)}"
+    lines.append(when)
+    if mail.error:
+        lines.append(f"    the server said: {mail.error}")
+    lines.extend(f"    done: {line}" for line in mail.done)
     return lines
 
 

@@ -112,6 +112,7 @@ def handle(
     if mail.status == UNDELIVERED:
         return Outcome(rejected=True, note=f"dropped: mail {mail.id} bounced before")
     reason = _reason(bounce, mail)
+    # ``mail list --bounced`` (store.mail_status) finds a mail's bounce by this note's start
     note = f"mail {mail.id} to {mail.recipient} undelivered ({returned.how}): {reason}"
     marked = Outcome(undelivered=((mail.id, reason),), note=note)
     same = game is not None and game.game_id == mail.game_id
