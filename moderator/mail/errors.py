@@ -16,10 +16,15 @@ class GpgError(MailError):
     sentence for the moderator that says what to do about it.
     """
 
-    def __init__(self, message: str, *, operation: str, status: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, operation: str, status: str | None = None, signing: bool = False
+    ) -> None:
         super().__init__(message)
         self.operation = operation
         self.status = status
+        #: the signer's secret key could not be used (not a recipient's key missing):
+        #: the keyring's own trouble, which may pass (an agent restarted)
+        self.signing = signing
 
 
 class MailTransportError(MailError, ConnectionError):

@@ -323,7 +323,7 @@ class Keyring:
                    f" (a passphrase missing or wrong?); {CHECK_CONFIG}")
         else:
             msg = f"no secret key for {fpr} in GnuPG home {str(self.home)!r}; {CHECK_CONFIG}"
-        return GpgError(msg, operation=operation, status=result.status)
+        return GpgError(msg, operation=operation, status=result.status, signing=True)
 
 
 def _verification(result: Any, data: bytes) -> Verification:

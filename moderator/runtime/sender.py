@@ -75,6 +75,26 @@ from moderator.store.eventstore import EventStore
 
 log = logging.getLogger(__name__)
 
+
+def refused_for_good(exc: Exception) -> bool:
+    """
+    Whether a mail that failed with ``exc`` is given up at once rather than tried again
+    later.  A failure of the moderator's own keys is the keys', not the mail's: a DKIM
+    key, or GnuPG failing to sign with the moderator's secret key (its agent stopped or
+    too slow under load, a passphrase being fixed) may pass on the next try, and a
+    report given up is a player who never learns of his turn.  A player's public key
+    missing (an ``encrypt`` that names no signer problem), a 5xx answer or a mail that
+    cannot be built stay given up: trying again changes nothing until the operator acts
+    (``mail retry``).
+    """
+    if isinstance(exc, DkimError):
+        return False
+    if isinstance(exc, MailTransportError):
+        return exc.permanent
+    if isinstance(exc, GpgError):
+        return not exc.signing
+    return True
+
 #: Mails signed and sent at once.
 DEFAULT_CONCURRENCY = 4
 #: How long a sender that keeps its SMTP connections between rounds lets one sit unused
@@ -382,10 +402,7 @@ class Sender:
                 return None  # its new holder sends it
             await session.send(message, self.return_path(mail), [mail.recipient])
         except (GpgError, DkimError, MailTransportError, ValueError) as exc:
-            # A DKIM failure is the key's, not the mail's: it may pass once fixed.
-            permanent = not isinstance(exc, MailTransportError | DkimError) or (
-                isinstance(exc, MailTransportError) and exc.permanent
-            )
+            permanent = refused_for_good(exc)
             retry = next_attempt(mail.attempts, self.now(), rng=self.rng)
             claim.settling = True
             gave_up = await asyncio.to_thread(
