@@ -76,11 +76,29 @@ def handed(record: GameRecord, seat: str) -> GameRecord:
     dropped.  They were his (Wolff 9.4: private to the moderator): left in place they
     would act in the new holder's name, a last order against his own seat (concede
     whenever attacked), and the report the new holder is handed would show them to him.
+    His absences and choices go too (``_his_choices_gone``); the caller closes their
+    deadline rows (``usecases.games.handover``).
     """
     record = met(record, seat)
-    if seat not in record.standing:
-        return record
-    return record.but(standing={k: v for k, v in record.standing.items() if k != seat})
+    if seat in record.standing:
+        record = record.but(standing={k: v for k, v in record.standing.items() if k != seat})
+    return _his_choices_gone(record, seat)
+
+
+def _his_choices_gone(record: GameRecord, seat: str) -> GameRecord:
+    """
+    The old holder's absences and his ``notify``/``pictures`` choices dropped: they were
+    about him (his holidays, his phone), not the seat.  Kept, his absence would move the
+    new holder's deadlines and count against his allowance, and a digest hour the new
+    holder never chose would hold back his reports.
+    """
+    if any(a.player == seat for a in record.absences):
+        record = record.but(absences=tuple(a for a in record.absences if a.player != seat))
+    if seat in record.notify:
+        record = record.but(notify={k: v for k, v in record.notify.items() if k != seat})
+    if seat in record.pictures:
+        record = record.but(pictures={k: v for k, v in record.pictures.items() if k != seat})
+    return record
 
 
 def leave(record: GameRecord, seat: str) -> GameRecord:

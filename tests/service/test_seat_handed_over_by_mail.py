@@ -8,13 +8,16 @@ the seat sees now (its legions' contents, its reports); the seat's new holder pl
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
-from moderator.ports import StoredMail
+from moderator.ports import Deadline, StoredMail
+from moderator.ports.deadlines import ABSENCE_END, DIGEST
 from moderator.reporting.views import legal_orders
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.runners.commands import operate
-from moderator.store import inbox, outbox, players
+from moderator.schedule.limits import TimeLimits
+from moderator.store import deadlines, inbox, outbox, players
 from moderator.usecases.tournaments.operated import Operate
 
 from .conftest import MODERATOR, Table, World, address, full_text, secret_of
@@ -82,3 +85,41 @@ def test_the_standing_orders_of_a_seats_old_holder_neither_act_for_nor_reach_its
 def _outbox(table: Table) -> list[StoredMail]:
     with table.store.reading() as tx:
         return outbox.mails(tx)
+
+
+def test_a_seats_old_holders_absences_and_report_choices_end_with_his_hold_of_it(
+    make_table: Callable[..., Table], world: World
+) -> None:
+    """
+    Ann declared an absence (its end kept as a deadline row) and chose a daily digest and no
+    pictures: they were hers.  Handed on, the seat's deadlines no longer wait for her
+    holiday, its reports are not held for her digest hour, and Cy is told the choices he
+    starts with and how to change them.
+    """
+    table = make_table(keyring=world.moderator.keyring, keys=world.players, allow_secrets=False)
+    table.set_record(time_limits=TimeLimits())
+    with table.store.transaction() as tx:
+        players.add_player(tx, "Cy", address("Cy"), key_fingerprint=world.players["Cy"].fingerprint,
+                           secret=secret_of("Cy"))
+    first = (table.now() + timedelta(days=2)).date()
+    away = f"absent from {first} to {first + timedelta(days=5)}"
+    sent = table.orders("Ann", f"{away}\nnotify digest 18:00\npictures none",
+                        how="pgp-mime", party=world.players["Ann"])
+    assert sent.status == inbox.PROCESSED, sent.note
+    assert table.record.absences_of("Ann") and table.record.notify.get("Ann")
+    assert {d.kind for d in _open_rows(table, "Ann")} >= {ABSENCE_END, DIGEST}
+    before = len(_outbox(table))
+    operate(table.store, Operate("replace", "g1", MODERATOR, seat="Ann", new=address("Cy")))
+    record = table.record
+    assert not record.absences_of("Ann")
+    assert "Ann" not in record.notify and "Ann" not in record.pictures
+    assert not {d.kind for d in _open_rows(table, "Ann")} & {ABSENCE_END, DIGEST}
+    to_cy = "\n".join(full_text(m) for m in _outbox(table)[before:]
+                      if m.recipient == address("Cy"))
+    assert "'notify turn' and 'pictures changes'" in to_cy, to_cy
+    assert "notify digest 18:00" in to_cy and "absent from YYYY-MM-DD" in to_cy
+
+
+def _open_rows(table: Table, seat: str) -> list[Deadline]:
+    with table.store.reading() as tx:
+        return [d for d in deadlines.open_deadlines(tx, "g1") if d.player == seat]

@@ -43,7 +43,7 @@ from moderator.tournament import events as tev
 from moderator.tournament.errors import TournamentError
 from moderator.tournament.scoring import stop_events
 from moderator.tournament.state import TournamentGame, TournamentState
-from moderator.usecases.games import audits, notify, robot_seats
+from moderator.usecases.games import audits, handover, notify, robot_seats
 from moderator.usecases.games.dice import sealed
 from moderator.usecases.players import reliability
 from moderator.usecases.tournaments.tournament_games import notice, to_seats
@@ -171,10 +171,12 @@ def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
         sender, lookup, held.game, game.state, game.record, replaced.seat,
         standby=state.name_of(replaced.new), named_by=wording.directed_by(ask.by),
     )
-    record = seats.handed(record, replaced.seat)  # the old holder's misses and standing orders gone
+    record, closed = handover.handed(record, replaced.seat)  # the old holder's own: gone
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {replaced.seat})
-    reported = game_write(held.game, game.seq, record=settled.record, deadlines=settled.deadlines)
+    rows = (*closed, *settled.deadlines)
+    reported = game_write(held.game, game.seq, record=settled.record, deadlines=rows)
     heading, to_new, to_old, to_others = wording.replacement(state, replaced, ask.by)
+    to_new = [*to_new, *handover.choices_lines()]
     mails: list[OutgoingMail] = []
     for address, lines in ((replaced.new, to_new), (replaced.old, to_old)):
         player = lookup.player(address)

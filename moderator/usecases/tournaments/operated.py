@@ -26,9 +26,8 @@ from moderator.ports import GameContext, GameWrite, Lookup, Outcome, OutgoingMai
 from moderator.records import record
 from moderator.rules import events as ev
 from moderator.rules.state import Step
-from moderator.schedule import seats
 from moderator.tournament.commands import OPERATOR
-from moderator.usecases.games import notify, robot_seats
+from moderator.usecases.games import handover, notify, robot_seats
 from moderator.usecases.games.dice import sealed
 from moderator.usecases.tournaments import games_directed
 from moderator.usecases.tournaments.tournament_games import notice
@@ -131,7 +130,7 @@ def _handed_over(
     record, back = robot_seats.take_back(
         sender, lookup, game_id, game.state, game.record, seat, named_by=BY
     )
-    record = seats.handed(record, seat)  # his run of misses and standing orders: gone
+    record, closed = handover.handed(record, seat)  # his misses, orders, absences, choices
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {seat})
     gone = lookup.player(old_address)
     old_name = gone.name if gone is not None else old_address
@@ -139,7 +138,8 @@ def _handed_over(
     who = BY.capitalize()
     to_new = [
         f"{who} has handed you the seat {seat} in the game {game_id}; its latest report "
-        + "follows in a mail of its own."
+        + "follows in a mail of its own.",
+        *handover.choices_lines(),
     ]
     to_old = [
         f"{who} has handed your seat {seat} in the game {game_id} to {new_name}: mail of "
@@ -154,7 +154,8 @@ def _handed_over(
         mails.append(notice(sender, gone, heading, to_old, game_id))
     mails.extend(back)
     mails.extend(settled.mails)
-    written = game_write(game_id, game.seq, record=settled.record, deadlines=settled.deadlines)
+    rows = (*closed, *settled.deadlines)
+    written = game_write(game_id, game.seq, record=settled.record, deadlines=rows)
     said = f"handed the seat {seat} from {old_name} to {new_name}"
     return Outcome(games=(logged(game, written, said),), mails=tuple(mails))
 
