@@ -20,6 +20,7 @@ from moderator.cli import (
     robot_play,
     service,
     simulate,
+    status,
     tournament,
     variants,
     verify,
@@ -48,6 +49,7 @@ app.command("check-config")(service.check_config)
 app.add_typer(operator.config_app, name="config")
 app.add_typer(service.game_app, name="game")
 app.add_typer(mail_queue.app, name="mail")
+app.command("status")(status.status)
 app.command("demo")(demo.demo)
 app.command("simulate")(simulate.simulate)
 app.command("verify")(verify.verify)
