@@ -16,7 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from moderator.reporting import narrate_battle, narrate_board
-from moderator.reporting.visibility import is_bookkeeping, may_see, order_unseen, robot_marks
+from moderator.reporting.visibility import (
+    before_his_hold,
+    is_bookkeeping,
+    may_see,
+    order_unseen,
+    robot_marks,
+)
 from moderator.reporting.wording import Describers
 from moderator.rules import events as ev
 from moderator.rules.evolve import evolve
@@ -43,11 +49,14 @@ def history_lines(
     viewer: str | None,
     first_turn: int | None = None,
     last_turn: int | None = None,
+    held_since: int = 0,
 ) -> list[str]:
     """
     The game record for ``viewer``: the events he may see, one line each, under
     "Turn N — NAME" headings (setup events under "Setup", shown with turn 1).
     ``first_turn``/``last_turn`` keep only the turns (rounds) between them, inclusive.
+    ``held_since``: the version his seat became his at; the messages relayed before it
+    were its former holder's (``visibility.before_his_hold``).
     """
     lines: list[str] = []
     state = GameState()
@@ -84,6 +93,8 @@ def history_lines(
         if mark is not None and may_see(event, viewer) and wanted():
             lines.append(f"  {mark}")
         if not may_see(event, viewer) or not wanted() or is_bookkeeping(event):
+            continue
+        if before_his_hold(event, state.version, held_since):
             continue
         if pending:
             lines.append(pending)

@@ -16,6 +16,21 @@ def may_see(event: ev.Event, viewer: str | None) -> bool:
     return event.visible_to is None or (viewer is not None and viewer in event.visible_to)
 
 
+def before_his_hold(event: ev.Event, version: int, held_since: int) -> bool:
+    """
+    Whether ``event`` (the game's ``version``-th) is a message relayed to named players
+    (``tell``, Wolff 4.5) before the reader's seat became his at version ``held_since``
+    (``schedule.holders``): it was the former holder's correspondence, not the seat's
+    knowledge of the game, so its new holder does not read it.  What the seat saw of the
+    game (shown legions, reveals) stays his.
+    """
+    return (
+        version <= held_since
+        and isinstance(event, ev.MessageRelayed)
+        and event.visible_to is not None
+    )
+
+
 def is_bookkeeping(event: ev.Event) -> bool:
     """
     Whether ``event`` only records the battle passing through a step nobody acts in

@@ -25,6 +25,7 @@ from typing import Any
 
 from moderator.records import record
 from moderator.rules.variant import STANDARD
+from moderator.schedule import holders
 from moderator.schedule.limits import TimeLimits
 from moderator.schedule.record_upcast import upcast_0
 
@@ -203,6 +204,8 @@ class GameRecord:
     #: Seats whose player withdrew and that nobody took since: the defaults play them,
     #: and he is neither reminded nor told of his own timeouts (``schedule.seats``).
     left: tuple[str, ...] = ()
+    #: Who held a seat before it was handed over, and when (``schedule.holders``).
+    former: tuple[holders.FormerHolder, ...] = ()
 
     def but(self, **changes: Any) -> GameRecord:
         """The record with ``changes`` (``dataclasses.replace``)."""
@@ -289,6 +292,7 @@ class GameRecord:
             "missed": dict(self.missed),
             "robots": dict(self.robots),
             "left": list(self.left),
+            "former": holders.to_json(self.former),
         }
 
     @classmethod
@@ -338,9 +342,7 @@ class GameRecord:
                 for k, v in dict(raw.get("undelivered") or {}).items()
                 if (pause := _undelivered(v)) is not None
             },
-            bounce_paused={
-                str(k): str(v) for k, v in dict(raw.get("bounce_paused") or {}).items()
-            },
+            bounce_paused={str(k): str(v) for k, v in dict(raw.get("bounce_paused") or {}).items()},
             commitments={str(k): int(v) for k, v in dict(raw.get("commitments") or {}).items()},
             last_seal=str(raw.get("last_seal") or ""),
             relay=bool(raw.get("relay", True)),
@@ -355,6 +357,7 @@ class GameRecord:
             missed={str(k): int(v) for k, v in dict(raw.get("missed") or {}).items()},
             robots={str(k): str(v) for k, v in dict(raw.get("robots") or {}).items()},
             left=tuple(str(seat) for seat in raw.get("left") or ()),
+            former=holders.from_json(raw.get("former")),
         )
 
 

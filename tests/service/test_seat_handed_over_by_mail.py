@@ -123,3 +123,38 @@ def test_a_seats_old_holders_absences_and_report_choices_end_with_his_hold_of_it
 def _open_rows(table: Table, seat: str) -> list[Deadline]:
     with table.store.reading() as tx:
         return [d for d in deadlines.open_deadlines(tx, "g1") if d.player == seat]
+
+
+def test_a_seats_new_holder_reads_what_it_saw_of_the_game_but_not_its_old_holders_messages(
+    make_table: Callable[..., Table], world: World
+) -> None:
+    """
+    Messages passed through the moderator (Wolff 4.5) were Ann's correspondence, not her
+    seat's knowledge of the game: Cy, handed her seat, reads its history of the game and
+    what is told to him after he took it, but not what Ann and Bob told each other before.
+    """
+    table = make_table(keyring=world.moderator.keyring, keys=world.players, allow_secrets=False)
+    with table.store.transaction() as tx:
+        players.add_player(tx, "Cy", address("Cy"), key_fingerprint=world.players["Cy"].fingerprint,
+                           secret=secret_of("Cy"))
+    for name, line in (("Bob", "tell Ann: I will not attack you"),
+                       ("Ann", "tell Bob: my Titan is in the Tower, keep it quiet")):
+        sent = table.orders(name, line, how="pgp-mime", party=world.players[name])
+        assert sent.status == inbox.PROCESSED, sent.note
+    before = len(_outbox(table))
+    operate(table.store, Operate("replace", "g1", MODERATOR, seat="Ann", new=address("Cy")))
+    told = table.orders("Bob", "tell Ann: welcome, Cy", how="pgp-mime", party=world.players["Bob"])
+    assert told.status == inbox.PROCESSED, told.note
+    asked = table.orders("Cy", "history", how="pgp-mime", party=world.players["Cy"],
+                         ref=table.ref_of("Ann"), sender=address("Cy"))
+    assert asked.status == inbox.PROCESSED, asked.note
+    (history,) = [m for m in asked.mails if m.kind == "history"]
+    text = full_text(history)
+    assert "welcome, Cy" in text and "Tower rolls" in text, text
+    to_cy = [full_text(m) for m in _outbox(table)[before:] if m.recipient == address("Cy")]
+    for said in ("I will not attack you", "keep it quiet"):
+        assert not any(said in t for t in to_cy), said
+    # Bob, who held his seat throughout, still reads both
+    mine = table.orders("Bob", "history", how="pgp-mime", party=world.players["Bob"])
+    (kept,) = [m for m in mine.mails if m.kind == "history"]
+    assert "I will not attack you" in full_text(kept) and "keep it quiet" in full_text(kept)

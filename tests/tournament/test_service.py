@@ -388,3 +388,34 @@ def test_a_withdrawal_tells_the_director_which_seats_to_fill(
         store, DIRECTOR, [f"replace ann@example.org in {game_id} with gus@example.org"], clock
     )
     assert f"{seat} in {game_id} is now gus@example.org" in reply_of(out, DIRECTOR)
+
+
+def test_a_seats_former_holder_gets_the_public_audit_bundle_and_it_verifies(
+    store: EventStore, clock: Clock
+) -> None:
+    """
+    Ann's seat was handed to Cy: at the game's end she still gets an audit (Wolff's fair
+    dice are hers to check for the turns she played, and her proof the seat was taken
+    from her), the public bundle: no aside of anybody's, nothing of Cy's private part;
+    it verifies.  The record names her a former holder from the start to the handover.
+    """
+    register(store, DIRECTOR, "Ann", "Bob", "Cy")
+    lines_of(store, DIRECTOR, ["tournament create duel players 2 rounds 1 scoring winner"], clock)
+    for name in ("Ann", "Bob"):
+        lines_of(store, name, ["join tournament duel"], clock)
+    service.form_games(store, MODERATOR, clock.now(), seed=1)
+    seat = next(s for s, a in seats_of(store, "duel-1").items() if a == address("Ann"))
+    at = store.load_state("duel-1").state.version
+    lines_of(store, DIRECTOR, [f"replace {seat} in duel-1 with {address('Cy')}"], clock)
+    (former,) = store.record("duel-1").former
+    assert (former.seat, former.address, former.since, former.until) == (
+        seat, address("Ann"), 0, at
+    )
+    before = len(all_mails(store))
+    lines_of(store, DIRECTOR, ["end duel-1"], clock)
+    audits = {m.recipient: m for m in new_mails(store, before) if m.kind == "audit"}
+    assert set(audits) == {address(n) for n in ("Ann", "Bob", "Cy")}
+    bundle = json.loads(audits[address("Ann")].attachments[0]["text"])
+    assert bundle["reader"] is None
+    assert verify(bundle).ok, verify(bundle).problem
+    assert json.loads(audits[address("Cy")].attachments[0]["text"])["reader"] == seat

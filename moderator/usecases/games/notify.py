@@ -377,7 +377,12 @@ def _audit_mails(
     record: GameRecord,
     now: datetime,
 ) -> list[OutgoingMail]:
-    """The game just ended: its audit bundle to every player in it, eliminated or not."""
+    """
+    The game just ended: its audit bundle to every player in it, eliminated or not; and
+    the public one (nothing any player only showed or told) to each former holder of a
+    seat handed over (``schedule.holders``), so he can check the dice and seals of the
+    turns he played without reading his successor's private part.
+    """
     events = [*lookup.events(game.game_id, upto=game.seq), *new]
     mails = []
     for seat, player in sorted(lookup.seated_players(game.game_id).items()):
@@ -387,6 +392,12 @@ def _audit_mails(
         mails.append(
             found.attached_to(mail_to(sender, player, audits.AUDIT, found.texts, game.game_id, {}))
         )
+    seated = {p.address for p in lookup.seated_players(game.game_id).values()}
+    for address in sorted({h.address for h in record.former} - seated):
+        gone, public = lookup.player(address), audits.audit(game.game_id, events, record, now, None)
+        if gone is not None and public is not None:  # a seat handed from him: the public bundle
+            mail = mail_to(sender, gone, audits.AUDIT, public.texts, game.game_id, {})
+            mails.append(public.attached_to(mail))
     return mails
 
 

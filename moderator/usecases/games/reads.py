@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from moderator.ports.errors import GameNotFoundError
 from moderator.reporting.views import legal_json, player_view
+from moderator.schedule import holders
 
 if TYPE_CHECKING:
     from moderator.ports.games import GameContext
@@ -72,8 +73,8 @@ def history(
     """The game's history as ``viewer`` may read it (turns ``first_turn`` to ``last_turn``)."""
     from moderator.reporting.narrate import history_lines
 
-    _game(reader, game_id)
-    return history_lines(reader.events(game_id), viewer, first_turn, last_turn)
+    since = holders.held_since(_game(reader, game_id).record.former, viewer)
+    return history_lines(reader.events(game_id), viewer, first_turn, last_turn, since)
 
 
 __all__ = ["GameReader", "history", "legal", "show"]

@@ -31,11 +31,17 @@ from moderator.reporting.muster_notes import caretaker_lines, muster_notes
 from moderator.reporting.narrate import describe, is_bookkeeping, may_see
 from moderator.reporting.stakes import stakes_lines
 from moderator.reporting.views import land_name, legal_lines, marker_names, player_view
-from moderator.reporting.visibility import names_contents, order_unseen, robot_marks
+from moderator.reporting.visibility import (
+    before_his_hold,
+    names_contents,
+    order_unseen,
+    robot_marks,
+)
 from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import Variant
+from moderator.schedule import holders
 from moderator.schedule import pictures as pictures_choice
 from moderator.schedule.record import GameRecord
 from moderator.schedule.reference import StepRef
@@ -70,11 +76,14 @@ def _known_line(
     return legion_line(known, land, terrain, names.get(known.marker) or None) + moved
 
 
-def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str], list[str]]:
+def visible(
+    timeline: Timeline, viewer: str, held_since: int = 0
+) -> tuple[list[str], list[str], list[str]]:
     """
     (public lines, lines every player saw that name what a legion holds, private lines)
     of the events ``viewer`` may see in ``timeline``: the first go in the signed part,
-    the other two in the private part (Wolff 4.5: nothing signed names contents).
+    the other two in the private part (Wolff 4.5: nothing signed names contents); not
+    the messages relayed to his seat's former holder (``held_since``).
     """
     public: list[str] = []
     told: list[str] = []
@@ -82,7 +91,7 @@ def visible(timeline: Timeline, viewer: str) -> tuple[list[str], list[str], list
     unseen = False  # the viewer missed an event of the order being read
     for event, before in timeline:
         missed, unseen = unseen, order_unseen(event, viewer, unseen)
-        if not may_see(event, viewer):
+        if not may_see(event, viewer) or before_his_hold(event, before.version + 1, held_since):
             continue
         signed, unsigned = robot_marks(event, saw_all=not missed)
         if signed is not None and event.visible_to is not None:
@@ -129,7 +138,8 @@ def report(
     """
     actor, over = _whose(state)
     your_move = actor == viewer and not over
-    public_events, told_events, private_events = visible(timeline, viewer)
+    since_held = holders.held_since(record.former, viewer)
+    public_events, told_events, private_events = visible(timeline, viewer, since_held)
     names = marker_names(state.variant)
     mine = player_view(state, viewer)
     own = [_legion_line(lg, names, state.variant) for lg in mine["legions"] if lg["owner"] == viewer]

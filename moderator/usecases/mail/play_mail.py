@@ -37,7 +37,7 @@ from moderator.rules import events as ev
 from moderator.rules.legal import to_act
 from moderator.rules.state import GameState, Step
 from moderator.rules.variant import Variant
-from moderator.schedule import absence, reference, seats, timing
+from moderator.schedule import absence, holders, reference, seats, timing
 from moderator.schedule import notify as notify_choice
 from moderator.schedule import pictures as pictures_choice
 from moderator.schedule.record import GameRecord, counted
@@ -180,7 +180,8 @@ def play(
     histories = [q for q in asked if q.kind == "history"][:HISTORIES_PER_MAIL]
     events = [*lookup.events(game.game_id), *new_events] if histories else []
     for query in histories:
-        told = history_lines(events, seat, query.from_turn, query.to_turn)
+        since = holders.held_since(game.record.former, seat)
+        told = history_lines(events, seat, query.from_turn, query.to_turn, since)
         found = report_letters.history(
             after.game, str(after), seat, told, query.from_turn, query.to_turn
         )

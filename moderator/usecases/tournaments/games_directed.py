@@ -171,7 +171,9 @@ def seat_handed_over(ask: HandOver, lookup: Lookup, now: datetime) -> Outcome:
         sender, lookup, held.game, game.state, game.record, replaced.seat,
         standby=state.name_of(replaced.new), named_by=wording.directed_by(ask.by),
     )
-    record, closed = handover.handed(record, replaced.seat)  # the old holder's own: gone
+    record, closed = handover.handed(  # the old holder's own: gone; he a former holder
+        record, replaced.seat, replaced.old, game.state.version
+    )
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {replaced.seat})
     rows = (*closed, *settled.deadlines)
     reported = game_write(held.game, game.seq, record=settled.record, deadlines=rows)

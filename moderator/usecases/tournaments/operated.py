@@ -130,7 +130,9 @@ def _handed_over(
     record, back = robot_seats.take_back(
         sender, lookup, game_id, game.state, game.record, seat, named_by=BY
     )
-    record, closed = handover.handed(record, seat)  # his misses, orders, absences, choices
+    record, closed = handover.handed(  # his misses, orders, absences, choices: gone
+        record, seat, old_address, game.state.version
+    )
     settled = notify.settle(sender, game, lookup, [], game.state, record, now, {seat})
     gone = lookup.player(old_address)
     old_name = gone.name if gone is not None else old_address
