@@ -48,7 +48,8 @@ class TournamentDemoSummary:
     replaced: tuple[str, str, str, str] | None = None
     #: Orders each robot mailed (name -> count).
     orders_by: dict[str, int] = field(default_factory=dict)
-    #: Mails about the replaced seat's game written to its old robot after the replacement.
+    #: Mails about the replaced seat's game written to its old robot after the replacement,
+    #: but the public audit bundle every former holder gets at the game's end.
     after_replacement: int = 0
     #: Games scored as ended by their end date (Wolff 21.1, rulebook 20.5).
     by_time: list[str] = field(default_factory=list)
@@ -151,6 +152,7 @@ def summarise(run: DemoRun, config: Config) -> TournamentDemoSummary:
             if m.id > run.outbox_at_replacement
             and m.recipient == old.address
             and f"[titan {game_id}]" in m.subject
+            and m.kind != "audit"  # the game's public bundle at its end: his by right
         )
     return TournamentDemoSummary(
         folder=run.folder,
