@@ -32,8 +32,7 @@ def handed_over(
     former: Sequence[FormerHolder], seat: str, address: str, at: int
 ) -> tuple[FormerHolder, ...]:
     """``former`` with ``address``'s hold of ``seat`` ended at version ``at``."""
-    since = max((h.until for h in former if h.seat == seat), default=0)
-    return (*former, FormerHolder(seat, address, since, at))
+    return (*former, FormerHolder(seat, address, held_since(former, seat), at))
 
 
 def held_since(former: Sequence[FormerHolder], seat: str | None) -> int:
