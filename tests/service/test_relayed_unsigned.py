@@ -54,7 +54,7 @@ def test_wolff_4_5_a_relayed_message_is_never_in_a_signed_part(
         assert WORDS in _private_text(message, world, name), name
 
 
-def test_a_message_cannot_steer_the_addressees_screen_to_pass_for_the_moderators_words(
+def test_wolff_4_5_a_message_cannot_steer_the_addressees_screen_to_pass_for_the_moderators_words(
     store: EventStore,
 ) -> None:
     """
@@ -87,7 +87,7 @@ def test_a_message_cannot_steer_the_addressees_screen_to_pass_for_the_moderators
     assert " ".join(plain.split()) in " ".join((mail.private_body or "").split())
 
 
-def test_a_message_passed_on_before_that_shows_its_control_characters_as_codes() -> None:
+def test_wolff_4_5_a_message_passed_on_before_that_shows_its_control_characters_as_codes() -> None:
     """A message logged before they were refused is told with each such character as
     its code, in reports and histories alike: it can steer nobody's screen."""
     said = ev.MessageRelayed(

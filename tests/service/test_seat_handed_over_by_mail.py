@@ -125,7 +125,7 @@ def _open_rows(table: Table, seat: str) -> list[Deadline]:
         return [d for d in deadlines.open_deadlines(tx, "g1") if d.player == seat]
 
 
-def test_a_seats_new_holder_reads_what_it_saw_of_the_game_but_not_its_old_holders_messages(
+def test_wolff_4_5_a_seats_new_holder_reads_what_it_saw_of_the_game_but_not_its_old_holders_messages(
     make_table: Callable[..., Table], world: World
 ) -> None:
     """
