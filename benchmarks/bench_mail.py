@@ -42,8 +42,8 @@ It prints:
 - ``render_outgoing`` per report and per reply as the sender ran it (median, 95th
   percentile), beside the GnuPG work inside it (sign, encrypt) and the wait for its
   pictures: the goal is a report's rendering within twice its GnuPG cost;
-- where the time goes: wall time in the poller (of which processing mail, of which
-  checking signatures) and in the sender (rendering, of which gpg, and SMTP);
+- where the time goes: wall time in the poller (processing mail, and checking
+  signatures, which the poller does for the next mail while one is processed) and in the sender (rendering, of which gpg, and SMTP);
 - signing cost per report, measured afterwards on real outbox rows with the service
   idle: a bare detached signature, the report's public part as PGP/MIME
   (``signed_mime``), and ``render_outgoing`` as the sender does it (a reply: signed;
@@ -214,6 +214,11 @@ class Renders:
         return timed
 
 
+#: The signature checks: made ahead, in a thread of their own, while the mail before is
+#: processed (so they overlap the processing line rather than being part of it).
+CHECKS = "  checking signatures (gpg; read ahead, overlapping)"
+
+
 def instrument(service: Service, meter: Meter) -> Renders:
     """Time the service's parts (instance attributes, and the sender's render_outgoing)."""
     poller, sender, ring = service.poller, service.sender, service.keyring
@@ -222,7 +227,7 @@ def instrument(service: Service, meter: Meter) -> Renders:
     poller.poll = meter.wrap("poller: poll (fetch, process, mark)", poller.poll)  # type: ignore[method-assign]
     poller._process_one = meter.wrap("  processing mail (thread)", poller._process_one)  # type: ignore[method-assign]
     for name in ("verify_detached", "verify_clearsigned"):
-        setattr(ring, name, meter.wrap("    checking signatures (gpg)", getattr(ring, name)))
+        setattr(ring, name, meter.wrap(CHECKS, getattr(ring, name)))
     # The rest of the poll's serial path: the IMAP fetch and mark, and the service's
     # work after each mail (what is left of a poll is the store's archive and reads).
     # The fetches run ahead while a poll's mails are processed are counted too: they
@@ -230,6 +235,12 @@ def instrument(service: Service, meter: Meter) -> Renders:
     poller.source.fetch_new = meter.wrap(  # type: ignore[method-assign]
         "  fetch (IMAP; with those run ahead)", poller.source.fetch_new)
     poller._mark = meter.wrap("  mark (IMAP)", poller._mark)  # type: ignore[method-assign]
+    poller._archive = meter.wrap("  archive (store, thread)", poller._archive)  # type: ignore[method-assign]
+    poller._settle_ahead = meter.wrap(  # type: ignore[method-assign]
+        "  waiting for the fetch run ahead", poller._settle_ahead)
+    poller._read = meter.wrap("  reading mail (thread)", poller._read)  # type: ignore[method-assign]
+    poller._process = meter.wrap(  # type: ignore[method-assign]
+        "  a poll's mails (reads and processing)", poller._process)
     if poller.after_each is not None:
         poller.after_each = meter.wrap("  after each mail (service)", poller.after_each)
     sender.send_due = meter.wrap("sender: send rounds", sender.send_due)  # type: ignore[method-assign]
@@ -714,7 +725,7 @@ def report(args: argparse.Namespace, elapsed: float, tally: Tally, mails: int, m
     print(f"  with these {cores} cores to the moderator alone (mail server and players "
           f"elsewhere) that is about {60 * cores / whole if whole else float('nan'):,.0f} orders "
           f"a minute (an estimate from its CPU per order)")
-    checks = meter.counts.get("    checking signatures (gpg)", 0)
+    checks = meter.counts.get(CHECKS, 0)
     signs = meter.counts.get("    gpg sign, encrypt (summed)", 0)
     RESULTS["gpg_per_order"] = (checks + signs) / n
     print(f"  GnuPG runs per order: {(checks + signs) / n:.2f} "

@@ -16,12 +16,14 @@ all of that is in the database or none of it, and the message is still ``receive
 A stream that moved on meanwhile (or a deadlock) decides the message again; a handler
 that raises sets the message aside (``shunted``) for a person to look at.
 
-Before its transaction the mail is read once (``_read_ahead``: the handler's
-``game_of``, which parses it and checks its signature), in the same thread and only
-after the mails before it: the handler keeps that reading for the transaction's calls,
-so GnuPG does not run while the transaction holds SQLite's one write lock (the
-sender's claims waited for it, issue 28).  Nothing is decided or written there, and
-the keys the reading is checked against are those the transaction would see.
+Before its transaction the mail is read once (``read_ahead``: the handler's
+``read_ahead`` or ``game_of``, which parses it and checks its signature): the handler
+keeps that reading for the transaction's calls, so GnuPG does not run while the
+transaction holds SQLite's one write lock (the sender's claims waited for it, issue
+28).  The poller reads the next mail so while this one is decided, in another thread
+(``process_message(..., read=False)`` then); nothing is decided or written in a
+reading, and the handler uses one only while the keyring is as it was when the reading
+was made (``moderator.usecases.mail.readings``).
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def process_message(
     *,
     checkpoint: Callable[[str], None] | None = None,
     gm_address: str | None = None,
+    read: bool = True,
 ) -> str:
     """
     Process one inbound message in one transaction; returns its new status
@@ -94,12 +97,15 @@ def process_message(
 
     ``checkpoint(step)`` is called at each of ``STEPS`` (tests crash or pause there).
     When the message is shunted and ``gm_address`` is given, a notice goes to it.
+    ``read``: read the mail ahead of its transaction first (False: the caller did,
+    ``read_ahead``).
 
     Raises:
         MessageNotFoundError: there is no such message.
     """
     step = checkpoint or (lambda _name: None)
-    _read_ahead(store, message_id, handler)
+    if read:
+        read_ahead(store, message_id, handler)
     for _ in range(CONFLICT_RETRIES):
         try:
             with store.transaction() as tx:
@@ -118,7 +124,23 @@ def process_message(
     return inbox.shunt(store, message_id, ConflictError("the game kept moving on"), gm_address)
 
 
-def _read_ahead(store: EventStore, message_id: int, handler: Handler) -> None:
+def read_raw_ahead(handler: Handler, raw: bytes) -> bool:
+    """
+    The handler's reading of a mail's bytes not yet archived, kept for its transaction
+    (False: this handler reads nothing ahead).  Never raises: the transaction meets what
+    failed here again and says so.
+    """
+    read = getattr(handler, "read_ahead", None)
+    if read is None:
+        return False
+    try:
+        read(raw)
+    except Exception:  # noqa: BLE001 - read again in the transaction
+        return False
+    return True
+
+
+def read_ahead(store: EventStore, message_id: int, handler: Handler) -> None:
     """
     The handler's reading of a mail still waiting, outside any write transaction (see
     the module's text); whatever fails here fails again in the transaction and is
@@ -127,7 +149,11 @@ def _read_ahead(store: EventStore, message_id: int, handler: Handler) -> None:
     try:
         message = inbox.waiting(store, message_id)
         if message is not None:
-            handler.game_of(message)
+            read = getattr(handler, "read_ahead", None)
+            if read is not None:
+                read(message.raw)
+            else:
+                handler.game_of(message)
     except Exception:  # noqa: BLE001, S110 - the transaction meets it again and says so
         pass
 
@@ -169,4 +195,7 @@ def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], No
     return REJECTED if applied.rejected else PROCESSED
 
 
-__all__ = ["BUSY", "CONFLICT_RETRIES", "SKIPPED", "STEPS", "Handler", "process_message"]
+__all__ = [
+    "BUSY", "CONFLICT_RETRIES", "SKIPPED", "STEPS", "Handler", "process_message", "read_ahead",
+    "read_raw_ahead",
+]

@@ -32,6 +32,12 @@ thread) the next fetch runs on the loop, from where this poll's fetch ended; the
 poll archives and processes what it found, after this poll's mails (a poll that leaves
 such mail says ``more``: the next comes at once), and fetches afresh when it found
 nothing or failed.  Mail fetched ahead and never archived is fetched again.
+
+A mail's reading (its parse and signature check, GnuPG's share of the work) is kept
+out of the serial path too: the first mails a fetch ahead finds are read as soon as it
+finds them, and while one mail is processed the next is read, each in a thread of its
+own.  A reading decides nothing: the handler uses it in the mail's transaction only
+while its keyring is as it was (``moderator.usecases.mail.readings``).
 """
 
 from __future__ import annotations
@@ -44,7 +50,14 @@ from dataclasses import dataclass, field
 from moderator.mail.errors import MailError
 from moderator.mail.imap import FetchResult, ImapSource, UidValidityChangedError
 from moderator.ports.mail import RECEIVED
-from moderator.runners.mail import BUSY, SKIPPED, Handler, process_message
+from moderator.runners.mail import (
+    BUSY,
+    SKIPPED,
+    Handler,
+    process_message,
+    read_ahead,
+    read_raw_ahead,
+)
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
 
@@ -54,6 +67,9 @@ log = logging.getLogger(__name__)
 FETCH_LIMIT = 200
 #: Processed mail is flagged at most this often (seconds), or once this many wait.
 MARK_EVERY, MARK_AT_MOST = 5.0, 500
+#: Mails of a fetch run ahead read (parsed, signatures checked) as soon as they come,
+#: while the poll before is still processing; the rest are read one ahead in turn.
+READ_EARLY = 4
 
 
 @dataclass
@@ -102,6 +118,8 @@ class Poller:
         self._ahead: asyncio.Task[FetchResult] | None = None
         self._fetched: FetchResult | None = None
         self._fetched_from: tuple[int | None, int | None] | None = None
+        #: The reading of the first mails the fetch ahead found (``READ_EARLY``).
+        self._early: asyncio.Future[None] | None = None
 
     async def poll(self) -> PollResult:
         """Fetch, archive, process and mark; one poll at a time."""
@@ -120,6 +138,9 @@ class Poller:
         async with self._lock:
             await self._settle_ahead()
             self._fetched = None
+            if self._early is not None:
+                self._early.cancel()  # its readings are only kept, never used for a decision
+                self._early = None
             await self._mark()
 
     async def _settle_ahead(self) -> None:
@@ -154,19 +175,12 @@ class Poller:
         if waiting:  # the next fetch, while these are processed
             self._fetched_from = validity_and_start = self._seen
             self._ahead = asyncio.create_task(
-                self.source.fetch_new(validity_and_start[1], validity_and_start[0],
-                                      limit=FETCH_LIMIT),
+                self._fetch_ahead(validity_and_start[1], validity_and_start[0]),
                 name="fetch-ahead",
             )
-        for message_id in waiting:
-            # One mail per thread call: a round cut off at a stop ends after the mail in
-            # hand (committed whole), and the rest wait for the next start.
-            status = await asyncio.to_thread(self._process_one, message_id)
-            result.statuses[status] = result.statuses.get(status, 0) + 1
-            if status not in (BUSY, SKIPPED):
-                self._final.add(message_id)  # committed: processed, rejected or shunted
-            if self.after_each is not None and status not in (BUSY, SKIPPED):
-                await self.after_each()
+        raws = {message_id: raw for (_, raw), message_id in zip(found.messages, archived,
+                                                                 strict=True)}
+        await self._process(waiting, result, raws)
         await self._settle_ahead()  # mostly done by now
         result.more = result.more or self._fetched is not None
         now = asyncio.get_running_loop().time()
@@ -174,6 +188,58 @@ class Poller:
         if last is None or now - last >= self.mark_every or len(self._unmarked) >= MARK_AT_MOST:
             await self._mark()
         return result
+
+    async def _fetch_ahead(self, since: int | None, uidvalidity: int | None) -> FetchResult:
+        """The next fetch, its first mails then read at once (``READ_EARLY``)."""
+        found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
+        early = [raw for _, raw in found.messages[:READ_EARLY]]
+        if early:
+            self._early = asyncio.ensure_future(asyncio.to_thread(self._read_raws, early))
+        return found
+
+    def _read_raws(self, raws: list[bytes]) -> None:
+        for raw in raws:
+            read_raw_ahead(self.handler, raw)
+
+    def _read(self, message_id: int, raws: dict[int, bytes]) -> None:
+        """A waiting mail read ahead: from the bytes fetched, or else from the store."""
+        raw = raws.get(message_id)
+        if raw is None or not read_raw_ahead(self.handler, raw):
+            read_ahead(self.store, message_id, self.handler)
+
+    async def _process(self, waiting: list[int], result: PollResult,
+                       raws: dict[int, bytes]) -> None:
+        """
+        The waiting mails processed in turn, each in a thread call of its own, the next
+        one read (parsed, its signature checked) in another thread meanwhile; the first
+        ones were mostly read as soon as the fetch ahead found them.
+        """
+        early, self._early = self._early, None
+        if early is not None:  # never read the same mail twice at once
+            await early
+        reading: asyncio.Future[None] | None = None
+        try:
+            for index, message_id in enumerate(waiting):
+                if reading is None:  # the first: read here, unless it was read early
+                    await asyncio.to_thread(self._read, message_id, raws)
+                else:
+                    await reading
+                reading = (  # the next mail read while this one is decided
+                    asyncio.ensure_future(asyncio.to_thread(
+                        self._read, waiting[index + 1], raws))
+                    if index + 1 < len(waiting) else None
+                )
+                # One mail per thread call: a round cut off at a stop ends after the mail in
+                # hand (committed whole), and the rest wait for the next start.
+                status = await asyncio.to_thread(self._process_one, message_id)
+                result.statuses[status] = result.statuses.get(status, 0) + 1
+                if status not in (BUSY, SKIPPED):
+                    self._final.add(message_id)  # committed: processed, rejected or shunted
+                if self.after_each is not None and status not in (BUSY, SKIPPED):
+                    await self.after_each()
+        finally:
+            if reading is not None:
+                reading.cancel()  # cut off: the reading's thread ends by itself, unused
 
     def _archive(
         self, messages: list[tuple[int, bytes]], uidvalidity: int
@@ -185,7 +251,8 @@ class Poller:
         return archived, inbox.pending_ids(self.store, FETCH_LIMIT)
 
     def _process_one(self, message_id: int) -> str:
-        status = process_message(self.store, message_id, self.handler, gm_address=self.gm_address)
+        status = process_message(self.store, message_id, self.handler,
+                                 gm_address=self.gm_address, read=False)
         if status != SKIPPED:
             log.info("mail %d: %s", message_id, status)
         return status

@@ -78,6 +78,7 @@ from moderator.usecases.games.notify import ANSWER_KINDS
 from moderator.usecases.mail import address_change, bounces, gate, seals
 from moderator.usecases.mail.mail_reading import ReadMail, read_mail, reasons
 from moderator.usecases.mail.play_mail import play
+from moderator.usecases.mail.readings import CountedKeyring, KeptReadings
 from moderator.usecases.mail.replies import Replies
 from moderator.usecases.mail.signon_mail import sign_on
 from moderator.usecases.mail.tournament_mail import tournament
@@ -132,7 +133,7 @@ class MailGameHandler:
         aside_mails_a_day: int = notify.ASIDE_MAILS_A_DAY,
     ) -> None:
         self._keyring_factory = keyring_factory
-        self._keyring: Verifier | None = None
+        self._keyring: CountedKeyring | None = None
         self.moderator_address = moderator_address
         self.own_addresses = frozenset({moderator_address, *own_addresses})
         self.budget = budget
@@ -144,18 +145,23 @@ class MailGameHandler:
         self.bounce_pause = bounce_pause
         self.aside_mails_a_day = aside_mails_a_day
         self.secrets = auth.SecretChecker()
-        self._last: tuple[int, bytes, ReadMail] | None = None
+        self._readings = KeptReadings(lambda: self._keyring.imports if self._keyring else 0)
 
     @property
     def keyring(self) -> Verifier | None:
+        """The moderator's keyring, its imports counted (``readings``)."""
         if self._keyring is None and self._keyring_factory is not None:
-            self._keyring = self._keyring_factory()
+            self._keyring = CountedKeyring(self._keyring_factory())
         return self._keyring
 
     # -- the Handler protocol ----------------------------------------------------------
 
     def game_of(self, message: InboundMessage) -> str | None:
-        return self._read(message).game
+        return self._read(message.raw).game
+
+    def read_ahead(self, raw: bytes) -> None:
+        """Read the mail ``raw`` before its transaction, kept for it (``readings``)."""
+        self._read(raw, ahead=True)
 
     def robot_turns(self, game_id: str, lookup: Lookup, now: datetime) -> Outcome:
         """The robots holding seats in ``game_id`` act, if one is to (issue 26): the mail
@@ -165,7 +171,7 @@ class MailGameHandler:
     def handle(
         self, message: InboundMessage, game: GameContext | None, lookup: Lookup, now: datetime
     ) -> Outcome:
-        read = self._read(message)
+        read = self._read(message.raw)
         if read.over is not None:
             log.warning("inbound message %s not read: %s", message.id, read.over)
             return gate.over_caps(self.moderator_address, message, read, lookup, now)
@@ -290,12 +296,15 @@ class MailGameHandler:
 
     # -- reading -----------------------------------------------------------------------
 
-    def _read(self, message: InboundMessage) -> ReadMail:
-        """The intake's reading of the mail (``read_mail``), remembered for the next call on it."""
-        if self._last is not None and self._last[:2] == (message.id, message.raw):
-            return self._last[2]
-        read = read_mail(message, self.limits, lambda: self.keyring)
-        self._last = (message.id, message.raw, read)
+    def _read(self, raw: bytes, *, ahead: bool = False) -> ReadMail:
+        """The intake's reading of the mail (``read_mail``), kept for the next call on it."""
+        kept = self._readings.get(raw)
+        if kept is not None:
+            return kept
+        keyring = self.keyring
+        imports = self._keyring.imports if self._keyring is not None else 0
+        read = read_mail(raw, self.limits, lambda: keyring)
+        self._readings.put(raw, imports, read, ahead=ahead)
         return read
 
     # -- accounts ------------------------------------------------------------------------

@@ -69,23 +69,24 @@ class ReadMail:
 
 
 def read_mail(
-    message: InboundMessage, limits: RawLimits, keyring: Callable[[], Verifier | None]
+    raw: bytes, limits: RawLimits, keyring: Callable[[], Verifier | None]
 ) -> ReadMail:
     """
-    The intake's reading of the mail, its signature checked.  A mail over the caps of
+    The intake's reading of the mail (``raw``: its bytes as they came; nothing else of
+    it is read, so a mail can be read before it is archived), its signature checked.  A mail over the caps of
     ``moderator.mail.limits`` is not parsed: only its headers' first bytes are read, for
     the sender to tell.  ``keyring`` is asked for only when a signature is to be checked.
     """
-    over = over_limit(message.raw, limits)
+    over = over_limit(raw, limits)
     if over is not None:
-        msg = parse(_head(message.raw))
+        msg = parse(_head(raw))
         hints = _checked_sender(game_and_player_hints(msg, ""))
         return ReadMail(msg, Extracted(text=""), hints, None, over=over)
-    msg = parse(message.raw)
-    extracted = extract_text(msg, raw=message.raw)
+    msg = parse(raw)
+    extracted = extract_text(msg, raw=raw)
     hints = _checked_sender(game_and_player_hints(msg, extracted.text))
     tagged = header_text(msg, "X-Titan-Game").strip()
-    signature = auth.check_signature(message.raw, keyring(), extracted.charset, parsed=msg)
+    signature = auth.check_signature(raw, keyring(), extracted.charset, parsed=msg)
     signed_hints = Hints()
     if signature.valid:  # the game and secret lines of the signed text alone
         signed = game_and_player_hints(msg, signature.text or "")
