@@ -128,6 +128,9 @@ class Templates:
                 loader=FileSystemLoader([str(d) for d in dirs]),
                 undefined=StrictUndefined,
                 bytecode_cache=self._compiled(),
+                # Templates are read once a process: without this every render asked
+                # the file system whether its file changed (a stat call per mail part).
+                auto_reload=False,
                 **_OPTIONS,
             )
         return self._environment

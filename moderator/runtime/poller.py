@@ -44,8 +44,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TypeVar
 
 from moderator.mail.errors import MailError
 from moderator.mail.imap import FetchResult, ImapSource, UidValidityChangedError
@@ -63,6 +67,8 @@ from moderator.store.eventstore import EventStore
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 #: Mails fetched in one poll; the rest wait for the next (which comes at once).
 FETCH_LIMIT = 200
 #: Processed mail is flagged at most this often (seconds), or once this many wait.
@@ -70,6 +76,48 @@ MARK_EVERY, MARK_AT_MOST = 5.0, 500
 #: Mails of a fetch run ahead read (parsed, signatures checked) as soon as they come,
 #: while the poll before is still processing; the rest are read one ahead in turn.
 READ_EARLY = 4
+#: How many mails past the one being processed are read at most.
+READ_AHEAD = 8
+#: The poller's threads: one processing, one reading ahead, one reading a fetch's
+#: first mails, one for the store's small reads and the archive.
+POOL = 4
+
+
+class _Progress:
+    """
+    Where a poll's mails are, shared by its processing and reading threads: each mail's
+    reading done, the mails processed, and whether the poll was cut off.
+    """
+
+    def __init__(self, mails: int) -> None:
+        self.read = [threading.Event() for _ in range(mails)]
+        self._at = 0
+        self._stopped = False
+        self._changed = threading.Condition()
+
+    def room_for(self, index: int) -> bool:
+        """Wait until mail ``index`` may be read (False: the poll was cut off)."""
+        with self._changed:
+            while index - self._at > READ_AHEAD and not self._stopped:
+                self._changed.wait()
+            return not self._stopped
+
+    def wait_read(self, index: int) -> bool:
+        """Wait until mail ``index`` is read (False: the poll was cut off)."""
+        while not self.read[index].wait(0.25):
+            if self._stopped:
+                return False
+        return not self._stopped
+
+    def processed(self, mails: int) -> None:
+        with self._changed:
+            self._at = mails
+            self._changed.notify_all()
+
+    def stop(self) -> None:
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
 
 
 @dataclass
@@ -120,6 +168,11 @@ class Poller:
         self._fetched_from: tuple[int | None, int | None] | None = None
         #: The reading of the first mails the fetch ahead found (``READ_EARLY``).
         self._early: asyncio.Future[None] | None = None
+        #: ``after_each`` runs started and not yet done (kept from the collector).
+        self._after_tasks: set[asyncio.Future[None]] = set()
+        self._after_due = False
+        #: The poller's own threads (made when first needed, ended by ``close``).
+        self._pool: ThreadPoolExecutor | None = None
 
     async def poll(self) -> PollResult:
         """Fetch, archive, process and mark; one poll at a time."""
@@ -143,6 +196,22 @@ class Poller:
                 self._early = None
             await self._mark()
 
+    def close(self) -> None:
+        """End the poller's threads (after ``mark_now``, at a stop); a later poll makes new ones."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+    async def _thread(self, fn: Callable[..., T], *args: object) -> T:
+        """
+        ``fn(*args)`` in one of the poller's own threads: its serial path (processing,
+        reading, archiving) never waits in the loop's shared threads behind the
+        sender's signatures and claims.
+        """
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(POOL, thread_name_prefix="poller")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, partial(fn, *args))
+
     async def _settle_ahead(self) -> None:
         """The fetch running ahead waited for; what it found kept for the next poll."""
         ahead, self._ahead = self._ahead, None
@@ -160,13 +229,13 @@ class Poller:
         if self._seen is None:
             await self._settle_ahead()
             self._fetched = None  # fetched from a start the store no longer vouches for
-            self._seen = await asyncio.to_thread(inbox.last_seen, self.store, folder)
+            self._seen = await self._thread(inbox.last_seen, self.store, folder)
         uidvalidity, since = self._seen
         found, self._fetched = self._fetched, None
         if found is None or self._fetched_from != self._seen:
             found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
         result = PollResult(fetched=len(found.messages), more=found.more)
-        archived, waiting = await asyncio.to_thread(self._archive, found.messages,
+        archived, waiting = await self._thread(self._archive, found.messages,
                                                     found.uidvalidity)
         if found.last_uid is not None:
             self._seen = (found.uidvalidity, found.last_uid)
@@ -194,7 +263,7 @@ class Poller:
         found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
         early = [raw for _, raw in found.messages[:READ_EARLY]]
         if early:
-            self._early = asyncio.ensure_future(asyncio.to_thread(self._read_raws, early))
+            self._early = asyncio.ensure_future(self._thread(self._read_raws, early))
         return found
 
     def _read_raws(self, raws: list[bytes]) -> None:
@@ -210,36 +279,78 @@ class Poller:
     async def _process(self, waiting: list[int], result: PollResult,
                        raws: dict[int, bytes]) -> None:
         """
-        The waiting mails processed in turn, each in a thread call of its own, the next
-        one read (parsed, its signature checked) in another thread meanwhile; the first
-        ones were mostly read as soon as the fetch ahead found them.
+        The waiting mails processed in turn in one thread, while the ones after it are
+        read (parsed, their signatures checked) in another, at most ``READ_AHEAD``
+        ahead; the first ones were mostly read as soon as the fetch ahead found them.
+        Both threads run the whole poll's mails: a hop through the event loop for each
+        mail cost more than the mail's decision under load (issue 28).
         """
         early, self._early = self._early, None
         if early is not None:  # never read the same mail twice at once
             await early
-        reading: asyncio.Future[None] | None = None
+        progress = _Progress(len(waiting))
+        reading = asyncio.ensure_future(self._thread(self._read_all, waiting, raws, progress))
         try:
-            for index, message_id in enumerate(waiting):
-                if reading is None:  # the first: read here, unless it was read early
-                    await asyncio.to_thread(self._read, message_id, raws)
-                else:
-                    await reading
-                reading = (  # the next mail read while this one is decided
-                    asyncio.ensure_future(asyncio.to_thread(
-                        self._read, waiting[index + 1], raws))
-                    if index + 1 < len(waiting) else None
-                )
-                # One mail per thread call: a round cut off at a stop ends after the mail in
-                # hand (committed whole), and the rest wait for the next start.
-                status = await asyncio.to_thread(self._process_one, message_id)
-                result.statuses[status] = result.statuses.get(status, 0) + 1
-                if status not in (BUSY, SKIPPED):
-                    self._final.add(message_id)  # committed: processed, rejected or shunted
-                if self.after_each is not None and status not in (BUSY, SKIPPED):
-                    await self.after_each()
+            statuses = await self._thread(
+                self._process_all, waiting, progress, asyncio.get_running_loop())
         finally:
-            if reading is not None:
-                reading.cancel()  # cut off: the reading's thread ends by itself, unused
+            progress.stop()  # cut off: the mail in hand ends in its thread, committed whole
+            reading.cancel()
+        for status in statuses:
+            result.statuses[status] = result.statuses.get(status, 0) + 1
+
+    def _read_all(self, waiting: list[int], raws: dict[int, bytes], progress: _Progress) -> None:
+        """A poll's mails read in turn, ``READ_AHEAD`` at most past the one processed."""
+        for index, message_id in enumerate(waiting):
+            if not progress.room_for(index):
+                return
+            try:
+                self._read(message_id, raws)
+            finally:
+                progress.read[index].set()
+
+    def _process_all(
+        self, waiting: list[int], progress: _Progress, loop: asyncio.AbstractEventLoop
+    ) -> list[str]:
+        """
+        A poll's mails processed in turn, each once read, each in a transaction of its
+        own; after each one that committed ``after_each`` is started on the loop (not
+        waited for: its answers go out while the next is processed).
+        """
+        statuses: list[str] = []
+        for index, message_id in enumerate(waiting):
+            if not progress.wait_read(index):
+                break
+            status = self._process_one(message_id)
+            statuses.append(status)
+            progress.processed(index + 1)
+            if status not in (BUSY, SKIPPED):
+                self._final.add(message_id)  # committed: processed, rejected or shunted
+                if self.after_each is not None:
+                    loop.call_soon_threadsafe(self._after_each_soon)
+        return statuses
+
+    def _after_each_soon(self) -> None:
+        """
+        ``after_each`` started on the loop, once for the mails that committed since the
+        last one began (a burst of them is one start: it brings the same jobs forward).
+        """
+        if self._after_due:
+            return
+        self._after_due = True
+        task = asyncio.ensure_future(self._after_each_once())
+        self._after_tasks.add(task)
+        task.add_done_callback(self._after_done)
+
+    async def _after_each_once(self) -> None:
+        self._after_due = False
+        if self.after_each is not None:
+            await self.after_each()
+
+    def _after_done(self, task: asyncio.Future[None]) -> None:
+        self._after_tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("after a mail: %s", task.exception())
 
     def _archive(
         self, messages: list[tuple[int, bytes]], uidvalidity: int
@@ -263,7 +374,7 @@ class Poller:
             return
         self._marked_at = asyncio.get_running_loop().time()
         unknown = [message_id for _, _, message_id in self._unmarked if message_id not in self._final]
-        statuses = await asyncio.to_thread(inbox.statuses, self.store, unknown) if unknown else {}
+        statuses = await self._thread(inbox.statuses, self.store, unknown) if unknown else {}
         done = [
             entry
             for entry in self._unmarked

@@ -29,10 +29,24 @@ class Rounds:
         self.running: set[asyncio.Task[Any]] = set()
         #: Set by ``end``: a round ends after its current turn and none starts again.
         self.stopping = False
+        #: Each job's state by its work's name: running, and asked for one more turn.
+        self._states: dict[str, dict[str, bool]] = {}
+
+    def ask_again(self, name: str) -> bool:
+        """
+        One more turn asked of the job ``name``'s running round (False: none runs, start
+        it): bringing a running job forward this way starts no second instance, which
+        apscheduler would refuse (and log) when two are already counted.
+        """
+        state = self._states.get(name)
+        if state is None or not state["running"]:
+            return False
+        state["again"] = True
+        return True
 
     def job(self, work: Callable[[], Any]) -> Callable[[], Any]:
         """``work`` as a job: a failure is logged and the next run tries again."""
-        state = {"running": False, "again": False}
+        state = self._states.setdefault(work.__name__, {"running": False, "again": False})
 
         async def job() -> None:
             if state["running"]:
