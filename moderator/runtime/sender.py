@@ -318,6 +318,10 @@ class Sender:
         with self._holding_lock:
             holding = frozenset(self._holding)
         mail = None
+        if more and sent is None and not outbox.any_due(
+            self.store, self.now(), wall=self.wall.now(), skip=holding
+        ):
+            more = False  # nothing to claim, nothing to record: no write transaction
         if more:
             mail = outbox.claim_next(
                 self.store, self.now(), wall=self.wall.now(), lease=self.lease, skip=holding,
