@@ -29,8 +29,9 @@ Each worker sends its round's mails over one SMTP connection.  The service's sen
 (``keep_sessions``) keeps those connections for the next rounds, for ``KEEP_IDLE`` at
 most, and ``close`` ends them: under load the rounds come seconds apart, and a
 connection, greeting and EHLO per mail cost the server and the moderator more than the
-mail.  A round ends for every worker once one finds nothing left to claim (each claim
-is a write transaction, found or not).
+mail.  A worker claims until it finds nothing (asked first in a read, so finding
+nothing writes nothing), and a mail committed while a round runs wakes a worker more
+into it (``wake``): it is taken by the first worker free, not by the next round.
 
 A report's pictures are drawn ahead: ``prepare_due`` hands the pictures of every due
 mail it has not seen to ``prepare`` (the picture worker's), which draws them while the
@@ -56,10 +57,10 @@ import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import partial
+from typing import TypeVar
 
 from moderator.clock import Clock, SystemClock
 from moderator.mail.dkim import DkimError, DkimSigner
@@ -68,6 +69,7 @@ from moderator.mail.gpg import Keyring
 from moderator.mail.smtp import SmtpSession, SmtpSink, next_attempt
 from moderator.mail.verp import return_path
 from moderator.ports import StoredMail
+from moderator.runtime.claims import Claim, SendTally, refused_for_good
 from moderator.runtime.outgoing import picture_specs, render_outgoing, wire_bytes
 from moderator.runtime.picture_worker import draw_here
 from moderator.store import outbox
@@ -75,49 +77,14 @@ from moderator.store.eventstore import EventStore
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 
-def refused_for_good(exc: Exception) -> bool:
-    """
-    Whether a mail that failed with ``exc`` is given up at once rather than tried again
-    later.  A failure of the moderator's own keys is the keys', not the mail's: a DKIM
-    key, or GnuPG failing to sign with the moderator's secret key (its agent stopped or
-    too slow under load, a passphrase being fixed) may pass on the next try, and a
-    report given up is a player who never learns of his turn.  A player's public key
-    missing (an ``encrypt`` that names no signer problem), a 5xx answer or a mail that
-    cannot be built stay given up: trying again changes nothing until the operator acts
-    (``mail retry``).
-    """
-    if isinstance(exc, DkimError):
-        return False
-    if isinstance(exc, MailTransportError):
-        return exc.permanent
-    if isinstance(exc, GpgError):
-        return not exc.signing
-    return True
 
 #: Mails signed and sent at once.
 DEFAULT_CONCURRENCY = 4
 #: How long a sender that keeps its SMTP connections between rounds lets one sit unused
 #: before it closes it (well within the idle time servers allow, RFC 5321 4.5.3.2).
 KEEP_IDLE = timedelta(seconds=20)
-
-
-@dataclass
-class SendTally:
-    sent: int = 0
-    failed: int = 0
-    given_up: int = 0
-
-
-@dataclass
-class _Claim:
-    """A mail a worker holds: until when its lease is known to run, and whether it was lost."""
-
-    mail: StoredMail
-    until: datetime
-    lost: asyncio.Event = field(default_factory=asyncio.Event)
-    #: Its result is being recorded: a renewal that finds it no longer pending is not a loss.
-    settling: bool = False
 
 
 class Sender:
@@ -185,8 +152,14 @@ class Sender:
         #: The mails this sender's workers hold now (its claims leave them out).
         self._holding: set[int] = set()
         self._holding_lock = threading.Lock()
+        self._claiming = threading.Lock()
         #: The thread the leases are renewed in, one per round (see the module's text).
         self._leases: ThreadPoolExecutor | None = None
+        #: The sender's own threads for its claims, renders and reads (made when first
+        #: needed, ended by ``close``): never queued behind other jobs' threads.
+        self._pool: ThreadPoolExecutor | None = None
+        #: While a round runs: adds a worker to it (``wake``).
+        self._join: Callable[[], None] | None = None
 
     def render(self, mail: StoredMail) -> EmailMessage | bytes:
         """
@@ -242,7 +215,7 @@ class Sender:
         while self._prepare_again:
             self._prepare_again = False
             try:
-                await asyncio.to_thread(self.prepare_due)
+                await self._thread(self.prepare_due)
             except Exception as exc:  # noqa: BLE001 - the send round hands them all the same
                 log.warning("pictures not handed ahead: %s", exc)
                 return
@@ -250,26 +223,62 @@ class Sender:
     async def send_due(self, limit: int = 500) -> SendTally:
         """Send every due mail (at most ``limit``); one round at a time."""
         if self.prepare is not None:
-            await asyncio.to_thread(self.prepare_due)
+            await self._thread(self.prepare_due)
         async with self._lock:
             tally = SendTally()
             budget = [limit]
             self._leases = ThreadPoolExecutor(1, thread_name_prefix="outbox-leases")
+            workers: set[asyncio.Task[None]] = set()
+            failed: list[BaseException] = []
+            self._join = lambda: self._start_worker(workers, failed, tally, budget)
             try:
-                await asyncio.gather(
-                    *(self._worker(tally, budget) for _ in range(self.concurrency))
-                )
+                for _ in range(self.concurrency):
+                    self._start_worker(workers, failed, tally, budget)
+                while workers:  # a worker that ends leaves room for one ``wake`` adds
+                    await asyncio.wait(set(workers), return_when=asyncio.FIRST_COMPLETED)
+                if failed:
+                    raise failed[0]
             finally:
+                self._join = None
+                for task in workers:  # the round cut off (a stop): its workers with it
+                    task.cancel()
+                if workers:
+                    await asyncio.gather(*workers, return_exceptions=True)
                 self._leases.shutdown(wait=False)
                 self._leases = None
             return tally
 
+    def wake(self) -> bool:
+        """
+        A mail has been committed: while a round runs, one more worker joins it if it
+        has fewer than ``concurrency`` (so the mail does not wait for the busy ones to
+        finish theirs); False when no round runs (the caller brings one forward).
+        """
+        join = self._join
+        if join is None:
+            return False
+        join()
+        return True
+
+    def _start_worker(self, workers: set[asyncio.Task[None]], failed: list[BaseException],
+                      tally: SendTally, budget: list[int]) -> None:
+        """A worker more in the round, unless it has ``concurrency`` or its budget is spent."""
+        if len(workers) < self.concurrency and budget[0] > 0:
+            task = asyncio.create_task(self._worker(tally, budget), name="send-worker")
+            workers.add(task)
+
+            def end(done: asyncio.Task[None]) -> None:
+                workers.discard(done)
+                if not done.cancelled() and done.exception() is not None:
+                    failed.append(done.exception())  # type: ignore[arg-type]
+
+            task.add_done_callback(end)
+
     async def _worker(self, tally: SendTally, budget: list[int]) -> None:
         # Each worker keeps its SMTP connection for the round (and, with
-        # ``keep_sessions``, gives it back for the next).  Once one worker finds nothing
-        # left to claim the others stop too, after the mail in hand: each claim that
-        # finds nothing is a write transaction all the same, and a mail that falls due
-        # meanwhile brings a round of its own forward.
+        # ``keep_sessions``, gives it back for the next), and claims mail until it finds
+        # none: asking costs a read, not a write transaction (``_claim``), so a mail
+        # committed meanwhile is taken by the first worker free, not by the next round.
         # A mail sent is recorded in the transaction that claims the worker's next one.
         session = await self._take_session()
         sent: StoredMail | None = None
@@ -277,10 +286,9 @@ class Sender:
             while True:
                 more = budget[0] > 0
                 budget[0] -= more
-                mail = await asyncio.to_thread(self._claim, sent, more=more)
+                mail = await self._thread(partial(self._claim, sent, more=more))
                 sent = None
                 if mail is None:
-                    budget[0] = 0
                     return
                 sent = await self._send(mail, tally, session)
         finally:
@@ -309,31 +317,50 @@ class Sender:
         sessions, self._idle_sessions = self._idle_sessions, []
         for _, session in sessions:
             await session.close()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+    async def _thread(self, call: Callable[[], T]) -> T:
+        """
+        ``call()`` in one of the sender's own threads (one a worker, and two for the
+        pictures ahead and the records of failures): under load the loop's shared
+        threads were all signing or processing, and a claim or a render queued behind
+        them for tens of milliseconds (issue 28).
+        """
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.concurrency + 2, thread_name_prefix="sender")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     def _claim(self, sent: StoredMail | None = None, *, more: bool = True) -> StoredMail | None:
         """
         Record ``sent`` (the worker's mail just sent) and, if ``more``, claim the next
-        due mail, in one transaction (``outbox.claim_next``).
+        due mail, in one transaction (``outbox.claim_next``).  The sender's workers
+        claim one at a time: a worker that read which mails its sender holds and then
+        claimed after another's claim had committed (and, in a test, the lease had run
+        out meanwhile) took that worker's mail over from its own sender.
         """
-        with self._holding_lock:
-            holding = frozenset(self._holding)
+        if more and sent is None:
+            with self._holding_lock:
+                holding = frozenset(self._holding)
+            if not outbox.any_due(self.store, self.now(), wall=self.wall.now(), skip=holding):
+                return None  # nothing to claim, nothing to record: no write transaction
         mail = None
-        if more and sent is None and not outbox.any_due(
-            self.store, self.now(), wall=self.wall.now(), skip=holding
-        ):
-            more = False  # nothing to claim, nothing to record: no write transaction
-        if more:
-            mail = outbox.claim_next(
-                self.store, self.now(), wall=self.wall.now(), lease=self.lease, skip=holding,
-                sent=sent,
-            )
-        elif sent is not None:
-            outbox.mark_sent(self.store, sent)
-        with self._holding_lock:
-            if sent is not None:
-                self._holding.discard(sent.id)
-            if mail is not None:
-                self._holding.add(mail.id)
+        with self._claiming:  # the mails held are known at the claim, never a stale copy
+            with self._holding_lock:
+                holding = frozenset(self._holding)
+            if more:
+                mail = outbox.claim_next(
+                    self.store, self.now(), wall=self.wall.now(), lease=self.lease,
+                    skip=holding, sent=sent,
+                )
+            elif sent is not None:
+                outbox.mark_sent(self.store, sent)
+            with self._holding_lock:
+                if sent is not None:
+                    self._holding.discard(sent.id)
+                if mail is not None:
+                    self._holding.add(mail.id)
         return mail
 
     async def _send(
@@ -344,7 +371,7 @@ class Sender:
         recorded; returns it when sent (its worker records it with its next claim, the
         lease still holding it).
         """
-        claim = _Claim(mail, mail.claimed_until or self.wall.now())
+        claim = Claim(mail, mail.claimed_until or self.wall.now())
         keeper = asyncio.create_task(self._keep(claim), name=f"lease-{mail.id}")
         sent = None
         try:
@@ -358,7 +385,7 @@ class Sender:
                 with self._holding_lock:
                     self._holding.discard(mail.id)
 
-    async def _renew(self, claim: _Claim) -> bool:
+    async def _renew(self, claim: Claim) -> bool:
         """Renew ``claim``'s lease in the leases' thread; False (and ``lost`` set) if taken."""
         renew = partial(outbox.renew, self.store, claim.mail, wall=self.wall.now, lease=self.lease)
         until = await asyncio.get_running_loop().run_in_executor(self._leases, renew)
@@ -370,7 +397,7 @@ class Sender:
         claim.until = until
         return True
 
-    async def _keep(self, claim: _Claim) -> None:
+    async def _keep(self, claim: Claim) -> None:
         """Renew ``claim``'s lease every ``renew_every`` until cancelled or taken over."""
         while True:
             await asyncio.sleep(self.renew_every.total_seconds())
@@ -380,7 +407,7 @@ class Sender:
             except Exception as exc:  # noqa: BLE001 - the database may be back at the next renewal
                 log.warning("mail %d: its lease could not be renewed (%s)", claim.mail.id, exc)
 
-    async def _still_ours(self, claim: _Claim) -> bool:
+    async def _still_ours(self, claim: Claim) -> bool:
         """
         Whether ``claim`` holds its mail for at least half a lease more (renewed now if
         less is left), so that no other sender can take it up while SMTP has it.
@@ -396,12 +423,12 @@ class Sender:
             return False
 
     async def _sign_and_send(
-        self, claim: _Claim, tally: SendTally, session: SmtpSession
+        self, claim: Claim, tally: SendTally, session: SmtpSession
     ) -> StoredMail | None:
         """The mail made, checked still ours and sent: returned if sent, to be recorded."""
         mail = claim.mail
         try:
-            message = await asyncio.to_thread(self.render, mail)
+            message = await self._thread(partial(self.render, mail))
             if not await self._still_ours(claim):
                 return None  # its new holder sends it
             await session.send(message, self.return_path(mail), [mail.recipient])
@@ -409,9 +436,9 @@ class Sender:
             permanent = refused_for_good(exc)
             retry = next_attempt(mail.attempts, self.now(), rng=self.rng)
             claim.settling = True
-            gave_up = await asyncio.to_thread(
+            gave_up = await self._thread(partial(
                 outbox.mark_failed, self.store, mail, str(exc), give_up=permanent, retry_at=retry
-            )
+            ))
             tally.failed += 1
             tally.given_up += gave_up
             log.warning(

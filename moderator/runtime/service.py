@@ -71,11 +71,11 @@ from moderator.mail.errors import MailError
 from moderator.runners import clock as clock_runner
 from moderator.runners import tournaments
 from moderator.runtime.bootstrap import App
+from moderator.runtime.claims import SendTally
 from moderator.runtime.config import Config
 from moderator.runtime.idle_watch import IdleWatch
 from moderator.runtime.poller import PollResult
 from moderator.runtime.rounds import Rounds
-from moderator.runtime.sender import SendTally
 from moderator.store import outbox, poller_lock, seals
 
 log = logging.getLogger(__name__)
@@ -169,6 +169,7 @@ class Service:
         (nor the poll for the pictures: ``prepare_soon`` is not waited for).
         """
         self.sender.prepare_soon()
+        self.sender.wake()  # a worker free now takes it, if a round runs
         self._bring_forward("send")
 
     async def send_now(self) -> SendTally:

@@ -205,7 +205,7 @@ def test_a_mail_being_recorded_is_not_reported_as_taken_over(
     one (a loaded demo printed "another sender has taken it over" for such mails).  A
     claim truly taken by another sender still is.
     """
-    from moderator.runtime.sender import _Claim
+    from moderator.runtime.claims import Claim
 
     queue(store, ANN, picture=False)
     queue(store, BOB, picture=False)
@@ -216,7 +216,7 @@ def test_a_mail_being_recorded_is_not_reported_as_taken_over(
         ann = outbox.claim_next(store, store.clock(), wall=wall.now())
         assert ann is not None
         outbox.mark_sent(store, ann)
-        recorded = _Claim(ann, wall.now(), settling=True)
+        recorded = Claim(ann, wall.now(), settling=True)
         with caplog.at_level("WARNING", logger="moderator"):
             assert await sender._renew(recorded) is False
         assert "taken it over" not in caplog.text
@@ -225,7 +225,7 @@ def test_a_mail_being_recorded_is_not_reported_as_taken_over(
         wall.advance(LEASE + timedelta(seconds=1))
         assert outbox.claim_next(store, store.clock(), wall=wall.now()) is not None
         with caplog.at_level("WARNING", logger="moderator"):
-            assert await sender._renew(_Claim(bob, wall.now())) is False
+            assert await sender._renew(Claim(bob, wall.now())) is False
         assert f"mail {bob.id}: another sender has taken it over" in caplog.text
 
     on_hub(scenario)
