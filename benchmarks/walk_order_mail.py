@@ -13,7 +13,8 @@ who authenticate by secret lines (no GnuPG: signing is the same in every walk), 
 started for them (``runners.commands.start_game``) and its first reports sent.  The
 player to act mails one legal order by SMTP; one round of the service (``poll_now``:
 fetch, process, send) runs under ``sys.setprofile``.  The service's calls into threads
-(``asyncio.to_thread``) run in the calling thread for the walk, so that every call has
+(``asyncio.to_thread``, the poller's and the sender's own threads) run in the calling
+thread for the walk, so that every call has
 its caller on the stack; what the moderator calls is the same.
 
 What counts, precisely:
@@ -245,6 +246,9 @@ async def _walk(folder: Path) -> Walk:
             loop = asyncio.get_running_loop()
             inline = _InThread(max_workers=1)
             loop.set_default_executor(inline)
+            # The poller and the sender run their work in threads of their own: inline too.
+            service.poller._pool = inline
+            service.sender._pool = inline
             sys.setprofile(walk)
             try:
                 await service.poll_now()

@@ -290,6 +290,7 @@ class Poller:
             await early
         progress = _Progress(len(waiting))
         reading = asyncio.ensure_future(self._thread(self._read_all, waiting, raws, progress))
+        await asyncio.sleep(0)  # the reading handed to its thread before the processing
         try:
             statuses = await self._thread(
                 self._process_all, waiting, progress, asyncio.get_running_loop())
