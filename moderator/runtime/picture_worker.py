@@ -136,11 +136,15 @@ class PicturePool:
             return len(self._ahead)
 
     def stop(self) -> None:
-        """Stop the worker, if one runs (a stopping service; the next picture starts another)."""
+        """
+        Stop the worker, if one runs (a stopping service; the next picture starts
+        another), and wait for it to end: a pool left ending as the interpreter exits
+        races Python 3.11's exit hook for its wake-up pipe (an OSError at exit).
+        """
         with self._lock:
             pool = self._pool
         if pool is not None:
-            self._forget(pool)
+            self._forget(pool, wait=True)
 
     def _worker(self) -> Executor:
         """The worker for the next picture: a fresh one when the last has drawn its share."""
@@ -158,13 +162,13 @@ class PicturePool:
             retired.shutdown(wait=False)  # draws what it holds (held ahead too), then ends
         return pool
 
-    def _forget(self, pool: Executor) -> None:
+    def _forget(self, pool: Executor, *, wait: bool = False) -> None:
         with self._lock:
             if self._pool is pool:
                 self._pool = None
             for key in [k for k, (p, _) in self._ahead.items() if p is pool]:
                 del self._ahead[key]
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=wait, cancel_futures=True)
 
 
 #: The PNGs this process drew, by the digest of their spec (``pictures.cache``): in the
