@@ -168,6 +168,8 @@ class Poller:
         self._fetched_from: tuple[int | None, int | None] | None = None
         #: The reading of the first mails the fetch ahead found (``READ_EARLY``).
         self._early: asyncio.Future[None] | None = None
+        #: The mails read early and not yet taken for processing (by their bytes).
+        self._read_early_done: set[bytes] = set()
         #: ``after_each`` runs started and not yet done (kept from the collector).
         self._after_tasks: set[asyncio.Future[None]] = set()
         self._after_due = False
@@ -234,6 +236,7 @@ class Poller:
         found, self._fetched = self._fetched, None
         if found is None or self._fetched_from != self._seen:
             found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
+            self._read_early(found)  # while the mails are archived
         result = PollResult(fetched=len(found.messages), more=found.more)
         archived, waiting = await self._thread(self._archive, found.messages,
                                                     found.uidvalidity)
@@ -261,18 +264,28 @@ class Poller:
     async def _fetch_ahead(self, since: int | None, uidvalidity: int | None) -> FetchResult:
         """The next fetch, its first mails then read at once (``READ_EARLY``)."""
         found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
-        early = [raw for _, raw in found.messages[:READ_EARLY]]
-        if early:
-            self._early = asyncio.ensure_future(self._thread(self._read_raws, early))
+        self._read_early(found)
         return found
+
+    def _read_early(self, found: FetchResult) -> None:
+        """The first mails of a fetch read at once, in a thread (``READ_EARLY``)."""
+        early = [raw for _, raw in found.messages[:READ_EARLY]]
+        if early and self._early is None:
+            self._early = asyncio.ensure_future(self._thread(self._read_raws, early))
 
     def _read_raws(self, raws: list[bytes]) -> None:
         for raw in raws:
-            read_raw_ahead(self.handler, raw)
+            if read_raw_ahead(self.handler, raw):
+                if len(self._read_early_done) >= FETCH_LIMIT:
+                    self._read_early_done.clear()  # mail fetched and then dropped: forget
+                self._read_early_done.add(raw)
 
     def _read(self, message_id: int, raws: dict[int, bytes]) -> None:
         """A waiting mail read ahead: from the bytes fetched, or else from the store."""
         raw = raws.get(message_id)
+        if raw is not None and raw in self._read_early_done:
+            self._read_early_done.discard(raw)  # read as it was fetched
+            return
         if raw is None or not read_raw_ahead(self.handler, raw):
             read_ahead(self.store, message_id, self.handler)
 
