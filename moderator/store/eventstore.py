@@ -77,10 +77,12 @@ def _collector_paused() -> Iterator[None]:
 class Tx:
     """One transaction on the store: everything done through it commits or rolls back together."""
 
-    def __init__(self, store: EventStore, connection: Connection) -> None:
+    def __init__(self, store: EventStore, connection: Connection, *, writing: bool = False) -> None:
         self.store = store
         self.connection = connection
         self.dialect = connection.dialect.name
+        #: A write transaction (``EventStore.transaction``); a reading writes nothing.
+        self.writing = writing
         #: States folded or appended in this transaction, kept once it commits.
         self._folded: dict[tuple[str, int], GameState] = {}
 
@@ -340,7 +342,7 @@ class EventStore:
         held = turn.acquire(timeout=config.SQLITE_BUSY_TIMEOUT) if turn is not None else False
         try:
             with self._writer.begin() as connection:
-                tx = Tx(self, connection)
+                tx = Tx(self, connection, writing=True)
                 yield tx
         finally:
             if turn is not None and held:

@@ -150,7 +150,9 @@ def load(tx: Tx, tournament_id: str, *, lock: bool = False) -> LoadedTournament:
     The tournament's state: its snapshot plus the fold of the events after it.  ``lock``
     holds its row until the transaction ends on PostgreSQL.  When more than
     ``SNAPSHOT_EVERY`` events were folded, the state is written back as the new
-    snapshot, in the same transaction (a rolled-back transaction takes it along).
+    snapshot, in the same transaction (a rolled-back transaction takes it along); never
+    in a reading, which is rolled back anyway and which SQLite may refuse the write
+    lock (``database is locked``) while another connection writes.
 
     Raises:
         TournamentNotFoundError: there is no such tournament.
@@ -162,7 +164,7 @@ def load(tx: Tx, tournament_id: str, *, lock: bool = False) -> LoadedTournament:
     found = events(tx, tournament_id, after=start)
     state = replay(found, state)
     seq = start + len(found)
-    if len(found) >= SNAPSHOT_EVERY:
+    if len(found) >= SNAPSHOT_EVERY and tx.writing:
         tx.connection.execute(
             update(TOURNAMENT)
             .where(TOURNAMENT.c.id == tournament_id)

@@ -163,6 +163,30 @@ def test_a_long_stream_loads_from_its_snapshot_and_agrees_with_a_full_replay(
     assert not loaded.state.entrants["p7@x"].waiting
 
 
+def test_a_long_stream_read_in_a_reading_writes_no_snapshot_while_another_writes(
+    any_store: EventStore,
+) -> None:
+    """
+    A reading (the tournament job's look for finished games) is rolled back anyway: it
+    writes no snapshot, so another connection's write transaction never makes it fail
+    with SQLite's "database is locked" (seen under load in the tournament demo).
+    """
+    joins = [ev.PlayerJoined(at=AT, player=f"p{n}@x", name=f"P{n}") for n in range(120)]
+    with any_store.transaction() as tx:
+        stored.create(tx, "t", "dee@x")
+        stored.append(tx, "t", 0, [CREATED, *joins])
+    with any_store.transaction() as writer, any_store.reading() as tx:
+        stored.create(writer, "u", "dee@x")  # SQLite's write lock is the writer's meanwhile
+        loaded = stored.load(tx, "t", lock=True)
+        assert loaded.seq == 121 and len(loaded.state.entrants) == 120
+    with any_store.reading() as tx:
+        assert stored._row(tx, "t").snapshot_seq in (None, 0)  # nothing written by the reading
+    with any_store.transaction() as tx:
+        stored.load(tx, "t")  # a write transaction keeps it
+    with any_store.reading() as tx:
+        assert stored._row(tx, "t").snapshot_seq == 121
+
+
 def test_a_snapshot_of_another_shape_is_ignored(any_store: EventStore) -> None:
     joins = [ev.PlayerJoined(at=AT, player=f"p{n}@x", name=f"P{n}") for n in range(120)]
     with any_store.transaction() as tx:
