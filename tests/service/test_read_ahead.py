@@ -63,22 +63,23 @@ def test_wolff_4_5_a_mail_read_before_its_signers_key_came_is_read_again(
     assert len(probe.checks) == 2  # and that reading kept for the transaction's next calls
 
 
-def test_a_reading_made_ahead_spares_the_transaction_gnupg(world: World) -> None:
-    ann = world.players["Ann"]
+def _read_ahead_by_ann(world: World) -> tuple[CountingKeyring, MailGameHandler, bytes]:
+    """The moderator's handler, having read Ann's signed mail ahead, and the mail."""
     probe = CountingKeyring(world.moderator.keyring)
     handler = MailGameHandler(lambda: probe, MODERATOR)  # type: ignore[arg-type, return-value]
-    raw = clearsigned_mail(ann, "game g1\nstatus\n", headers_of("Ann"))
+    raw = clearsigned_mail(world.players["Ann"], "game g1\nstatus\n", headers_of("Ann"))
     handler.read_ahead(raw)
+    return probe, handler, raw
+
+
+def test_a_reading_made_ahead_spares_the_transaction_gnupg(world: World) -> None:
+    probe, handler, raw = _read_ahead_by_ann(world)
     assert handler.game_of(_inbound(raw, 7)) == "g1"  # archived under any row: same bytes
     assert probe.checks == ["good signature"]
 
 
 def test_wolff_4_5_a_reading_is_never_used_for_other_bytes(world: World) -> None:
-    ann = world.players["Ann"]
-    probe = CountingKeyring(world.moderator.keyring)
-    handler = MailGameHandler(lambda: probe, MODERATOR)  # type: ignore[arg-type, return-value]
-    raw = clearsigned_mail(ann, "game g1\nstatus\n", headers_of("Ann"))
-    handler.read_ahead(raw)
+    probe, handler, raw = _read_ahead_by_ann(world)
     forged = raw.replace(b"status", b"concede")
     handler.game_of(_inbound(forged, 1))  # same row id, other bytes: read afresh, refused
     assert probe.checks == ["good signature", "bad signature"]
