@@ -247,8 +247,8 @@ async def _walk(folder: Path) -> Walk:
             inline = _InThread(max_workers=1)
             loop.set_default_executor(inline)
             # The poller and the sender run their work in threads of their own: inline too.
-            service.poller._pool = inline
-            service.sender._pool = inline
+            service.poller.threads.executor = inline
+            service.sender.threads.executor = inline
             sys.setprofile(walk)
             try:
                 await service.poll_now()

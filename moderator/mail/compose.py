@@ -43,8 +43,8 @@ import hashlib
 import quopri
 import re
 import secrets
-import threading
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from email.message import EmailMessage, Message, MIMEPart
@@ -196,41 +196,12 @@ def report_mail(public_text: str, private_text: str, token: str, keyring: Signer
     if recipient_fpr is None:
         _fill_signed(signed, _entity([public, *public_extra]), keyring, signer)
     else:  # two gpg runs at once: a report waits for the longer, not for both in turn
-        encrypting = _Encrypting(private_part, keyring, recipient_fpr)
-        try:
+        with ThreadPoolExecutor(1, thread_name_prefix="encrypt") as encrypting:
+            encrypted = encrypting.submit(encrypted_mime, private_part, keyring, [recipient_fpr])
             _fill_signed(signed, _entity([public, *public_extra]), keyring, signer)
-        finally:
-            encrypting.join()  # never left running past the call, whatever failed
-        private_part = encrypting.result()
+            private_part = encrypted.result()
     _set_multipart(message, "mixed", [signed, private_part])
     return message
-
-
-class _Encrypting:
-    """A report's private part encrypted in a thread while its public part is signed."""
-
-    def __init__(self, entity: MIMEPart, keyring: Signer, recipient: str) -> None:
-        self._done: MIMEPart | BaseException | None = None
-        self._thread = threading.Thread(
-            target=self._run, args=(entity, keyring, recipient), name="encrypt", daemon=True
-        )
-        self._thread.start()
-
-    def _run(self, entity: MIMEPart, keyring: Signer, recipient: str) -> None:
-        try:
-            self._done = encrypted_mime(entity, keyring, [recipient])
-        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
-            self._done = exc
-
-    def join(self) -> None:
-        self._thread.join()
-
-    def result(self) -> MIMEPart:
-        self._thread.join()
-        if isinstance(self._done, BaseException):
-            raise self._done
-        assert self._done is not None
-        return self._done
 
 
 # -- headers -----------------------------------------------------------------

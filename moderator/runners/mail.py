@@ -28,6 +28,7 @@ was made (``moderator.usecases.mail.readings``).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
@@ -126,17 +127,15 @@ def process_message(
 
 def read_raw_ahead(handler: Handler, raw: bytes) -> bool:
     """
-    The handler's reading of a mail's bytes not yet archived, kept for its transaction
-    (False: this handler reads nothing ahead).  Never raises: the transaction meets what
-    failed here again and says so.
+    The handler's reading of a mail's bytes (archived or not yet), kept for its
+    transaction; False: this handler reads nothing ahead.  Never raises: what failed
+    here fails again in the transaction and is dealt with there.
     """
     read = getattr(handler, "read_ahead", None)
     if read is None:
         return False
-    try:
+    with contextlib.suppress(Exception):
         read(raw)
-    except Exception:  # noqa: BLE001 - read again in the transaction
-        return False
     return True
 
 
@@ -146,16 +145,10 @@ def read_ahead(store: EventStore, message_id: int, handler: Handler) -> None:
     the module's text); whatever fails here fails again in the transaction and is
     dealt with there.
     """
-    try:
+    with contextlib.suppress(Exception):
         message = inbox.waiting(store, message_id)
-        if message is not None:
-            read = getattr(handler, "read_ahead", None)
-            if read is not None:
-                read(message.raw)
-            else:
-                handler.game_of(message)
-    except Exception:  # noqa: BLE001, S110 - the transaction meets it again and says so
-        pass
+        if message is not None and not read_raw_ahead(handler, message.raw):
+            handler.game_of(message)
 
 
 def _process(tx: Tx, message_id: int, handler: Handler, step: Callable[[str], None]) -> str:

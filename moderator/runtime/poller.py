@@ -46,10 +46,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
-from typing import TypeVar
 
 from moderator.mail.errors import MailError
 from moderator.mail.imap import FetchResult, ImapSource, UidValidityChangedError
@@ -62,12 +59,11 @@ from moderator.runners.mail import (
     read_ahead,
     read_raw_ahead,
 )
+from moderator.runtime.threads import OwnThreads
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: Mails fetched in one poll; the rest wait for the next (which comes at once).
 FETCH_LIMIT = 200
@@ -168,13 +164,11 @@ class Poller:
         self._fetched_from: tuple[int | None, int | None] | None = None
         #: The reading of the first mails the fetch ahead found (``READ_EARLY``).
         self._early: asyncio.Future[None] | None = None
-        #: The mails read early and not yet taken for processing (by their bytes).
-        self._read_early_done: set[bytes] = set()
         #: ``after_each`` runs started and not yet done (kept from the collector).
         self._after_tasks: set[asyncio.Future[None]] = set()
         self._after_due = False
-        #: The poller's own threads (made when first needed, ended by ``close``).
-        self._pool: ThreadPoolExecutor | None = None
+        #: The poller's own threads (``runtime.threads``).
+        self.threads = OwnThreads(POOL, "poller")
 
     async def poll(self) -> PollResult:
         """Fetch, archive, process and mark; one poll at a time."""
@@ -200,19 +194,7 @@ class Poller:
 
     def close(self) -> None:
         """End the poller's threads (after ``mark_now``, at a stop); a later poll makes new ones."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False)
-
-    async def _thread(self, fn: Callable[..., T], *args: object) -> T:
-        """
-        ``fn(*args)`` in one of the poller's own threads: its serial path (processing,
-        reading, archiving) never waits in the loop's shared threads behind the
-        sender's signatures and claims.
-        """
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(POOL, thread_name_prefix="poller")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, partial(fn, *args))
+        self.threads.close()
 
     async def _settle_ahead(self) -> None:
         """The fetch running ahead waited for; what it found kept for the next poll."""
@@ -231,14 +213,14 @@ class Poller:
         if self._seen is None:
             await self._settle_ahead()
             self._fetched = None  # fetched from a start the store no longer vouches for
-            self._seen = await self._thread(inbox.last_seen, self.store, folder)
+            self._seen = await self.threads.run(inbox.last_seen, self.store, folder)
         uidvalidity, since = self._seen
         found, self._fetched = self._fetched, None
         if found is None or self._fetched_from != self._seen:
             found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
             self._read_early(found)  # while the mails are archived
         result = PollResult(fetched=len(found.messages), more=found.more)
-        archived, waiting = await self._thread(self._archive, found.messages,
+        archived, waiting = await self.threads.run(self._archive, found.messages,
                                                     found.uidvalidity)
         if found.last_uid is not None:
             self._seen = (found.uidvalidity, found.last_uid)
@@ -271,21 +253,15 @@ class Poller:
         """The first mails of a fetch read at once, in a thread (``READ_EARLY``)."""
         early = [raw for _, raw in found.messages[:READ_EARLY]]
         if early and self._early is None:
-            self._early = asyncio.ensure_future(self._thread(self._read_raws, early))
+            self._early = asyncio.ensure_future(self.threads.run(self._read_raws, early))
 
     def _read_raws(self, raws: list[bytes]) -> None:
         for raw in raws:
-            if read_raw_ahead(self.handler, raw):
-                if len(self._read_early_done) >= FETCH_LIMIT:
-                    self._read_early_done.clear()  # mail fetched and then dropped: forget
-                self._read_early_done.add(raw)
+            read_raw_ahead(self.handler, raw)
 
     def _read(self, message_id: int, raws: dict[int, bytes]) -> None:
         """A waiting mail read ahead: from the bytes fetched, or else from the store."""
         raw = raws.get(message_id)
-        if raw is not None and raw in self._read_early_done:
-            self._read_early_done.discard(raw)  # read as it was fetched
-            return
         if raw is None or not read_raw_ahead(self.handler, raw):
             read_ahead(self.store, message_id, self.handler)
 
@@ -302,10 +278,10 @@ class Poller:
         if early is not None:  # never read the same mail twice at once
             await early
         progress = _Progress(len(waiting))
-        reading = asyncio.ensure_future(self._thread(self._read_all, waiting, raws, progress))
+        reading = asyncio.ensure_future(self.threads.run(self._read_all, waiting, raws, progress))
         await asyncio.sleep(0)  # the reading handed to its thread before the processing
         try:
-            statuses = await self._thread(
+            statuses = await self.threads.run(
                 self._process_all, waiting, progress, asyncio.get_running_loop())
         finally:
             progress.stop()  # cut off: the mail in hand ends in its thread, committed whole
@@ -388,7 +364,7 @@ class Poller:
             return
         self._marked_at = asyncio.get_running_loop().time()
         unknown = [message_id for _, _, message_id in self._unmarked if message_id not in self._final]
-        statuses = await self._thread(inbox.statuses, self.store, unknown) if unknown else {}
+        statuses = await self.threads.run(inbox.statuses, self.store, unknown) if unknown else {}
         done = [
             entry
             for entry in self._unmarked

@@ -60,7 +60,6 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import partial
-from typing import TypeVar
 
 from moderator.clock import Clock, SystemClock
 from moderator.mail.dkim import DkimError, DkimSigner
@@ -72,12 +71,11 @@ from moderator.ports import StoredMail
 from moderator.runtime.claims import Claim, SendTally, refused_for_good
 from moderator.runtime.outgoing import picture_specs, render_outgoing, wire_bytes
 from moderator.runtime.picture_worker import draw_here
+from moderator.runtime.threads import OwnThreads
 from moderator.store import outbox
 from moderator.store.eventstore import EventStore
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 
 #: Mails signed and sent at once.
@@ -155,9 +153,9 @@ class Sender:
         self._claiming = threading.Lock()
         #: The thread the leases are renewed in, one per round (see the module's text).
         self._leases: ThreadPoolExecutor | None = None
-        #: The sender's own threads for its claims, renders and reads (made when first
-        #: needed, ended by ``close``): never queued behind other jobs' threads.
-        self._pool: ThreadPoolExecutor | None = None
+        #: The sender's own threads for its claims, renders and reads: one a worker, and
+        #: two for the pictures ahead and the records of failures (``runtime.threads``).
+        self.threads = OwnThreads(self.concurrency + 2, "sender")
         #: While a round runs: adds a worker to it (``wake``).
         self._join: Callable[[], None] | None = None
 
@@ -215,7 +213,7 @@ class Sender:
         while self._prepare_again:
             self._prepare_again = False
             try:
-                await self._thread(self.prepare_due)
+                await self.threads.run(self.prepare_due)
             except Exception as exc:  # noqa: BLE001 - the send round hands them all the same
                 log.warning("pictures not handed ahead: %s", exc)
                 return
@@ -223,7 +221,7 @@ class Sender:
     async def send_due(self, limit: int = 500) -> SendTally:
         """Send every due mail (at most ``limit``); one round at a time."""
         if self.prepare is not None:
-            await self._thread(self.prepare_due)
+            await self.threads.run(self.prepare_due)
         async with self._lock:
             tally = SendTally()
             budget = [limit]
@@ -286,7 +284,7 @@ class Sender:
             while True:
                 more = budget[0] > 0
                 budget[0] -= more
-                mail = await self._thread(partial(self._claim, sent, more=more))
+                mail = await self.threads.run(partial(self._claim, sent, more=more))
                 sent = None
                 if mail is None:
                     return
@@ -317,20 +315,7 @@ class Sender:
         sessions, self._idle_sessions = self._idle_sessions, []
         for _, session in sessions:
             await session.close()
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False)
-
-    async def _thread(self, call: Callable[[], T]) -> T:
-        """
-        ``call()`` in one of the sender's own threads (one a worker, and two for the
-        pictures ahead and the records of failures): under load the loop's shared
-        threads were all signing or processing, and a claim or a render queued behind
-        them for tens of milliseconds (issue 28).
-        """
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.concurrency + 2, thread_name_prefix="sender")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        self.threads.close()
 
     def _claim(self, sent: StoredMail | None = None, *, more: bool = True) -> StoredMail | None:
         """
@@ -428,7 +413,7 @@ class Sender:
         """The mail made, checked still ours and sent: returned if sent, to be recorded."""
         mail = claim.mail
         try:
-            message = await self._thread(partial(self.render, mail))
+            message = await self.threads.run(partial(self.render, mail))
             if not await self._still_ours(claim):
                 return None  # its new holder sends it
             await session.send(message, self.return_path(mail), [mail.recipient])
@@ -436,7 +421,7 @@ class Sender:
             permanent = refused_for_good(exc)
             retry = next_attempt(mail.attempts, self.now(), rng=self.rng)
             claim.settling = True
-            gave_up = await self._thread(partial(
+            gave_up = await self.threads.run(partial(
                 outbox.mark_failed, self.store, mail, str(exc), give_up=permanent, retry_at=retry
             ))
             tally.failed += 1

@@ -27,7 +27,10 @@ MAILS = 20
 
 
 class ReadingHandler:
-    """A handler that notes each mail's reading ahead and each decision, in order."""
+    """
+    A handler that notes each mail's reading ahead and each decision, in order; like
+    the mail handler it keeps what it read, so asking again reads nothing.
+    """
 
     def __init__(self) -> None:
         self.log: list[tuple[str, bytes]] = []
@@ -36,6 +39,8 @@ class ReadingHandler:
 
     def read_ahead(self, raw: bytes) -> None:
         with self._lock:
+            if ("read", raw) in self.log:
+                return  # kept, as the mail handler keeps its readings: not read again
             self.log.append(("read", raw))
             reads = sum(1 for kind, _ in self.log if kind == "read")
             handled = sum(1 for kind, _ in self.log if kind == "handle")
