@@ -301,8 +301,7 @@ class MailGameHandler:
         kept = self._readings.get(raw)
         if kept is not None:
             return kept
-        keyring = self.keyring
-        imports = self._keyring.imports if self._keyring is not None else 0
+        keyring, imports = self.keyring, self._readings.imports()
         read = read_mail(raw, self.limits, lambda: keyring)
         self._readings.put(raw, imports, read, ahead=ahead)
         return read

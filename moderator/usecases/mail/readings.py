@@ -55,7 +55,8 @@ class KeptReadings:
     """
 
     def __init__(self, imports: Callable[[], int]) -> None:
-        self._imports = imports
+        #: The keyring's imports so far (a reading notes it when it is made).
+        self.imports = imports
         self._kept: OrderedDict[bytes, tuple[int, bool, ReadMail]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -66,7 +67,7 @@ class KeptReadings:
         if kept is None:
             return None
         imports, ahead, read = kept
-        if imports != self._imports() or (ahead and _unknown_key(read)):
+        if imports != self.imports() or (ahead and _unknown_key(read)):
             return None
         return read
 
