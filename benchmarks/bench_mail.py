@@ -230,17 +230,16 @@ def instrument(service: Service, meter: Meter) -> Renders:
         setattr(ring, name, meter.wrap(CHECKS, getattr(ring, name)))
     # The rest of the poll's serial path: the IMAP fetch and mark, and the service's
     # work after each mail (what is left of a poll is the store's archive and reads).
-    # The fetches run ahead while a poll's mails are processed are counted too: they
-    # overlap the processing, so this line is more than the fetch's share of the poll.
+    # The fetches made while a poll's mails are processed (the mail taken in meanwhile)
+    # are counted too: they overlap the processing, so this line is more than the
+    # fetch's share of the poll.
     poller.source.fetch_new = meter.wrap(  # type: ignore[method-assign]
-        "  fetch (IMAP; with those run ahead)", poller.source.fetch_new)
+        "  fetch (IMAP; with those during processing)", poller.source.fetch_new)
     poller._mark = meter.wrap("  mark (IMAP)", poller._mark)  # type: ignore[method-assign]
     poller._archive = meter.wrap("  archive (store, thread)", poller._archive)  # type: ignore[method-assign]
-    poller._settle_ahead = meter.wrap(  # type: ignore[method-assign]
-        "  waiting for the fetch run ahead", poller._settle_ahead)
     poller._read = meter.wrap("  reading mail (thread)", poller._read)  # type: ignore[method-assign]
     poller._process = meter.wrap(  # type: ignore[method-assign]
-        "  a poll's mails (reads and processing)", poller._process)
+        "  a poll's mails (reads, processing, the mail taken in meanwhile)", poller._process)
     if poller.after_each is not None:
         poller.after_each = meter.wrap("  after each mail (service)", poller.after_each)
     sender.send_due = meter.wrap("sender: send rounds", sender.send_due)  # type: ignore[method-assign]

@@ -1,11 +1,13 @@
 """
-The service's IDLE watch: a second IMAP connection waits in IDLE and brings the poll
-forward when mail comes, so orders are answered within seconds while the interval poll
-remains the ground truth.
+The service's IDLE watch: a second IMAP connection waits in IDLE and tells the service
+when mail comes (a poll running fetches again and takes it in, else the poll is brought
+forward), so orders are answered within seconds while the interval poll remains the
+ground truth.
 
 The mail it sees is fetched by the poller's connection, not its own: what that
 connection last fetched is what counts as known (``idle_wait(fetched_by=...)``), and
-after each piece of news the watch waits for a poll to end before it looks again.
+after each piece of news the watch waits for the poller to fetch (or a poll to end)
+before it looks again.
 Without both, mail already announced was news again at once, and the watch asked the
 server for the folder in a loop while the poll was still under way (issue 28: SELECTs
 by the hundred a minute, the server's time and the moderator's).
@@ -33,7 +35,7 @@ class IdleWatch:
     """
     Waits in IDLE on ``source`` and calls ``bring_poll_forward`` when mail has come that
     ``poller_source`` has not fetched; then waits (``poll_seconds`` at most) for
-    ``poll_ended``.
+    ``caught_up``.
     """
 
     def __init__(
@@ -50,8 +52,8 @@ class IdleWatch:
         self.poll_seconds = poll_seconds
         self._polled = asyncio.Event()
 
-    def poll_ended(self) -> None:
-        """A poll has ended (whatever it found): the watch may look again."""
+    def caught_up(self) -> None:
+        """The poller has fetched (or its poll ended, whatever it found): the watch may look again."""
         self._polled.set()
 
     async def run(self) -> None:

@@ -27,26 +27,30 @@ The serial path is kept short (issue 28): where the next fetch starts is read fr
 store once and then kept (only this poller archives the folder's mail: the mailbox's
 lock), and a mail whose processing this poller saw commit is flagged without asking the
 store its state again.  A kept start that lags only fetches again what the store knows
-(archived once by UID, its id handed back).  While a poll's mails are processed (in a
-thread) the next fetch runs on the loop, from where this poll's fetch ended; the next
-poll archives and processes what it found, after this poll's mails (a poll that leaves
-such mail says ``more``: the next comes at once), and fetches afresh when it found
-nothing or failed.  Mail fetched ahead and never archived is fetched again.
+(archived once by UID, its id handed back).
+
+A poll takes in the mail that comes while it runs: while its mails are processed (in a
+thread) it fetches again on the loop (once at its start, then whenever the IDLE watch
+brings news, ``nudge``), archives what came and adds it behind the mails it holds, until
+all are processed with no news waiting.  So a mail that comes during a poll waits for
+the mails before it, not for the poll to end and the next to start (issue 28).  A
+poll holds ``POLL_MOST`` mails at most (it then says ``more``: the next comes at once),
+so that the mails it processed are flagged now and then under a steady stream.
 
 A mail's reading (its parse and signature check, GnuPG's share of the work) is kept
-out of the serial path too: the first mails a fetch ahead finds are read as soon as it
-finds them, and while one mail is processed the next is read, each in a thread of its
-own.  A reading decides nothing: the handler uses it in the mail's transaction only
-while its keyring is as it was (``moderator.usecases.mail.readings``).
+out of the serial path too: a fetch's first mails are read while they are archived, and
+while one mail is processed the next are read, each in a thread of its own.  A reading
+decides nothing: the handler uses it in the mail's transaction only while its keyring
+is as it was (``moderator.usecases.mail.readings``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from moderator.mail.errors import MailError
 from moderator.mail.imap import FetchResult, ImapSource, UidValidityChangedError
@@ -59,6 +63,7 @@ from moderator.runners.mail import (
     read_ahead,
     read_raw_ahead,
 )
+from moderator.runtime.poll_queue import PollQueue
 from moderator.runtime.threads import OwnThreads
 from moderator.store import inbox
 from moderator.store.eventstore import EventStore
@@ -69,51 +74,17 @@ log = logging.getLogger(__name__)
 FETCH_LIMIT = 200
 #: Processed mail is flagged at most this often (seconds), or once this many wait.
 MARK_EVERY, MARK_AT_MOST = 5.0, 500
-#: Mails of a fetch run ahead read (parsed, signatures checked) as soon as they come,
-#: while the poll before is still processing; the rest are read one ahead in turn.
+#: A poll takes in the mail that comes while it runs until it holds this many; the
+#: rest wait for the next (which comes at once).
+POLL_MOST = 200
+#: A fetch's first mails, read (parsed, signatures checked) while they are archived;
+#: the rest are read in turn, ahead of the one processed.
 READ_EARLY = 4
 #: How many mails past the one being processed are read at most.
 READ_AHEAD = 8
 #: The poller's threads: one processing, one reading ahead, one reading a fetch's
 #: first mails, one for the store's small reads and the archive.
 POOL = 4
-
-
-class _Progress:
-    """
-    Where a poll's mails are, shared by its processing and reading threads: each mail's
-    reading done, the mails processed, and whether the poll was cut off.
-    """
-
-    def __init__(self, mails: int) -> None:
-        self.read = [threading.Event() for _ in range(mails)]
-        self._at = 0
-        self._stopped = False
-        self._changed = threading.Condition()
-
-    def room_for(self, index: int) -> bool:
-        """Wait until mail ``index`` may be read (False: the poll was cut off)."""
-        with self._changed:
-            while index - self._at > READ_AHEAD and not self._stopped:
-                self._changed.wait()
-            return not self._stopped
-
-    def wait_read(self, index: int) -> bool:
-        """Wait until mail ``index`` is read (False: the poll was cut off)."""
-        while not self.read[index].wait(0.25):
-            if self._stopped:
-                return False
-        return not self._stopped
-
-    def processed(self, mails: int) -> None:
-        with self._changed:
-            self._at = mails
-            self._changed.notify_all()
-
-    def stop(self) -> None:
-        with self._changed:
-            self._stopped = True
-            self._changed.notify_all()
 
 
 @dataclass
@@ -157,13 +128,14 @@ class Poller:
         #: Seconds between flaggings (``MARK_EVERY``), and the loop time of the last one.
         self.mark_every = MARK_EVERY
         self._marked_at: float | None = None
-        #: The fetch running ahead while a poll's mails are processed; what it found,
-        #: kept for the next poll, and the start it fetched from.
-        self._ahead: asyncio.Task[FetchResult] | None = None
-        self._fetched: FetchResult | None = None
-        self._fetched_from: tuple[int | None, int | None] | None = None
-        #: The reading of the first mails the fetch ahead found (``READ_EARLY``).
-        self._early: asyncio.Future[None] | None = None
+        #: While a poll runs: its event stirred by news, mail processed, a thread ended
+        #: (the loop then looks what to do); news of mail the IDLE watch brought
+        #: (``nudge``), and whether the poll still takes mail in.
+        self._stir: asyncio.Event | None = None
+        self._news = False
+        self._taking_in = False
+        #: Called after each fetch (the IDLE watch may look for news again).
+        self.on_fetch: Callable[[], None] | None = None
         #: ``after_each`` runs started and not yet done (kept from the collector).
         self._after_tasks: set[asyncio.Future[None]] = set()
         self._after_due = False
@@ -179,81 +151,72 @@ class Poller:
                 self._seen = None  # whatever failed, the next poll starts from the store
                 raise
 
+    def nudge(self) -> bool:
+        """
+        Mail has come (the IDLE watch's news): a poll running takes it in, fetching again
+        at once (True); False when none runs or it takes nothing more in (start one).
+        """
+        if self._stir is None or not self._taking_in:
+            return False
+        self._news = True
+        self._stir.set()
+        return True
+
     async def mark_now(self) -> None:
-        """
-        Flag on the server every mail processed and not flagged yet (at a stop); mail
-        fetched ahead is left to the next start, which fetches it again.
-        """
+        """Flag on the server every mail processed and not flagged yet (at a stop)."""
         async with self._lock:
-            await self._settle_ahead()
-            self._fetched = None
-            if self._early is not None:
-                self._early.cancel()  # its readings are only kept, never used for a decision
-                self._early = None
             await self._mark()
 
     def close(self) -> None:
         """End the poller's threads (after ``mark_now``, at a stop); a later poll makes new ones."""
         self.threads.close()
 
-    async def _settle_ahead(self) -> None:
-        """The fetch running ahead waited for; what it found kept for the next poll."""
-        ahead, self._ahead = self._ahead, None
-        if ahead is None:
-            return
-        try:
-            found = await ahead
-        except MailError as exc:  # the next poll fetches again (and fails again, if it lasts)
-            log.info("the fetch run ahead failed (%s): the next poll fetches again", exc)
-            return
-        self._fetched = found if found.messages else None
-
     async def _poll(self) -> PollResult:
-        folder = self.source.folder
         if self._seen is None:
-            await self._settle_ahead()
-            self._fetched = None  # fetched from a start the store no longer vouches for
-            self._seen = await self.threads.run(inbox.last_seen, self.store, folder)
-        uidvalidity, since = self._seen
-        found, self._fetched = self._fetched, None
-        if found is None or self._fetched_from != self._seen:
-            found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
-            self._read_early(found)  # while the mails are archived
-        result = PollResult(fetched=len(found.messages), more=found.more)
-        archived, waiting = await self.threads.run(self._archive, found.messages,
-                                                    found.uidvalidity)
-        if found.last_uid is not None:
-            self._seen = (found.uidvalidity, found.last_uid)
-        for (uid, _raw), message_id in zip(found.messages, archived, strict=True):
-            self._unmarked.append((found.uidvalidity, uid, message_id))
-        if waiting:  # the next fetch, while these are processed
-            self._fetched_from = validity_and_start = self._seen
-            self._ahead = asyncio.create_task(
-                self._fetch_ahead(validity_and_start[1], validity_and_start[0]),
-                name="fetch-ahead",
-            )
-        raws = {message_id: raw for (_, raw), message_id in zip(found.messages, archived,
-                                                                 strict=True)}
-        await self._process(waiting, result, raws)
-        await self._settle_ahead()  # mostly done by now
-        result.more = result.more or self._fetched is not None
+            self._seen = await self.threads.run(inbox.last_seen, self.store, self.source.folder)
+        result = PollResult()
+        found = await self._fetch(result)
+        raws: dict[int, bytes] = {}
+        queue = PollQueue(await self._take_in(found, raws), ahead=READ_AHEAD)
+        await self._process(queue, raws, result, fetch_ahead=queue.size > 0)
         now = asyncio.get_running_loop().time()
         last = self._marked_at
         if last is None or now - last >= self.mark_every or len(self._unmarked) >= MARK_AT_MOST:
             await self._mark()
         return result
 
-    async def _fetch_ahead(self, since: int | None, uidvalidity: int | None) -> FetchResult:
-        """The next fetch, its first mails then read at once (``READ_EARLY``)."""
-        found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
-        self._read_early(found)
+    async def _fetch(self, result: PollResult) -> FetchResult:
+        """The mails above the last one taken in (``FETCH_LIMIT`` at most)."""
+        uidvalidity, since = self._seen or (None, None)
+        try:
+            found = await self.source.fetch_new(since, uidvalidity, limit=FETCH_LIMIT)
+        finally:
+            if self.on_fetch is not None:
+                self.on_fetch()
+        result.fetched += len(found.messages)
         return found
 
-    def _read_early(self, found: FetchResult) -> None:
-        """The first mails of a fetch read at once, in a thread (``READ_EARLY``)."""
-        early = [raw for _, raw in found.messages[:READ_EARLY]]
-        if early and self._early is None:
-            self._early = asyncio.ensure_future(self.threads.run(self._read_raws, early))
+    async def _take_in(self, found: FetchResult, raws: dict[int, bytes]) -> list[int]:
+        """
+        A fetch's mails archived, their first ones read meanwhile (``READ_EARLY``);
+        returns every mail waiting (``FETCH_LIMIT`` at most), in the order they came.
+        """
+        early = None
+        if found.messages:
+            chunk = [raw for _, raw in found.messages[:READ_EARLY]]
+            early = asyncio.ensure_future(self.threads.run(self._read_raws, chunk))
+        try:
+            archived, waiting = await self.threads.run(
+                self._archive, found.messages, found.uidvalidity)
+        finally:
+            if early is not None:  # never read the same mail twice at once
+                await early
+        if found.last_uid is not None:
+            self._seen = (found.uidvalidity, found.last_uid)
+        for (uid, raw), message_id in zip(found.messages, archived, strict=True):
+            self._unmarked.append((found.uidvalidity, uid, message_id))
+            raws[message_id] = raw
+        return waiting
 
     def _read_raws(self, raws: list[bytes]) -> None:
         for raw in raws:
@@ -265,60 +228,100 @@ class Poller:
         if raw is None or not read_raw_ahead(self.handler, raw):
             read_ahead(self.store, message_id, self.handler)
 
-    async def _process(self, waiting: list[int], result: PollResult,
-                       raws: dict[int, bytes]) -> None:
+    async def _process(self, queue: PollQueue, raws: dict[int, bytes], result: PollResult,
+                       *, fetch_ahead: bool) -> None:
         """
-        The waiting mails processed in turn in one thread, while the ones after it are
-        read (parsed, their signatures checked) in another, at most ``READ_AHEAD``
-        ahead; the first ones were mostly read as soon as the fetch ahead found them.
-        Both threads run the whole poll's mails: a hop through the event loop for each
+        The poll's mails processed in turn in one thread while the ones after are read
+        in another; meanwhile the loop fetches again (once at the start, then whenever
+        the IDLE watch has news) and adds what came, until every mail is processed with
+        no news waiting, or the poll has ``POLL_MOST`` mails (it then says ``more``).
+        Threads run whole stretches of mails: a hop through the event loop for each
         mail cost more than the mail's decision under load (issue 28).
         """
-        early, self._early = self._early, None
-        if early is not None:  # never read the same mail twice at once
-            await early
-        progress = _Progress(len(waiting))
-        reading = asyncio.ensure_future(self.threads.run(self._read_all, waiting, raws, progress))
-        await asyncio.sleep(0)  # the reading handed to its thread before the processing
+        loop = asyncio.get_running_loop()
+        stir = self._stir = asyncio.Event()
+        self._news, self._taking_in = fetch_ahead, True
+        threads: set[asyncio.Future[list[str]]] = set()
+        fetching = True
         try:
-            statuses = await self.threads.run(
-                self._process_all, waiting, progress, asyncio.get_running_loop())
+            while True:
+                stir.clear()
+                self._start_threads(queue, raws, threads, loop)
+                for done in [thread for thread in threads if thread.done()]:
+                    threads.discard(done)
+                    for status in done.result():  # a thread's failure fails the poll
+                        result.statuses[status] = result.statuses.get(status, 0) + 1
+                self._taking_in = fetching and queue.size < POLL_MOST
+                if self._news and self._taking_in:
+                    self._news = False
+                    try:
+                        found = await self._fetch(result)
+                    except MailError as exc:  # the next poll fetches again (and fails, if it lasts)
+                        log.info("a fetch during the poll failed (%s): the next poll fetches again",
+                                 exc)
+                        self._news, fetching = True, False
+                        continue
+                    queue.add(await self._take_in(found, raws))
+                    self._news = self._news or found.more
+                elif queue.drained() and not threads:
+                    break
+                else:
+                    await stir.wait()
         finally:
-            progress.stop()  # cut off: the mail in hand ends in its thread, committed whole
-            reading.cancel()
-        for status in statuses:
-            result.statuses[status] = result.statuses.get(status, 0) + 1
+            result.more = self._news or queue.size >= POLL_MOST
+            self._stir, self._taking_in = None, False
+            queue.stop()  # cut off: the mail in hand ends in its thread, committed whole
+            if threads:
+                await asyncio.gather(*threads, return_exceptions=True)
 
-    def _read_all(self, waiting: list[int], raws: dict[int, bytes], progress: _Progress) -> None:
-        """A poll's mails read in turn, ``READ_AHEAD`` at most past the one processed."""
-        for index, message_id in enumerate(waiting):
-            if not progress.room_for(index):
-                return
+    def _start_threads(self, queue: PollQueue, raws: dict[int, bytes],
+                       threads: set[asyncio.Future[list[str]]],
+                       loop: asyncio.AbstractEventLoop) -> None:
+        """The reading and processing threads started again for the mails added."""
+        reader, processor = queue.threads_wanted()
+        for wanted, work in ((reader, partial(self._read_all, queue, raws)),
+                             (processor, partial(self._process_all, queue, loop))):
+            if wanted:
+                thread = asyncio.ensure_future(self.threads.run(work))
+                thread.add_done_callback(lambda _done: self._stir_soon())
+                threads.add(thread)
+
+    def _stir_soon(self) -> None:
+        if self._stir is not None:
+            self._stir.set()
+
+    def _read_all(self, queue: PollQueue, raws: dict[int, bytes]) -> list[str]:
+        """Mails read in turn, ``READ_AHEAD`` at most past the one processed."""
+        while (next_mail := queue.next_to_read()) is not None:
+            index, message_id = next_mail
             try:
                 self._read(message_id, raws)
             finally:
-                progress.read[index].set()
+                queue.done_reading(index)
+        return []
 
-    def _process_all(
-        self, waiting: list[int], progress: _Progress, loop: asyncio.AbstractEventLoop
-    ) -> list[str]:
+    def _process_all(self, queue: PollQueue, loop: asyncio.AbstractEventLoop) -> list[str]:
         """
-        A poll's mails processed in turn, each once read, each in a transaction of its
-        own; after each one that committed ``after_each`` is started on the loop (not
-        waited for: its answers go out while the next is processed).
+        Mails processed in turn, each once read, each in a transaction of its own;
+        after each one that committed ``after_each`` is started on the loop (not waited
+        for: its answers go out while the next is processed).
         """
         statuses: list[str] = []
-        for index, message_id in enumerate(waiting):
-            if not progress.wait_read(index):
-                break
+        while (next_mail := queue.next_to_process()) is not None:
+            index, message_id = next_mail
             status = self._process_one(message_id)
             statuses.append(status)
-            progress.processed(index + 1)
-            if status not in (BUSY, SKIPPED):
+            queue.processed(index)
+            committed = status not in (BUSY, SKIPPED)
+            if committed:
                 self._final.add(message_id)  # committed: processed, rejected or shunted
-                if self.after_each is not None:
-                    loop.call_soon_threadsafe(self._after_each_soon)
+            loop.call_soon_threadsafe(self._processed_one, committed)
         return statuses
+
+    def _processed_one(self, committed: bool) -> None:
+        if committed and self.after_each is not None:
+            self._after_each_soon()
+        self._stir_soon()
 
     def _after_each_soon(self) -> None:
         """

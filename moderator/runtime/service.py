@@ -120,8 +120,7 @@ class Service:
         self.scheduler: AsyncIOScheduler | None = None
         self._idle_task: asyncio.Task[None] | None = None
         self._idle = IdleWatch(
-            app.idle_source, app.source, partial(self._bring_forward, "poll"),
-            poll_seconds=config.imap.poll_seconds,
+            app.idle_source, app.source, self._mail_came, poll_seconds=config.imap.poll_seconds,
         )
         #: The job rounds running now: ``stop`` lets them end (for ``stop_grace`` at most)
         #: rather than cut them off.
@@ -132,6 +131,7 @@ class Service:
         #: The seed of the tournaments' draws (game formation, dice); None: from the clock.
         self.tournament_seed: int | None = None
         self.poller.after_each = self._mail_processed
+        self.poller.on_fetch = self._idle.caught_up
 
     @property
     def max_outage(self) -> timedelta:
@@ -151,7 +151,7 @@ class Service:
         try:
             result = await self.poller.poll()
         finally:
-            self._idle.poll_ended()
+            self._idle.caught_up()
         if result.fetched or result.processed:
             log.info("poll: %d fetched, %s", result.fetched, result.statuses or "nothing to do")
         if self.scheduler is None:
@@ -161,6 +161,11 @@ class Service:
         if result.more:
             self._bring_forward("poll")
         return result
+
+    def _mail_came(self) -> None:
+        """News from the IDLE watch: the poll running takes the mail in, else one starts."""
+        if not self.poller.nudge():
+            self._bring_forward("poll")
 
     async def _mail_processed(self) -> None:
         """
