@@ -13,6 +13,7 @@ processed; the processing thread takes a mail only once it is read.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 
 class PollQueue:
@@ -74,16 +75,12 @@ class PollQueue:
         being processed; None at the end of the list or once stopped (the thread returns).
         """
         with self._changed:
-            while not self._stopped:
-                index = self._reading_at
-                if index >= len(self.ids):
-                    break
-                if index - self._at <= self.ahead:
-                    self._reading_at += 1
-                    return index, self.ids[index]
-                self._changed.wait()
-            self._reading = False
-            return None
+            index = self._wait(lambda: self._reading_at, lambda i: i - self._at <= self.ahead)
+            if index is None:
+                self._reading = False
+                return None
+            self._reading_at += 1
+            return index, self.ids[index]
 
     def done_reading(self, index: int) -> None:
         with self._changed:
@@ -93,15 +90,22 @@ class PollQueue:
     def next_to_process(self) -> tuple[int, int] | None:
         """The next mail once it is read; None at the end of the list or once stopped."""
         with self._changed:
-            while not self._stopped:
-                index = self._at
-                if index >= len(self.ids):
-                    break
-                if self._read[index]:
-                    return index, self.ids[index]
-                self._changed.wait()
-            self._processing = False
-            return None
+            index = self._wait(lambda: self._at, lambda i: self._read[i])
+            if index is None:
+                self._processing = False
+                return None
+            return index, self.ids[index]
+
+    def _wait(self, position: Callable[[], int], ready: Callable[[int], bool]) -> int | None:
+        """(Holding the lock.) The mail at ``position`` once ``ready``; None at the end or once stopped."""
+        while not self._stopped:
+            index = position()
+            if index >= len(self.ids):
+                return None
+            if ready(index):
+                return index
+            self._changed.wait()
+        return None
 
     def processed(self, index: int) -> None:
         """Mail ``index`` is processed (the reading may go further)."""
