@@ -33,9 +33,9 @@ IDLE_RETRY_SECONDS = 30.0
 
 class IdleWatch:
     """
-    Waits in IDLE on ``source`` and calls ``bring_poll_forward`` when mail has come that
-    ``poller_source`` has not fetched; then waits (``poll_seconds`` at most) for
-    ``caught_up``.
+    Waits in IDLE on ``source`` and, when mail has come that ``poller_source`` has not
+    fetched, asks ``take_in`` (the running poll's ``nudge``) to take it, or else calls
+    ``bring_poll_forward``; then waits (``poll_seconds`` at most) for ``caught_up``.
     """
 
     def __init__(
@@ -45,10 +45,12 @@ class IdleWatch:
         bring_poll_forward: Callable[[], None],
         *,
         poll_seconds: float,
+        take_in: Callable[[], bool] = lambda: False,
     ) -> None:
         self.source = source
         self.poller_source = poller_source
         self.bring_poll_forward = bring_poll_forward
+        self.take_in = take_in
         self.poll_seconds = poll_seconds
         self._polled = asyncio.Event()
 
@@ -70,6 +72,7 @@ class IdleWatch:
                 return
             if news:
                 self._polled.clear()
-                self.bring_poll_forward()
+                if not self.take_in():
+                    self.bring_poll_forward()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._polled.wait(), self.poll_seconds)

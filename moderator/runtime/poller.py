@@ -14,8 +14,9 @@ The order is what makes a mail count once whatever fails:
 4. only then flag (or move) them on the server: the mails of the polls of the last
    ``MARK_EVERY`` seconds with one command, and the rest at a stop (``mark_now``).
 
-After each mail's transaction has committed, ``after_each`` (the service's) is awaited:
-the answers and reports it wrote go out while the poll goes on with the next mails.
+After each mail's transaction has committed, ``after_each`` (the service's) is started,
+not waited for: the answers and reports it wrote go out while the poll goes on with the
+next mails.
 
 A crash between 2 and 3 leaves the mail archived and waiting: the next poll processes
 it.  A crash between 3 and 4 leaves it unflagged on the server but known to the store,

@@ -120,7 +120,8 @@ class Service:
         self.scheduler: AsyncIOScheduler | None = None
         self._idle_task: asyncio.Task[None] | None = None
         self._idle = IdleWatch(
-            app.idle_source, app.source, self._mail_came, poll_seconds=config.imap.poll_seconds,
+            app.idle_source, app.source, partial(self._bring_forward, "poll"),
+            poll_seconds=config.imap.poll_seconds, take_in=self.poller.nudge,
         )
         #: The job rounds running now: ``stop`` lets them end (for ``stop_grace`` at most)
         #: rather than cut them off.
@@ -161,11 +162,6 @@ class Service:
         if result.more:
             self._bring_forward("poll")
         return result
-
-    def _mail_came(self) -> None:
-        """News from the IDLE watch: the poll running takes the mail in, else one starts."""
-        if not self.poller.nudge():
-            self._bring_forward("poll")
 
     async def _mail_processed(self) -> None:
         """

@@ -1,9 +1,9 @@
 """
 The IDLE watch and a running poll (issue 28): mail that comes while a poll processes
-is announced by the server, the watch tells the poller (``Poller.nudge``, as the
-service's ``_mail_came`` does) and the same poll fetches it and processes it, without
-waiting for a next poll.  The watch looks again once the poller has fetched
-(``on_fetch``), not only when the poll ends.  Against the embedded hub, whose IMAP
+is announced by the server, the watch tells the poller (``Poller.nudge``, its
+``take_in`` in the service; the poll is brought forward only when none takes it) and
+the same poll fetches it and processes it, without waiting for a next poll.  The watch
+looks again once the poller has fetched (``on_fetch``), not only when the poll ends.  Against the embedded hub, whose IMAP
 server announces new mail in IDLE.
 """
 
@@ -54,13 +54,16 @@ def test_mail_announced_in_idle_during_a_poll_is_taken_in_by_that_poll(tmp_path:
             handler = SlowFirst(hub, asyncio.get_running_loop())
             poller = Poller(store, source, handler)
             taken: list[bool] = []
+            brought: list[bool] = []
 
-            def came() -> None:  # the service's _mail_came, less the poll brought forward
+            def take_in() -> bool:  # the running poll's nudge, as the service wires it
                 taken.append(poller.nudge())
                 if taken[-1]:
                     handler.told.set()
+                return taken[-1]
 
-            watch = IdleWatch(watching, source, came, poll_seconds=30.0)
+            watch = IdleWatch(watching, source, lambda: brought.append(True),
+                              poll_seconds=30.0, take_in=take_in)
             poller.on_fetch = watch.caught_up
             watcher = asyncio.create_task(watch.run())
             try:
@@ -68,6 +71,7 @@ def test_mail_announced_in_idle_during_a_poll_is_taken_in_by_that_poll(tmp_path:
                 result = await poller.poll()
                 assert (result.fetched, result.processed) == (2, 2)
                 assert True in taken  # the running poll took the news
+                assert len(brought) == taken.count(False)  # brought forward only when not taken
                 again = await poller.poll()
                 assert (again.fetched, again.processed) == (0, 0)
             finally:
