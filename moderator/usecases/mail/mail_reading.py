@@ -72,10 +72,10 @@ def read_mail(
     raw: bytes, limits: RawLimits, keyring: Callable[[], Verifier | None]
 ) -> ReadMail:
     """
-    The intake's reading of the mail (``raw``: its bytes as they came; nothing else of
-    it is read, so a mail can be read before it is archived), its signature checked.  A mail over the caps of
-    ``moderator.mail.limits`` is not parsed: only its headers' first bytes are read, for
-    the sender to tell.  ``keyring`` is asked for only when a signature is to be checked.
+    The intake's reading of the mail, its signature checked (``raw``: its bytes as they
+    came; nothing else of it is read, so a mail can be read before it is archived).  A
+    mail over the caps of ``moderator.mail.limits`` is not parsed: only its headers'
+    first bytes are read, for the sender to tell.  ``keyring`` is asked for only when a signature is to be checked.
     """
     over = over_limit(raw, limits)
     if over is not None:

@@ -6,9 +6,9 @@ The poller reads the mails it fetched (parse, signature check: GnuPG's work) in 
 thread while the mails before them are decided and committed in another, so that the
 serial path of the intake is the decision alone.  A reading is of the mail's bytes
 alone and kept by them: the same bytes read the same whatever row they were archived
-in.  A reading made ahead is only as good as the
-keyring it was checked against: the mail before it may sign a player on and import his
-key.  So every key imported through the handler's keyring is counted
+in.  A reading made ahead is only as good as the keyring it was checked against: the
+mail before it may sign a player on and import his key.  So every key imported through
+the handler's keyring is counted
 (``CountedKeyring``), and a reading is used only while that count is what it was when
 the reading was made; a reading whose signature was refused for an unknown key is made
 again in the transaction too (a key may have come by another process meanwhile).
