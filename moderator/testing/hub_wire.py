@@ -12,15 +12,27 @@ pymap makes of a response line.  ``BatchedWriter`` gathers what is written until
 server drains (pymap drains after each whole answer) or the event loop turns;
 ``quicken_pymap`` answers the commonest arguments (a tuple, a list, ``bytes``) by their
 exact type, and others by looking up the two methods once, as the protocol checks do.
+
+pymap also parses every message it takes in to its last MIME part (a header parse by
+the standard library's header classes for each part, every base64 line walked), and
+that was a third of the hub's time: delivery of a report with a picture, for a reader
+who fetches it whole (``BODY.PEEK[]``) and never asks for its structure.
+``HeaderFirst`` parses the header on delivery, as pymap does (the threads and the
+mailbox need it), and the body when something first asks for it (``BODYSTRUCTURE``,
+a part, a search of the text): the same parse, later or never.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ssl
+from collections.abc import Sequence
 from typing import Any
 
+from pymap.backend.dict import mailbox as dict_mailbox
 from pymap.bytes import BytesFormat
+from pymap.mime import MessageBody, MessageContent, MessageHeader
+from pymap.mime._util import get_raw
 
 _PLAIN_MOD = BytesFormat.__mod__
 
@@ -36,11 +48,57 @@ def _mod(self: BytesFormat, other: Any) -> bytes:
     return _PLAIN_MOD(self, other)
 
 
+class HeaderFirst(MessageContent):
+    """
+    pymap's parsed message with its body parsed when first asked for (see the module's
+    text).  Its bytes, header, body and line count are those ``MessageContent.parse``
+    gives: the same steps, the body's deferred.
+    """
+
+    __slots__ = ("_body_lines", "_data", "_parsed_body", "_parsed_header", "_view")
+    _data: bytes
+    _view: memoryview
+    _body_lines: Sequence[tuple[int, int, int]]
+    _parsed_header: MessageHeader
+    _parsed_body: MessageBody | None
+
+    @classmethod
+    def parse(cls, data: bytes) -> MessageContent:
+        content = cls.__new__(cls)
+        view = memoryview(data)
+        header_lines, body_lines = cls._split_lines(data, cls._find_lines(data))
+        content._data = data
+        content._view = view
+        content._body_lines = body_lines
+        content._raw = get_raw(view, header_lines, body_lines)
+        content._parsed_header = MessageHeader._parse(data, view, header_lines)
+        content._parsed_body = None
+        return content
+
+    @property  # type: ignore[misc]  # pymap's slot, read-only here
+    def header(self) -> MessageHeader:
+        return self._parsed_header
+
+    @property  # type: ignore[misc]
+    def body(self) -> MessageBody:
+        if self._parsed_body is None:
+            content_type = self._parsed_header.parsed.content_type
+            self._parsed_body = MessageBody._parse(
+                self._data, self._view, self._body_lines, content_type
+            )
+        return self._parsed_body
+
+    @property  # type: ignore[misc]
+    def lines(self) -> int:
+        return int(self._parsed_header.lines + self.body.lines - 1)
+
+
 def quicken_pymap() -> None:
-    """Put the exact-type answers in front of pymap's ``BytesFormat %`` (once; harmless
-    again)."""
+    """Put the exact-type answers in front of pymap's ``BytesFormat %``, and the
+    header-first parse in its in-memory mailboxes (once; harmless again)."""
     if BytesFormat.__mod__ is _PLAIN_MOD:
         BytesFormat.__mod__ = _mod  # type: ignore[method-assign]
+    dict_mailbox.MessageContent = HeaderFirst  # type: ignore[attr-defined]
 
 
 class BatchedWriter:

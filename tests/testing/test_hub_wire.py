@@ -1,7 +1,7 @@
 """
 The embedded hub's IMAP wire stays what a mail client expects while it costs less:
-answers gathered into one send, and pymap's byte formatting asked by exact type first
-(``moderator.testing.hub_wire``).  Real loopback sockets and a real IMAP client
+answers gathered into one send, pymap's byte formatting asked by exact type first, and
+a message's body parsed when first asked for (``moderator.testing.hub_wire``).  Real loopback sockets and a real IMAP client
 (the standard library's ``imaplib``), no mocks.
 """
 
@@ -9,14 +9,47 @@ from __future__ import annotations
 
 import asyncio
 import imaplib
+from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pymap.bytes import BytesFormat
+from pymap.mime import MessageContent
 
 from moderator.testing import hub_wire
 from moderator.testing.hub import MailHub
-from moderator.testing.hub_wire import BatchedWriter, quicken_pymap
+from moderator.testing.hub_wire import BatchedWriter, HeaderFirst, quicken_pymap
+
+GOLDEN = Path(__file__).parents[1] / "service" / "golden"
+
+
+def _report_like() -> bytes:
+    """A report's shape: text, a picture, an armoured private part, nested parts."""
+    inner = EmailMessage()
+    inner.set_content("Turn 3, Ann to move.\n" * 20)
+    inner.add_attachment(bytes(range(256)) * 40, maintype="image", subtype="png",
+                         filename="board.png")
+    outer = EmailMessage()
+    outer["From"] = "moderator@titan.example"
+    outer["Subject"] = "g1: your move (ref g1-3-1)"
+    outer.make_mixed()
+    outer.attach(inner)
+    outer.add_attachment(b"-----BEGIN PGP MESSAGE-----\nhQEMA\n-----END PGP MESSAGE-----\n",
+                         maintype="application", subtype="octet-stream",
+                         filename="private.asc")
+    return outer.as_bytes().replace(b"\n", b"\r\n")
+
+
+_MESSAGES = [
+    _report_like(),
+    b"From: ann@example.org\r\nSubject: orders\r\n\r\nrecruit Rd01 Ogre\r\n",
+    b"Subject: a header and nothing after it\r\n",  # pymap keeps all but its last byte
+    b"Subject: no line end",
+    b"no header at all\nonly text\n",
+    b"",
+    *(path.read_bytes() for path in sorted(GOLDEN.glob("*.eml"))),
+]
 
 
 class _Bytesy:
@@ -53,6 +86,19 @@ def test_quickening_pymap_twice_changes_nothing_more() -> None:
     quicken_pymap()
     assert BytesFormat.__mod__ is hub_wire._mod
     assert BytesFormat(b"%b %b") % (b"a", b"b") == b"a b"
+
+
+@pytest.mark.parametrize("data", _MESSAGES, ids=range(len(_MESSAGES)))
+def test_a_message_parsed_header_first_is_what_pymap_parses(data: bytes) -> None:
+    eager = MessageContent.parse(data)
+    lazy = HeaderFirst.parse(data)
+    assert bytes(lazy) == bytes(eager) and len(lazy) == len(eager)
+    assert bytes(lazy.header) == bytes(eager.header)
+    assert lazy.header.json == eager.header.json
+    assert lazy._parsed_body is None  # the whole message and its header ask no more
+    assert lazy.lines == eager.lines
+    assert lazy.body.json == eager.body.json and bytes(lazy.body) == bytes(eager.body)
+    assert [bytes(p) for p in lazy.walk()] == [bytes(p) for p in eager.walk()]
 
 
 async def _pair() -> tuple[asyncio.StreamReader, asyncio.StreamWriter, BatchedWriter,
@@ -124,5 +170,37 @@ def test_a_plain_imap_client_reads_its_mail_from_the_hub() -> None:
         assert found[0] == "OK" and len(found[1][0].split()) == 3
         assert fetched[0] == "OK"
         assert fetched[1][0][1] == mail
+
+    asyncio.run(scenario())
+
+
+def test_a_reports_structure_is_there_when_a_client_asks_for_it() -> None:
+    """Delivery parses only the header; BODYSTRUCTURE still names every part, and the
+    whole message comes back byte for byte."""
+    quicken_pymap()
+    mail = _report_like()
+
+    def client(port: int) -> list[Any]:
+        imap = imaplib.IMAP4("127.0.0.1", port)
+        try:
+            imap.login("bob@example.org", "pw")
+            imap.select("INBOX")
+            whole = imap.uid("FETCH", "101", "(BODY.PEEK[])")
+            structure = imap.uid("FETCH", "101", "(BODYSTRUCTURE)")
+        finally:
+            imap.logout()
+        return [whole, structure]
+
+    async def scenario() -> None:
+        async with MailHub() as hub:
+            hub.add_user("bob@example.org", "pw")
+            assert await hub.deliver("bob@example.org", mail) == 101
+            whole, structure = await asyncio.wait_for(
+                asyncio.to_thread(client, hub.imap_port), 30)
+        assert whole[1][0][1] == mail
+        told = structure[1][0].upper()
+        for kind in (b'"IMAGE" "PNG"', b'"TEXT" "PLAIN"', b'"APPLICATION" "OCTET-STREAM"',
+                     b'"MIXED"'):
+            assert kind in told
 
     asyncio.run(scenario())
