@@ -14,7 +14,7 @@ server drains (pymap drains after each whole answer) or the event loop turns;
 exact type, and others by looking up the two methods once, as the protocol checks do.
 
 pymap also parses every message it takes in to its last MIME part (a header parse by
-the standard library's header classes for each part, every base64 line walked), and
+the standard library's header classes for each part, every line of it found), and
 that was a third of the hub's time: delivery of a report with a picture, for a reader
 who fetches it whole (``BODY.PEEK[]``) and never asks for its structure.
 ``HeaderFirst`` parses the header on delivery, as pymap does (the threads and the
@@ -26,13 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from collections.abc import Sequence
 from typing import Any
 
 from pymap.backend.dict import mailbox as dict_mailbox
 from pymap.bytes import BytesFormat
 from pymap.mime import MessageBody, MessageContent, MessageHeader
-from pymap.mime._util import get_raw
 
 _PLAIN_MOD = BytesFormat.__mod__
 
@@ -48,17 +46,20 @@ def _mod(self: BytesFormat, other: Any) -> bytes:
     return _PLAIN_MOD(self, other)
 
 
+Line = tuple[int, int, int]  # pymap's line: its start, its end before CR LF, the next start
+
+
 class HeaderFirst(MessageContent):
     """
-    pymap's parsed message with its body parsed when first asked for (see the module's
-    text).  Its bytes, header, body and line count are those ``MessageContent.parse``
-    gives: the same steps, the body's deferred.
+    pymap's parsed message with its body's lines found and parsed when first asked for
+    (see the module's text).  Its bytes, header, body and line count are those
+    ``MessageContent.parse`` gives: the same steps, the body's deferred.
     """
 
-    __slots__ = ("_body_lines", "_data", "_parsed_body", "_parsed_header", "_view")
+    __slots__ = ("_body_start", "_data", "_parsed_body", "_parsed_header", "_view")
     _data: bytes
     _view: memoryview
-    _body_lines: Sequence[tuple[int, int, int]]
+    _body_start: int
     _parsed_header: MessageHeader
     _parsed_body: MessageBody | None
 
@@ -66,11 +67,11 @@ class HeaderFirst(MessageContent):
     def parse(cls, data: bytes) -> MessageContent:
         content = cls.__new__(cls)
         view = memoryview(data)
-        header_lines, body_lines = cls._split_lines(data, cls._find_lines(data))
-        content._data = data
-        content._view = view
-        content._body_lines = body_lines
-        content._raw = get_raw(view, header_lines, body_lines)
+        header_lines, body_start = _header_lines(data)
+        content._data, content._view, content._body_start = data, view, body_start
+        # pymap's bytes run to the end of the body's last line; with no body, to one
+        # byte short of the end (``get_raw`` of no lines)
+        content._raw = view[0 : len(data) if body_start <= len(data) else -1]
         content._parsed_header = MessageHeader._parse(data, view, header_lines)
         content._parsed_body = None
         return content
@@ -84,13 +85,53 @@ class HeaderFirst(MessageContent):
         if self._parsed_body is None:
             content_type = self._parsed_header.parsed.content_type
             self._parsed_body = MessageBody._parse(
-                self._data, self._view, self._body_lines, content_type
+                self._data, self._view, _lines_from(self._data, self._body_start), content_type
             )
         return self._parsed_body
 
     @property  # type: ignore[misc]
     def lines(self) -> int:
         return int(self._parsed_header.lines + self.body.lines - 1)
+
+
+def _line_at(data: bytes, start: int) -> Line:
+    """The line from ``start`` as pymap finds lines (``MessageContent._find_lines``)."""
+    at = data.find(b"\n", start)
+    if at < 0:
+        return start, len(data), len(data)
+    end = at - 1 if at > start and data[at - 1] == 0x0D else at
+    return start, end, at + 1
+
+
+def _lines_from(data: bytes, start: int) -> list[Line]:
+    """pymap's lines from ``start`` to the end (none past the end: no body)."""
+    lines: list[Line] = []
+    while start <= len(data):
+        line = _line_at(data, start)
+        lines.append(line)
+        if line[2] == len(data) and line[1] == len(data):
+            break
+        start = line[2]
+    return lines
+
+
+def _header_lines(data: bytes) -> tuple[list[Line], int]:
+    """
+    A message's header lines as pymap splits them (up to its first blank line, which
+    they include; none if it has none: then it is all body), and where its body's lines
+    begin (past the end: it has none, the blank line was its last).
+    """
+    lines: list[Line] = []
+    start = 0
+    while True:
+        line = _line_at(data, start)
+        lines.append(line)
+        last = line[1] == len(data)  # no line end after it: the message's last line
+        if not data[line[0] : line[1]].strip():
+            return lines, len(data) + 1 if last else line[2]
+        if last:
+            return [], 0
+        start = line[2]
 
 
 def quicken_pymap() -> None:
