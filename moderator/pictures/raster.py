@@ -143,17 +143,21 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
     pixels and the same in every report.  Each other one is laid at the origin of its
     ``viewBox`` (``svg.tile``: a marker, a title line), so a report pays for the few
     pixels it changes; a small one seen lately (a marker that did not move) is not
-    rendered again (``TILES``).
+    rendered again (``TILES``), and the new ones are rendered together (``render_tiles``).
     """
     canvas = _bottom(layers[0]).copy()
+    tiles = layers[1:]
+    kept = [TILES.get(t) if _small(t) else None for t in tiles]
+    missing = [i for i, image in enumerate(kept) if image is None]
+    drawn = dict(zip(missing, render_tiles([tiles[i] for i in missing]), strict=True))
+    for i, new in drawn.items():
+        if _small(tiles[i]):
+            TILES.keep(tiles[i], new)
     boxes: list[tuple[int, int, int, int]] = []
-    for layer in layers[1:]:
-        x, y, w, h = _view_box(layer)
-        image = TILES.get(layer) if w * h <= SMALL_TILE else None
-        if image is None:
-            image = render_rgba(layer, clear=True).convert("RGBA")
-            if w * h <= SMALL_TILE:
-                TILES.keep(layer, image)
+    for i, layer in enumerate(tiles):
+        image = drawn[i] if i in drawn else kept[i]
+        assert image is not None
+        x, y, _, _ = _view_box(layer)
         canvas.alpha_composite(image, dest=(x, y))
         box = (x, y, min(canvas.width, x + image.width), min(canvas.height, y + image.height))
         if box[0] < box[2] and box[1] < box[3]:
@@ -165,6 +169,64 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
 #: side) is kept once drawn; a bigger one is rendered each time.
 SMALL_TILE = 100_000
 _VIEW_BOX = re.compile(r'viewBox="(-?\d+) (-?\d+) (\d+) (\d+)"')
+_TILE_HEAD = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)" height="(\d+)" '
+                        r'viewBox="(-?\d+) (-?\d+) \1 \2">\n')
+
+
+def _small(tile: str) -> bool:
+    _, _, w, h = _view_box(tile)
+    return w * h <= SMALL_TILE
+
+
+def render_tiles(tiles: Sequence[str]) -> list[Image.Image]:
+    """
+    Tiles (``svg.tile`` documents) as RGBA images, each the pixels it has rendered
+    alone, rendered together in one call.  resvg loads the font files afresh for every
+    document with text in it, ~2.5 ms each: a board's report with a dozen new tiles
+    paid more for its fonts than for its pixels.  So the tiles are laid side by side
+    in rows on one transparent canvas, each in a nested viewport at whole pixels (which
+    clips it as its own canvas would), and cut out again (``_sheet``).  A document that
+    is not a tile is rendered alone.
+    """
+    heads = [_TILE_HEAD.match(tile) for tile in tiles]
+    together = [(i, head) for i, head in enumerate(heads) if head is not None]
+    images: dict[int, Image.Image] = {}
+    if len(together) > 1:
+        images = dict(zip([i for i, _ in together], _sheet(tiles, together), strict=True))
+    return [
+        images[i] if i in images else render_rgba(tile, clear=True).convert("RGBA")
+        for i, tile in enumerate(tiles)
+    ]
+
+
+def _sheet(tiles: Sequence[str], heads: Sequence[tuple[int, re.Match[str]]]) -> list[Image.Image]:
+    """The tiles of ``heads`` (index, its head) rendered on one canvas, cut out in turn."""
+    sizes = [(int(head.group(1)), int(head.group(2))) for _, head in heads]
+    width = max(w for w, _ in sizes)
+    places: dict[int, tuple[int, int]] = {}
+    x = y = row = 0
+    for k in sorted(range(len(heads)), key=lambda k: -sizes[k][1]):  # rows of like heights
+        w, h = sizes[k]
+        if x + w > width:
+            x, y, row = 0, y + row, 0
+        places[k] = (x, y)
+        x, row = x + w, max(row, h)
+    height = y + row
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">')
+    parts = [head]
+    for k, (i, found) in enumerate(heads):
+        (left, top), (w, h) = places[k], sizes[k]
+        body = tiles[i][found.end() :].removesuffix("</svg>\n")
+        parts.append(
+            f'<svg x="{left}" y="{top}" width="{w}" height="{h}" '
+            f'viewBox="{found.group(3)} {found.group(4)} {w} {h}">\n{body}</svg>'
+        )
+    sheet = render_rgba("\n".join(parts) + "\n</svg>\n", clear=True).convert("RGBA")
+    return [
+        sheet.crop((places[k][0], places[k][1], places[k][0] + w, places[k][1] + h))
+        for k, (w, h) in enumerate(sizes)
+    ]
 
 
 class TileCache:

@@ -42,6 +42,29 @@ def test_tiles_give_the_pixels_of_one_whole_canvas() -> None:
         assert ImageChops.difference(_tiled(documents), _whole_canvas(documents)).getbbox() is None, picture.kind
 
 
+def test_tiles_rendered_together_are_the_pixels_of_each_rendered_alone() -> None:
+    """Issue 28: a report's new tiles go to resvg in one document (its fonts loaded once,
+    not once a tile); each cut out of it is, pixel for pixel, the tile rendered alone."""
+    view = board_view(None)
+    pictures = [*report_pictures(view, "Ann", "g1", [41, 200]), reach_picture(view, "Ann", "g1", "D2", ["C1", "D1"])]
+    for picture in pictures:
+        tiles = list(layers(picture)[1:])
+        together = raster.render_tiles(tiles)
+        assert len(together) == len(tiles)
+        for tile, image in zip(tiles, together, strict=True):
+            alone = raster.render_rgba(tile, clear=True).convert("RGBA")
+            assert image.size == alone.size
+            assert ImageChops.difference(image, alone).getbbox() is None, (picture.kind, tile[:120])
+
+
+def test_a_document_that_is_not_a_tile_is_rendered_alone() -> None:
+    whole = svg.document(40, 20, "t", [svg.rect(0, 0, 10, 10, "#000000")])
+    tile = svg.tile(800, 600, (10, 10, 30, 20), [svg.rect(10, 10, 20, 10, "#ff0000")])
+    images = raster.render_tiles([whole, tile, tile])
+    assert [image.size for image in images] == [(40, 20), (26, 16), (26, 16)]
+    assert ImageChops.difference(images[0], raster.render_rgba(whole, clear=True)).getbbox() is None
+
+
 def test_a_tile_is_cut_to_whole_pixels_inside_the_picture() -> None:
     tile = svg.tile(800, 600, (-4.5, 10.2, 30.7, 20.0), [svg.rect(0, 10.2, 30, 9.8, "#000000")])
     assert raster._view_box(tile) == (0, 7, 34, 16)
