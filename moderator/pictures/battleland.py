@@ -315,18 +315,21 @@ def battleland_layers(
     """
     The battleland of ``terrain`` in ``variant``, with the battle of ``model`` (a ``battle_model``) on
     it if given, as SVG documents to draw one over the other: the land (paper, hexes,
-    hazards and their key; the same for every battle there of as many lines), then each
+    hazards and their key; the same for every battle there, drawn to where the lines
+    below begin, the picture's height named for the paper under it), then each
     thing the battle puts on it (the header, entry sides, counters, rings, the lines
     below) as a small ``svg.tile``.  ``colours``: player -> (fill, ink) of his counters;
     ``colour_names``: player -> his colour's name, for the header.  ``reach``: (a hex,
     the hexes its character may move to), ringed, with ``viewer`` named as "you" in
     their key.
     """
-    ground, pieces, height, _ = _pieces(
+    _, pieces, height, _ = _pieces(
         variant, terrain, model, colours or {}, colour_names or {}, game, reach, viewer
     )
+    ground, land_height = _ground(variant, terrain)  # the land ends where the lines begin
+    land = [svg.rect(0, 0, WIDTH, land_height, svg.PAPER), *ground]
     return (
-        svg.document(WIDTH, height, f"{terrain} battleland", ground),
+        svg.document(WIDTH, land_height, f"{terrain} battleland", land, picture_height=height),
         *(svg.tile(WIDTH, height, box, body) for box, body in pieces),
     )
 

@@ -78,10 +78,10 @@ from importlib.resources import as_file, files
 from typing import Final, cast
 
 import resvg_py
-from PIL import Image
+from PIL import Image, ImageColor
 
 from moderator.pictures.pngwrite import KeptLand, png_bytes
-from moderator.pictures.svg import FONT, PAPER
+from moderator.pictures.svg import FONT, PAPER, land_of
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 DEFAULT_COLOURS = 24
@@ -145,7 +145,8 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
     pixels it changes; a small one seen lately (a marker that did not move) is not
     rendered again (``TILES``), and the new ones are rendered together (``render_tiles``).
     """
-    canvas = _bottom(layers[0]).copy()
+    land, _ = land_of(layers[0])
+    canvas = bottom_canvas(layers[0])
     tiles = layers[1:]
     kept = [TILES.get(t) if _small(t) else None for t in tiles]
     missing = [i for i, image in enumerate(kept) if image is None]
@@ -162,7 +163,19 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
         box = (x, y, min(canvas.width, x + image.width), min(canvas.height, y + image.height))
         if box[0] < box[2] and box[1] < box[3]:
             boxes.append(box)
-    return _on_land(canvas, boxes, _land(layers[0], colours), named_colours(layers), colours)
+    return _on_land(canvas, boxes, _land(land, colours), named_colours(layers), colours)
+
+
+def bottom_canvas(bottom: str) -> Image.Image:
+    """A picture's bottom layer as a canvas of the picture's size to draw on: its land
+    (rendered once, ``_bottom``) and paper under it (``svg.land_of``)."""
+    land, height = land_of(bottom)
+    image = _bottom(land)
+    if height is None or height <= image.height:
+        return image.copy()
+    canvas = Image.new("RGBA", (image.width, height), ImageColor.getrgb(PAPER))
+    canvas.paste(image, (0, 0))
+    return canvas
 
 
 #: A tile of at most this many pixels (a marker, a counter, a line of text, an entry
@@ -414,6 +427,9 @@ def _on_land(
     extra = ([c for c in ranked if c in named] + [c for c in ranked if c not in named])[:colours]
     entries = [*land.entries, *extra]
     pixels = bytearray(land.pixels)
+    if len(pixels) < canvas.width * canvas.height:  # paper under the land
+        paper = land.entries.index(ImageColor.getrgb(PAPER)[:3])
+        pixels += bytes([paper]) * (canvas.width * canvas.height - len(pixels))
     width = canvas.width
     for (left, top, right, _), region in zip(boxes, regions, strict=True):
         indices = _quantised(region, entries)

@@ -216,15 +216,39 @@ def group(classes: str, body: Iterable[str], **data: str | int) -> str:
     return f"<g{_attrs(pairs)}>" + "".join(body) + "</g>"
 
 
-def document(width: float, height: float, title: str, body: Iterable[str]) -> str:
-    """A whole SVG file: the canvas, a <title> for screen readers, then ``body``."""
+def document(
+    width: float, height: float, title: str, body: Iterable[str],
+    *, picture_height: float | None = None,
+) -> str:
+    """
+    A whole SVG file: the canvas, a <title> for screen readers, then ``body``.  A
+    picture's land drawn shorter than the picture (a battleland, whose lines below vary
+    from report to report) names the ``picture_height``: the rows under it are paper,
+    and the land stays one document however many lines a report has (``land_of``).
+    """
+    taller = f' data-height="{num(picture_height)}"' if picture_height is not None else ""
     head = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
-        f'viewBox="0 0 {num(width)} {num(height)}">\n'
+        f'viewBox="0 0 {num(width)} {num(height)}"{taller}>\n'
         f"<title>{escape(title)}</title>\n"
     )
     return head + "\n".join(body) + "\n</svg>\n"
+
+
+_PICTURE_HEIGHT = re.compile(r' data-height="([0-9.]+)"')
+
+
+def land_of(bottom: str) -> tuple[str, int | None]:
+    """
+    A picture's bottom layer without the picture's height it was drawn for
+    (``document``), and that height in whole pixels as resvg rounds a document's (half
+    up); None if the layer is as tall as its picture.
+    """
+    found = _PICTURE_HEIGHT.search(bottom, 0, 400)
+    if found is None:
+        return bottom, None
+    return bottom[: found.start()] + bottom[found.end() :], math.floor(float(found.group(1)) + 0.5)
 
 
 #: (left, top, right, bottom) of a part of a picture, in the picture's pixels.

@@ -127,7 +127,7 @@ def test_a_report_picture_shows_exactly_its_land_with_its_tiles_laid_on() -> Non
     on it, where each colour is one of the palette's."""
     for picture in report_pictures(board_view(None), "Ann", "g1", [41]):
         drawn = layers(picture)
-        canvas = raster._bottom(drawn[0]).copy()
+        canvas = raster.bottom_canvas(drawn[0])
         for layer in drawn[1:]:
             x, y, _, _ = raster._view_box(layer)
             canvas.alpha_composite(raster.render_rgba(layer, clear=True).convert("RGBA"), dest=(x, y))

@@ -6,6 +6,8 @@ pixels must be those of the same things rendered on one whole canvas.
 
 from __future__ import annotations
 
+import io
+
 from PIL import Image, ImageChops
 
 from moderator.pictures import raster, svg
@@ -16,7 +18,7 @@ from .positions import board_view
 
 def _whole_canvas(documents: tuple[str, ...]) -> Image.Image:
     """The tiles' contents rendered together on one canvas the size of the board."""
-    base = raster.render_rgba(documents[0]).convert("RGBA")
+    base = raster.bottom_canvas(documents[0])
     bodies = [doc.split(">\n", 1)[1].removesuffix("\n</svg>\n") for doc in documents[1:]]
     top = svg.document(base.width, base.height, "top", bodies)
     base.alpha_composite(raster.render_rgba(top, base.width, clear=True))
@@ -24,7 +26,7 @@ def _whole_canvas(documents: tuple[str, ...]) -> Image.Image:
 
 
 def _tiled(documents: tuple[str, ...]) -> Image.Image:
-    canvas = raster.render_rgba(documents[0]).convert("RGBA")
+    canvas = raster.bottom_canvas(documents[0])
     for tile in documents[1:]:
         x, y, _, _ = raster._view_box(tile)
         canvas.alpha_composite(raster.render_rgba(tile, clear=True), dest=(x, y))
@@ -108,3 +110,29 @@ def test_a_text_tile_holds_the_widest_letters_of_the_shipped_fonts() -> None:
             assert font.getlength(glyph) <= 100 * svg.WIDEST_GLYPH, (path, glyph)
     left, _, right, _ = svg.text_box(20, 40, "\u1676" * 5, 12)
     assert right - left >= 5 * 12 * 2.02
+
+
+def test_a_battles_land_is_one_whatever_lines_a_report_has_below_it() -> None:
+    """Issue 28: a battleland's land is drawn to where the lines below it begin, so a
+    report with more lines (a reach key, more slain) draws on the land kept from the
+    last, with paper under it, instead of rendering and compressing a land of its own."""
+    view = board_view(None)
+    plain = layers(report_pictures(view, "Ann", "g1", [41])[1])
+    ringed = layers(reach_picture(view, "Ann", "g1", "D2", ["C1", "D1"]))
+    land, height = svg.land_of(plain[0])
+    assert svg.land_of(ringed[0])[0] == land
+    assert height is not None and svg.land_of(ringed[0])[1] == height + 22
+    raster.layers_to_png(plain)
+    before = raster._bottom.cache_info()
+    png = raster.layers_to_png(ringed)
+    after = raster._bottom.cache_info()
+    assert after.misses == before.misses and after.hits > before.hits
+    assert Image.open(io.BytesIO(png)).size == (800, height + 22)
+
+
+def test_a_land_names_the_height_of_its_picture_in_whole_pixels() -> None:
+    shorter = svg.document(800, 100.2, "land", [], picture_height=160.5)
+    land, height = svg.land_of(shorter)
+    assert height == 161 and "data-height" not in land and land.startswith(shorter[:60])
+    whole = svg.document(800, 100, "board", [])
+    assert svg.land_of(whole) == (whole, None)
