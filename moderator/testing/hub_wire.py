@@ -19,7 +19,10 @@ that was a third of the hub's time: delivery of a report with a picture, for a r
 who fetches it whole (``BODY.PEEK[]``) and never asks for its structure.
 ``HeaderFirst`` parses the header on delivery, as pymap does (the threads and the
 mailbox need it), and the body when something first asks for it (``BODYSTRUCTURE``,
-a part, a search of the text): the same parse, later or never.
+a part, a search of the text): the same parse, later or never.  The headers it reads (the
+thread's, a part's type) are parsed with each header's class made once
+(``header_classes.HeaderClasses``, the moderator's), where the standard library's
+registry makes a class for every header it parses.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from typing import Any
 from pymap.backend.dict import mailbox as dict_mailbox
 from pymap.bytes import BytesFormat
 from pymap.mime import MessageBody, MessageContent, MessageHeader
+from pymap.mime.parsed import ParsedHeaders
+
+from moderator.mail.header_classes import HeaderClasses
 
 _PLAIN_MOD = BytesFormat.__mod__
 
@@ -140,6 +146,8 @@ def quicken_pymap() -> None:
     if BytesFormat.__mod__ is _PLAIN_MOD:
         BytesFormat.__mod__ = _mod  # type: ignore[method-assign]
     dict_mailbox.MessageContent = HeaderFirst  # type: ignore[attr-defined]
+    if not isinstance(ParsedHeaders._registry, HeaderClasses):
+        ParsedHeaders._registry = HeaderClasses()  # each header's class made once
 
 
 class BatchedWriter:

@@ -44,6 +44,7 @@ from moderator.clock import Clock, SystemClock
 from moderator.mail import compose
 from moderator.mail.errors import MailTransportError
 from moderator.mail.gpg import Keyring
+from moderator.mail.header_classes import HeaderClasses
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSession, SmtpSink
 from moderator.rules.legal import to_act
@@ -59,6 +60,10 @@ from moderator.usecases.games.robot_kinds import KINDS
 #: default first.
 ROBOT_KINDS = KINDS
 COMPETENT, RANDOM = KINDS
+
+#: How a robot reads a mail's headers: the standard policy, each header's class made once
+#: and each header parsed once (``compose.POLICY``'s registry), as the moderator reads.
+_READING = policy.default.clone(header_factory=HeaderClasses())
 
 
 class ReadersMbox(mailbox.mbox):
@@ -338,7 +343,7 @@ class MailRobot:
     def _note(self, raw: bytes) -> None:
         # Only the header block is parsed: the header parser still splits a whole body
         # into lines, and a report's board picture is a thousand of them.
-        headers = BytesHeaderParser(policy=policy.default).parsebytes(header_block(raw))
+        headers = BytesHeaderParser(policy=_READING).parsebytes(header_block(raw))
         ref = reference.subject_ref(str(headers.get("Subject", "")))
         if ref is None:
             return
