@@ -187,15 +187,17 @@ class KeptLand:
 
     def runs(self, pixels: bytes) -> list[tuple[int, int]]:
         """
-        The runs of rows (first, after the last) of ``pixels`` that are the land's own,
+        The runs of rows (first, after the last) of ``pixels`` that are the land's own
+        (none below the land, in a picture taller than it: a battle's lines below),
         each cut inward to whole ``GRID`` rows (so that the runs of one game's reports
         are few, and each is compressed once) and at least ``SHORTEST`` rows long.
         """
         width = self.width
         height = len(pixels) // width
-        if len(pixels) != len(self.pixels):
+        if len(pixels) < len(self.pixels):
             return []
-        own = [pixels[y * width : (y + 1) * width] == self.pixels[y * width : (y + 1) * width] for y in range(height)]
+        land = len(self.pixels) // width  # rows below it (a taller picture's) are drawn
+        own = [y < land and pixels[y * width : (y + 1) * width] == self.pixels[y * width : (y + 1) * width] for y in range(height)]
         out: list[tuple[int, int]] = []
         y = 0
         while y < height:

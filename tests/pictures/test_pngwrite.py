@@ -78,7 +78,9 @@ def test_the_kept_runs_are_the_rows_a_report_left_cut_to_whole_steps() -> None:
     grid, shortest = pngwrite.GRID, pngwrite.SHORTEST
     assert grid == 2 and shortest == 20  # the figures below
     assert land.runs(bytes(picture)) == [(12, 60), (72, HEIGHT)]  # 62-70: too short
-    assert land.runs(bytes(picture) + bytes(WIDTH)) == []  # not a picture of this land
+    # a picture taller than its land (a battle's lines below it): its land's rows
+    assert land.runs(bytes(picture) + bytes(WIDTH)) == [(12, 60), (72, HEIGHT)]
+    assert land.runs(bytes(picture)[:-WIDTH]) == []  # shorter: not a picture of this land
 
 
 def test_a_run_libdeflate_spells_in_several_blocks_is_kept_in_halves() -> None:
@@ -103,6 +105,9 @@ def test_a_picture_taller_than_its_land_is_written_all_the_same() -> None:
     land = KeptLand(bytes(_land()), WIDTH, ENTRIES)
     picture = bytes(_land()) + bytes([2]) * WIDTH * 9  # a line more of players under it
     assert _read(land.png(picture, ENTRIES)).tobytes() == picture
+    # its land's rows are still the land's kept runs (a battle's land under its lines)
+    assert land.runs(picture) == [(0, HEIGHT)]
+    assert land.runs(bytes(_land())[: WIDTH * 10]) == []  # a shorter picture has none
 
 
 def test_the_land_kept_makes_a_report_board_smaller_and_the_same_picture() -> None:
