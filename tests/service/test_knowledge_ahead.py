@@ -12,6 +12,7 @@ from collections.abc import Callable
 from moderator.ports import GameContext
 from moderator.reporting.knowledge import knowledge_of
 from moderator.reporting.views import legal_orders
+from moderator.rules.events import Event
 from moderator.rules.legal import to_act
 from moderator.store import inbox, players
 from moderator.store.eventstore import Tx
@@ -35,6 +36,14 @@ def _game(table: Table, tx: Tx) -> GameContext:
                        players.seats(tx, table.game_id))
 
 
+def _played(make_table: Callable[..., Table], orders: int) -> tuple[Table, KnowledgeCache, list[Event]]:
+    """A game with ``orders`` orders played, a fresh cache and the game's events."""
+    table = make_table()
+    for _ in range(orders):
+        _one_order(table)
+    return table, KnowledgeCache(), table.events()
+
+
 def test_the_events_a_mail_stored_are_taken_from_its_fold_ahead(
     make_table: Callable[..., Table],
 ) -> None:
@@ -56,11 +65,7 @@ def test_a_fold_ahead_of_events_never_stored_is_not_used(
 ) -> None:
     """A mail rolled back (its events never stored) and other events stored in their
     place: the next fold is of what was stored."""
-    table = make_table()
-    for _ in range(3):
-        _one_order(table)
-    cache = KnowledgeCache()
-    events = table.events()
+    table, cache, events = _played(make_table, 3)
     with table.store.reading() as tx:
         game = _game(table, tx)
         base = cache.knowledge_after(game, SqlLookup(tx), ())
@@ -76,11 +81,7 @@ def test_a_fold_ahead_of_events_never_stored_is_not_used(
 
 
 def test_the_same_mail_asking_again_gets_the_same_fold(make_table: Callable[..., Table]) -> None:
-    table = make_table()
-    for _ in range(2):
-        _one_order(table)
-    cache = KnowledgeCache()
-    events = table.events()
+    table, cache, events = _played(make_table, 2)
     with table.store.reading() as tx:
         game = _game(table, tx)
         first = cache.knowledge_after(game, SqlLookup(tx), events[-2:])
