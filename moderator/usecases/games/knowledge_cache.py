@@ -37,12 +37,13 @@ GAMES = 256
 
 
 @dataclass(frozen=True)
-class _Ahead:
-    """The fold of ``new`` events on top of the kept knowledge ``base``: ``after``."""
+class _Kept:
+    """A game's knowledge after its stored events (``stored``), and the fold of the last
+    mail's ``new`` events on top of it (``ahead``)."""
 
-    base: Knowledge
+    stored: Knowledge
     new: tuple[ev.Event, ...]
-    after: Knowledge
+    ahead: Knowledge
 
 
 class KnowledgeCache:
@@ -50,8 +51,7 @@ class KnowledgeCache:
 
     def __init__(self, games: int = GAMES) -> None:
         self._games = games
-        self._kept: OrderedDict[tuple[str, str], Knowledge] = OrderedDict()  # (database, game)
-        self._ahead: dict[tuple[str, str], _Ahead] = {}
+        self._kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()  # (database, game)
         self._lock = threading.Lock()
         #: Stored events folded afresh (``folded``) and taken from a fold ahead
         #: (``ahead``), and new events answered from one (``again``): what tests read.
@@ -62,17 +62,21 @@ class KnowledgeCache:
     ) -> Knowledge:
         """What every viewer knows after ``game``'s stored events and then ``new``."""
         key = (lookup.database, game.game_id)
+        events = tuple(new)
         with self._lock:
-            kept, ahead = self._kept.get(key), self._ahead.get(key)
-        if kept is None or kept.state.version > game.seq or (
-            kept.state.version == game.seq and kept.state != game.state
+            entry = self._kept.get(key)
+        if entry is None or entry.stored.state.version > game.seq or (
+            entry.stored.state.version == game.seq and entry.stored.state != game.state
         ):
-            kept = None
+            entry = None
+        kept = entry.stored if entry is not None else None
         after = kept.state.version if kept is not None else 0
+        if entry is not None and after == game.seq and entry.new == events:
+            self.counts["again"] += 1  # the same mail asks again: nothing stored since
+            return entry.ahead
         folded: Knowledge | None = None
         try:
-            stored_events = list(lookup.events(game.game_id, after=after, upto=game.seq))
-            folded = self._fold(stored_events, kept, ahead)
+            folded = self._fold(list(lookup.events(game.game_id, after=after, upto=game.seq)), entry)
         except Exception:
             if kept is None:
                 raise
@@ -80,42 +84,33 @@ class KnowledgeCache:
             # another game under the same name (another database): from the first event
             folded = knowledge_of(lookup.events(game.game_id, upto=game.seq))
         stored = folded
-        events = tuple(new)
-        if ahead is not None and ahead.base is stored and ahead.new == events:
-            self.counts["again"] += 1
-            return ahead.after
         result = knowledge_of(events, stored)
         if stored.state.step is Step.OVER:
             self.forget(key)
         elif stored.state.version == game.seq and stored.state == game.state:
             with self._lock:
-                self._kept[key] = stored
+                self._kept[key] = _Kept(stored, events, result)
                 self._kept.move_to_end(key)
-                self._ahead[key] = _Ahead(stored, events, result)
                 while len(self._kept) > self._games:
-                    gone, _ = self._kept.popitem(last=False)
-                    self._ahead.pop(gone, None)
+                    self._kept.popitem(last=False)
         return result
 
-    def _fold(
-        self, stored: list[ev.Event], kept: Knowledge | None, ahead: _Ahead | None
-    ) -> Knowledge:
-        """``kept`` with the ``stored`` events after it folded in, from the fold ahead
-        where they begin with its events (see the module's text)."""
-        if (
-            kept is not None and ahead is not None and ahead.base is kept and ahead.new
-            and list(ahead.new) == stored[: len(ahead.new)]
-        ):
+    def _fold(self, stored: list[ev.Event], entry: _Kept | None) -> Knowledge:
+        """The kept knowledge with the ``stored`` events after it folded in, from the fold
+        ahead where they begin with its events (see the module's text)."""
+        if entry is None:
+            self.counts["folded"] += 1
+            return knowledge_of(stored)
+        if entry.new and list(entry.new) == stored[: len(entry.new)]:
             self.counts["ahead"] += 1
-            return knowledge_of(stored[len(ahead.new) :], ahead.after)
+            return knowledge_of(stored[len(entry.new) :], entry.ahead)
         self.counts["folded"] += 1
-        return knowledge_of(stored, kept)
+        return knowledge_of(stored, entry.stored)
 
     def forget(self, key: tuple[str, str]) -> None:
         """Drop what is kept of a game, by (database, game)."""
         with self._lock:
             self._kept.pop(key, None)
-            self._ahead.pop(key, None)
 
     def __len__(self) -> int:
         """The games kept."""
