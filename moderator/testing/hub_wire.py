@@ -65,7 +65,7 @@ class HeaderFirst(MessageContent):
     __slots__ = ("_body_start", "_data", "_parsed_body", "_parsed_header", "_view")
     _data: bytes
     _view: memoryview
-    _body_start: int
+    _body_start: int | None  # None: no body (the header's blank line was the last)
     _parsed_header: MessageHeader
     _parsed_body: MessageBody | None
 
@@ -77,7 +77,7 @@ class HeaderFirst(MessageContent):
         content._data, content._view, content._body_start = data, view, body_start
         # pymap's bytes run to the end of the body's last line; with no body, to one
         # byte short of the end (``get_raw`` of no lines)
-        content._raw = view[0 : len(data) if body_start <= len(data) else -1]
+        content._raw = view[0 : -1 if body_start is None else len(data)]
         content._parsed_header = MessageHeader._parse(data, view, header_lines)
         content._parsed_body = None
         return content
@@ -90,9 +90,8 @@ class HeaderFirst(MessageContent):
     def body(self) -> MessageBody:
         if self._parsed_body is None:
             content_type = self._parsed_header.parsed.content_type
-            self._parsed_body = MessageBody._parse(
-                self._data, self._view, _lines_from(self._data, self._body_start), content_type
-            )
+            lines = [] if self._body_start is None else _lines_from(self._data, self._body_start)
+            self._parsed_body = MessageBody._parse(self._data, self._view, lines, content_type)
         return self._parsed_body
 
     @property  # type: ignore[misc]
@@ -100,41 +99,40 @@ class HeaderFirst(MessageContent):
         return int(self._parsed_header.lines + self.body.lines - 1)
 
 
-def _line_at(data: bytes, start: int) -> Line:
-    """The line from ``start`` as pymap finds lines (``MessageContent._find_lines``)."""
+def _line_at(data: bytes, start: int) -> tuple[Line, bool]:
+    """The line from ``start`` as pymap finds lines (``MessageContent._find_lines``), and
+    whether it is the message's last (no line end after it)."""
     at = data.find(b"\n", start)
     if at < 0:
-        return start, len(data), len(data)
+        return (start, len(data), len(data)), True
     end = at - 1 if at > start and data[at - 1] == 0x0D else at
-    return start, end, at + 1
+    return (start, end, at + 1), False
 
 
 def _lines_from(data: bytes, start: int) -> list[Line]:
-    """pymap's lines from ``start`` to the end (none past the end: no body)."""
+    """pymap's lines from ``start`` to the end of the message."""
     lines: list[Line] = []
-    while start <= len(data):
-        line = _line_at(data, start)
+    last = False
+    while not last:
+        line, last = _line_at(data, start)
         lines.append(line)
-        if line[2] == len(data) and line[1] == len(data):
-            break
         start = line[2]
     return lines
 
 
-def _header_lines(data: bytes) -> tuple[list[Line], int]:
+def _header_lines(data: bytes) -> tuple[list[Line], int | None]:
     """
     A message's header lines as pymap splits them (up to its first blank line, which
     they include; none if it has none: then it is all body), and where its body's lines
-    begin (past the end: it has none, the blank line was its last).
+    begin (None: it has none, the blank line was its last).
     """
     lines: list[Line] = []
     start = 0
     while True:
-        line = _line_at(data, start)
+        line, last = _line_at(data, start)
         lines.append(line)
-        last = line[1] == len(data)  # no line end after it: the message's last line
         if not data[line[0] : line[1]].strip():
-            return lines, len(data) + 1 if last else line[2]
+            return lines, None if last else line[2]
         if last:
             return [], 0
         start = line[2]

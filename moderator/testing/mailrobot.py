@@ -44,7 +44,6 @@ from moderator.clock import Clock, SystemClock
 from moderator.mail import compose
 from moderator.mail.errors import MailTransportError
 from moderator.mail.gpg import Keyring
-from moderator.mail.header_classes import HeaderClasses
 from moderator.mail.imap import ImapSource
 from moderator.mail.smtp import SmtpSession, SmtpSink
 from moderator.rules.legal import to_act
@@ -61,9 +60,9 @@ from moderator.usecases.games.robot_kinds import KINDS
 ROBOT_KINDS = KINDS
 COMPETENT, RANDOM = KINDS
 
-#: How a robot reads a mail's headers: the standard policy, each header's class made once
-#: and each header parsed once (``compose.POLICY``'s registry), as the moderator reads.
-_READING = policy.default.clone(header_factory=HeaderClasses())
+#: How a robot reads a mail's headers: the standard policy with the moderator's header
+#: registry (``compose.POLICY``'s: each header's class made once, each header parsed once).
+_READING = policy.default.clone(header_factory=compose.POLICY.header_factory)
 
 
 class ReadersMbox(mailbox.mbox):
