@@ -145,8 +145,8 @@ def layers_to_png(layers: Sequence[str], colours: int = DEFAULT_COLOURS) -> byte
     pixels it changes; a small one seen lately (a marker that did not move) is not
     rendered again (``TILES``), and the new ones are rendered together (``render_tiles``).
     """
-    land, _ = land_of(layers[0])
-    canvas = bottom_canvas(layers[0])
+    land, height = land_of(layers[0])
+    canvas = _on_paper(_bottom(land), height)
     tiles = layers[1:]
     kept = [TILES.get(t) if _small(t) else None for t in tiles]
     missing = [i for i, image in enumerate(kept) if image is None]
@@ -170,7 +170,11 @@ def bottom_canvas(bottom: str) -> Image.Image:
     """A picture's bottom layer as a canvas of the picture's size to draw on: its land
     (rendered once, ``_bottom``) and paper under it (``svg.land_of``)."""
     land, height = land_of(bottom)
-    image = _bottom(land)
+    return _on_paper(_bottom(land), height)
+
+
+def _on_paper(image: Image.Image, height: int | None) -> Image.Image:
+    """A copy of the rendered land ``image``, on paper down to ``height`` if it is taller."""
     if height is None or height <= image.height:
         return image.copy()
     canvas = Image.new("RGBA", (image.width, height), ImageColor.getrgb(PAPER))
